@@ -1,0 +1,1 @@
+# core/mcp: sources are added here.

@@ -1,0 +1,1 @@
+# core/plugin: sources are added here.

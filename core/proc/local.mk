@@ -1,0 +1,1 @@
+# core/proc: sources are added here.

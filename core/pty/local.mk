@@ -1,0 +1,1 @@
+# core/pty: sources are added here.

@@ -1,0 +1,1 @@
+# core/reduce: sources are added here.

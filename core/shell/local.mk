@@ -1,0 +1,1 @@
+# core/shell: sources are added here.

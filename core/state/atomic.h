@@ -1,0 +1,35 @@
+/*
+ * Atomic files: write a temporary file in the same directory (mode 0600),
+ * fsync it, rename it over the target, fsync the directory.  A crash at any
+ * point leaves either the old or the new content, never a mix; a leftover
+ * temporary (".<name>.tmp.<pid>.<random>") is ignored by readers and
+ * removed by atomic_cleanup once its writer is gone.
+ */
+#ifndef AITERM_ATOMIC_H
+#define AITERM_ATOMIC_H
+
+#include <stddef.h>
+
+#include "util/error.h"
+
+struct atomic_file {
+	int	 fd;
+	char	*path;	/* target */
+	char	*tmp;	/* temporary beside it */
+};
+
+/* Open a temporary beside path; write to af->fd, then commit or abort. */
+int	atomic_open(const char *path, struct atomic_file *af, struct aiterm_error *err);
+/* fsync, rename over the target, fsync the directory; frees af. */
+int	atomic_commit(struct atomic_file *af, struct aiterm_error *err);
+/* Remove the temporary; frees af. */
+void	atomic_abort(struct atomic_file *af);
+/* open + write all + commit. */
+int	atomic_write(const char *path, const void *data, size_t len,
+	    struct aiterm_error *err);
+/* Read a whole file (NUL-terminated); *data is allocated. */
+int	file_read(const char *path, char **data, size_t *len, struct aiterm_error *err);
+/* Remove temporaries in dir whose writer process no longer exists. */
+int	atomic_cleanup(const char *dir, struct aiterm_error *err);
+
+#endif

@@ -1,0 +1,1 @@
+# core/state: sources are added here.

@@ -1,0 +1,35 @@
+/*
+ * Owner locks: a lock is a file created exclusively (O_CREAT|O_EXCL, 0600)
+ * holding its owner's PID and process start identifier as JSON.  A lock
+ * whose owner is gone (no such PID, or the PID now belongs to a process
+ * with another start identifier) is stale: it is reported, never removed
+ * here, because another process may be deciding the same thing (ABA).
+ */
+#ifndef AITERM_LOCK_H
+#define AITERM_LOCK_H
+
+#include <stdbool.h>
+
+#include "util/error.h"
+
+struct lock_owner {
+	long	pid;
+	char	start[32];	/* proc_start_id of pid when it took the lock */
+};
+
+enum lock_status {
+	LOCK_ACQUIRED = 0,	/* we own it now */
+	LOCK_HELD,		/* a live owner holds it; *owner says who */
+	LOCK_STALE,		/* its owner is gone; *owner says who it was */
+};
+
+/* Try once.  Returns a lock_status, or -1 with err on I/O failure. */
+int	lock_acquire(const char *path, struct lock_owner *owner, struct aiterm_error *err);
+/* Remove the lock only when this process owns it. */
+int	lock_release(const char *path, struct aiterm_error *err);
+/* Read the owner; -1 with err when missing or unreadable. */
+int	lock_read(const char *path, struct lock_owner *owner, struct aiterm_error *err);
+/* The owner process still exists with the same start identifier. */
+bool	lock_owner_alive(const struct lock_owner *owner);
+
+#endif

@@ -1,0 +1,1 @@
+# core/tools: sources are added here.

@@ -1,0 +1,33 @@
+/*
+ * struct aiterm_buf: a growable byte buffer, always NUL-terminated so its
+ * data can be used as a string.  Also the buffer plugins fill through the
+ * host table.
+ */
+#ifndef AITERM_BUF_H
+#define AITERM_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct aiterm_buf {
+	char	*data;
+	size_t	 len;
+	size_t	 cap;
+};
+
+#define BUF_INIT { NULL, 0, 0 }
+
+void	 buf_add(struct aiterm_buf *b, const void *data, size_t len);
+void	 buf_adds(struct aiterm_buf *b, const char *s);
+void	 buf_addc(struct aiterm_buf *b, char c);
+void	 buf_printf(struct aiterm_buf *b, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 buf_vprintf(struct aiterm_buf *b, const char *fmt, va_list ap)
+	    __attribute__((format(printf, 2, 0)));
+const char *buf_str(const struct aiterm_buf *b);
+void	 buf_reset(struct aiterm_buf *b);
+/* Hand the data to the caller (who frees it); the buffer is emptied. */
+char	*buf_steal(struct aiterm_buf *b, size_t *len);
+void	 buf_free(struct aiterm_buf *b);
+
+#endif

@@ -1,0 +1,4 @@
+core_libaiterm_la_SOURCES += \
+	core/util/xmalloc.c core/util/xmalloc.h \
+	core/util/buf.c core/util/buf.h \
+	core/util/error.c core/util/error.h

@@ -1,0 +1,223 @@
+/*
+ * Aiterm plugin ABI.
+ *
+ * This is the only header a plugin includes.  A plugin is a shared object
+ * that exports exactly one symbol, aiterm_plugin_describe, returning a
+ * pointer to a constant struct aiterm_plugin.  The core refuses a plugin
+ * whose abi_major differs from AITERM_ABI_MAJOR or whose abi_minor is newer
+ * than AITERM_ABI_MINOR.  Every struct below is append-only: a new member
+ * goes at the end and bumps AITERM_ABI_MINOR, and the core reads a member
+ * only when the plugin's minor says it exists.
+ *
+ * Plugins never free memory the core allocated and the core never frees
+ * memory a plugin allocated: results travel through struct aiterm_buf and
+ * struct aiterm_error, which only the host's functions touch.
+ */
+#ifndef AITERM_PLUGIN_H
+#define AITERM_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AITERM_ABI_MAJOR 1
+#define AITERM_ABI_MINOR 0
+
+#define AITERM_PLUGIN_SYMBOL "aiterm_plugin_describe"
+
+enum aiterm_plugin_kind {
+	AITERM_KIND_MUX = 1,
+	AITERM_KIND_HARNESS = 2,
+	AITERM_KIND_REDUCER = 3,
+	AITERM_KIND_RECEIVER = 4,
+};
+
+enum aiterm_log_level {
+	AITERM_LOG_DEBUG = 0,
+	AITERM_LOG_INFO,
+	AITERM_LOG_NOTICE,
+	AITERM_LOG_WARNING,
+	AITERM_LOG_ERROR,
+};
+
+/* A growable byte buffer owned by the core; plugins append through the host. */
+struct aiterm_buf;
+/* An error slot owned by the core; plugins fill it through the host. */
+struct aiterm_error;
+
+/*
+ * What the core offers a plugin.  Passed to every op; plugins link against
+ * nothing in the core.
+ */
+struct aiterm_host {
+	unsigned abi_major;
+	unsigned abi_minor;
+
+	/* Diagnostics to stderr (never stdout) tagged with the plugin name. */
+	void (*log)(enum aiterm_log_level level, const char *plugin,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+	/* Fill an error slot with a formatted message; returns -1. */
+	int (*error)(struct aiterm_error *err, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+	/* Append bytes to a buffer; never fails (aborts on out-of-memory). */
+	void (*buf_add)(struct aiterm_buf *buf, const void *data, size_t len);
+	void (*buf_printf)(struct aiterm_buf *buf, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+	const char *(*buf_data)(const struct aiterm_buf *buf);
+	size_t (*buf_len)(const struct aiterm_buf *buf);
+
+	/*
+	 * Run argv (argv[0] searched in PATH, no shell) to completion, with
+	 * stdin from /dev/null, stdout appended to out (may be NULL to
+	 * discard) and stderr appended to errout (may be NULL).  Returns the
+	 * exit status (0-255), 128+signal when killed, or -1 with err filled
+	 * when the program could not be started.
+	 */
+	int (*run)(const char *const argv[], struct aiterm_buf *out,
+	    struct aiterm_buf *errout, struct aiterm_error *err);
+
+	/* The state root, an absolute path to a 0700 directory. */
+	const char *(*state_root)(void);
+};
+
+/*
+ * Multiplexer ops (kind mux).  `session` is always a validated id made of
+ * [A-Za-z0-9_.-]; plugins still pass it as one argv element, never through
+ * a shell.  Every op returns 0 on success or -1 with err filled.
+ */
+struct aiterm_mux_info {
+	char binary[512];	/* absolute path of the multiplexer binary */
+	char version[64];	/* e.g. "3.3a" */
+	char socket[512];	/* socket of the private server */
+};
+
+struct aiterm_mux_create {
+	const char *session;
+	const char *cwd;		/* NULL: the core's cwd */
+	const char *const *env;		/* NULL-terminated "KEY=VALUE" list */
+	const char *const *argv;	/* NULL-terminated command; NULL: default shell */
+	unsigned cols, rows;
+	const char *log_path;		/* append-only output log (pipe-pane) */
+};
+
+struct aiterm_pane_info {
+	int exists;		/* the session exists in the multiplexer */
+	int dead;		/* its pane's process has exited */
+	long pid;		/* pid of the pane's first process, -1 if unknown */
+	int dead_status;	/* exit status when dead, -1 if unknown */
+	char command[64];	/* current foreground command name */
+	unsigned cols, rows;
+	unsigned cursor_x, cursor_y;
+};
+
+typedef void (*aiterm_mux_list_cb)(const char *session, long created,
+    void *arg);
+
+struct aiterm_mux_ops {
+	/* Find the binary and its version; start nothing. */
+	int (*probe)(const struct aiterm_host *host, struct aiterm_mux_info *info,
+	    struct aiterm_error *err);
+	/* Create a detached session running argv in cwd with env. */
+	int (*create)(const struct aiterm_host *host,
+	    const struct aiterm_mux_create *opts, struct aiterm_error *err);
+	/* Type bytes literally (no key-name lookup).  len <= 256. */
+	int (*send_text)(const struct aiterm_host *host, const char *session,
+	    const char *bytes, size_t len, struct aiterm_error *err);
+	/* Send one named key (a name from key_names). */
+	int (*send_key)(const struct aiterm_host *host, const char *session,
+	    const char *key, struct aiterm_error *err);
+	/* Append the visible screen (plain text, one line per row) to out. */
+	int (*capture)(const struct aiterm_host *host, const char *session,
+	    struct aiterm_buf *out, struct aiterm_error *err);
+	/* Fill info; a missing session is not an error (exists = 0). */
+	int (*pane_info)(const struct aiterm_host *host, const char *session,
+	    struct aiterm_pane_info *info, struct aiterm_error *err);
+	/* Call cb for every session of the private server. */
+	int (*list)(const struct aiterm_host *host, aiterm_mux_list_cb cb,
+	    void *arg, struct aiterm_error *err);
+	/* Register KEY=VALUE on the session (seen by new panes). */
+	int (*set_env)(const struct aiterm_host *host, const char *session,
+	    const char *key, const char *value, struct aiterm_error *err);
+	/* Kill the session; a missing session is not an error. */
+	int (*kill)(const struct aiterm_host *host, const char *session,
+	    struct aiterm_error *err);
+	/* NULL-terminated list of key names send_key accepts. */
+	const char *const *(*key_names)(void);
+};
+
+/* Reducer ops (kind reducer).  Pure functions: no I/O, no globals. */
+struct aiterm_reduce_input {
+	const char *text;	/* stripped output, UTF-8 */
+	size_t len;
+	const char *command;	/* the command line that produced it, or NULL */
+	int exit_code;		/* -1 when unknown */
+};
+
+struct aiterm_reducer_ops {
+	/* Nonzero when this reducer handles argv0 (after prefixes are skipped). */
+	int (*claims)(const char *const argv[]);
+	/* Append the reduced text to out; return 0, or -1 to decline. */
+	int (*reduce)(const struct aiterm_host *host,
+	    const struct aiterm_reduce_input *in, struct aiterm_buf *out);
+};
+
+/* Harness ops (kind harness): one agent CLI. */
+enum aiterm_screen_state {
+	AITERM_SCREEN_UNKNOWN = 0,
+	AITERM_SCREEN_STARTING,
+	AITERM_SCREEN_INPUT_READY,
+	AITERM_SCREEN_RUNNING,
+	AITERM_SCREEN_APPROVAL,
+	AITERM_SCREEN_BLOCKING_DIALOG,
+	AITERM_SCREEN_ONBOARDING,
+	AITERM_SCREEN_RATE_LIMITED,
+	AITERM_SCREEN_EXITED,
+};
+
+struct aiterm_harness_ops {
+	/* The harness id, e.g. "claude-code". */
+	const char *(*id)(void);
+	/* Append the launch argv, one NUL-terminated element after another. */
+	int (*launch_argv)(const struct aiterm_host *host, const char *model,
+	    const char *cwd, struct aiterm_buf *argv_out, struct aiterm_error *err);
+	/* Classify a captured screen; reason gets a short static string. */
+	enum aiterm_screen_state (*classify)(const char *screen, size_t len,
+	    const char **reason);
+};
+
+/* Delivery receiver ops (kind receiver). */
+struct aiterm_receiver_ops {
+	/* Nonzero when the parent described by clientInfo.name and the
+	 * request's _meta (serialised JSON) is this receiver's kind. */
+	int (*detect)(const char *client_name, const char *meta_json);
+	/* Deliver body to the parent; 0 when handed over. */
+	int (*deliver)(const struct aiterm_host *host, const char *destination,
+	    const char *body, size_t len, struct aiterm_error *err);
+};
+
+struct aiterm_plugin {
+	unsigned abi_major;
+	unsigned abi_minor;
+	enum aiterm_plugin_kind kind;
+	const char *name;	/* must equal the manifest's name */
+	const char *version;
+	uint64_t caps;
+	/* One of the ops structs above, matching kind. */
+	const void *ops;
+	/* Called once after loading; may be NULL.  Nonzero refuses the plugin. */
+	int (*init)(const struct aiterm_host *host, struct aiterm_error *err);
+};
+
+/* The one exported symbol. */
+const struct aiterm_plugin *aiterm_plugin_describe(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,20 @@
+# Tests.  Every test gets its own state root, tmux socket and HOME (see
+# tests/env.sh); the plugin path points at the build tree only.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = \
+	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
+	top_builddir='$(abs_top_builddir)'; export top_builddir; \
+	AITERM_PLUGIN_PATH='$(TEST_PLUGIN_PATH)'; export AITERM_PLUGIN_PATH; \
+	AITERM_SYSTEM_PLUGINDIR=; export AITERM_SYSTEM_PLUGINDIR; \
+	CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
+
+TEST_PLUGIN_PATH =
+
+unit_cflags = $(AM_CFLAGS) $(DEP_CFLAGS) $(CHECK_CFLAGS)
+unit_ldadd = core/libaiterm.la $(DEP_LIBS) $(CHECK_LIBS)
+
+include $(srcdir)/tests/unit/local.mk
+include $(srcdir)/tests/plugins/local.mk
+include $(srcdir)/tests/mcp/local.mk
+include $(srcdir)/tests/integration/local.mk
