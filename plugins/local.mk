@@ -1,1 +1,4 @@
-# plugins
+# Plugins: one folder each, each with its own local.mk.  PLUGIN_MANIFESTS
+# lists the manifests to copy beside the built modules (see all-local).
+PLUGIN_MANIFESTS =
+include $(srcdir)/plugins/mux-tmux/local.mk

@@ -1,1 +1,6 @@
-# tests/unit
+# Unit suites (Check): one tests/unit/<unit>.mk per suite.
+include $(srcdir)/tests/unit/state.mk
+include $(srcdir)/tests/unit/manifest.mk
+include $(srcdir)/tests/unit/shell.mk
+include $(srcdir)/tests/unit/mcp.mk
+include $(srcdir)/tests/unit/loader.mk
