@@ -1,1 +1,8 @@
-# core/proc: sources are added here.
+# core/proc: one backend per platform behind proc.h, chosen by configure.
+core_libaiterm_la_SOURCES += core/proc/proc.h
+if PROC_LINUX
+core_libaiterm_la_SOURCES += core/proc/proc-linux.c
+endif
+if PROC_DARWIN
+core_libaiterm_la_SOURCES += core/proc/proc-darwin.c
+endif

@@ -20,6 +20,9 @@ struct atomic_file {
 
 /* Open a temporary beside path; write to af->fd, then commit or abort. */
 int	atomic_open(const char *path, struct atomic_file *af, struct aiterm_error *err);
+/* Write all of data to the temporary; on failure the caller aborts. */
+int	atomic_append(struct atomic_file *af, const void *data, size_t len,
+	    struct aiterm_error *err);
 /* fsync, rename over the target, fsync the directory; frees af. */
 int	atomic_commit(struct atomic_file *af, struct aiterm_error *err);
 /* Remove the temporary; frees af. */
@@ -29,7 +32,10 @@ int	atomic_write(const char *path, const void *data, size_t len,
 	    struct aiterm_error *err);
 /* Read a whole file (NUL-terminated); *data is allocated. */
 int	file_read(const char *path, char **data, size_t *len, struct aiterm_error *err);
-/* Remove temporaries in dir whose writer process no longer exists. */
+/*
+ * Remove temporaries in dir whose writer process no longer exists (a
+ * reused PID keeps its temporaries until that process is gone too).
+ */
 int	atomic_cleanup(const char *dir, struct aiterm_error *err);
 
 #endif

@@ -1,9 +1,12 @@
 /*
- * Owner locks: a lock is a file created exclusively (O_CREAT|O_EXCL, 0600)
- * holding its owner's PID and process start identifier as JSON.  A lock
- * whose owner is gone (no such PID, or the PID now belongs to a process
- * with another start identifier) is stale: it is reported, never removed
- * here, because another process may be deciding the same thing (ABA).
+ * Owner locks: a lock is a file created exclusively, 0600, holding its
+ * owner's PID and process start identifier as JSON ({"pid":123,"start":
+ * "456"}).  The record is written to a temporary beside the lock and
+ * published with link(2), which fails when the lock exists, so a lock is
+ * never seen half written.  A lock whose owner is gone (no such PID, or
+ * the PID now belongs to a process with another start identifier) is
+ * stale: it is reported, never removed here, because another process may
+ * be deciding the same thing (ABA).
  */
 #ifndef AITERM_LOCK_H
 #define AITERM_LOCK_H
@@ -23,13 +26,19 @@ enum lock_status {
 	LOCK_STALE,		/* its owner is gone; *owner says who it was */
 };
 
-/* Try once.  Returns a lock_status, or -1 with err on I/O failure. */
+/*
+ * Try once.  Returns a lock_status and fills *owner (when not NULL), or -1
+ * with err on I/O failure or an unreadable lock file.
+ */
 int	lock_acquire(const char *path, struct lock_owner *owner, struct aiterm_error *err);
 /* Remove the lock only when this process owns it. */
 int	lock_release(const char *path, struct aiterm_error *err);
 /* Read the owner; -1 with err when missing or unreadable. */
 int	lock_read(const char *path, struct lock_owner *owner, struct aiterm_error *err);
-/* The owner process still exists with the same start identifier. */
+/*
+ * The owner process still exists with the same start identifier.  A PID
+ * that exists but whose start identifier cannot be read counts as alive.
+ */
 bool	lock_owner_alive(const struct lock_owner *owner);
 
 #endif

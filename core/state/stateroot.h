@@ -19,7 +19,10 @@ int		 state_root_init(const char *override, struct aiterm_error *err);
 const char	*state_root(void);
 /* Forget the root (tests). */
 void		 state_root_reset(void);
-/* Allocated "<root>/<formatted>"; the caller frees it. */
+/*
+ * Allocated "<root>/<formatted>"; the caller frees it.  NULL before
+ * state_root_init succeeded.
+ */
 char		*state_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* mkdir -p with mode 0700 on every directory it creates. */
 int		 state_mkdir(const char *path, struct aiterm_error *err);
