@@ -1,1 +1,5 @@
-# core/plugin: sources are added here.
+core_libaiterm_la_SOURCES += \
+	core/plugin/host.c core/plugin/host.h \
+	core/plugin/loader.c core/plugin/loader.h \
+	core/plugin/registry.c core/plugin/registry.h
+include $(srcdir)/core/plugin/manifest.mk

@@ -1,0 +1,120 @@
+#include <libgen.h>
+#include <ltdl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/host.h"
+#include "plugin/loader.h"
+#include "util/xmalloc.h"
+
+#ifndef AITERM_PLATFORM
+#define AITERM_PLATFORM "linux"
+#endif
+
+int
+loader_check_abi(unsigned major, unsigned minor, const char *what,
+    struct aiterm_error *err)
+{
+	if (major != AITERM_ABI_MAJOR)
+		return error_set(err, "%s ABI %u.%u has major %u, this Aiterm "
+		    "speaks major %u", what, major, minor, major,
+		    AITERM_ABI_MAJOR);
+	if (minor > AITERM_ABI_MINOR)
+		return error_set(err, "%s ABI %u.%u is newer than this "
+		    "Aiterm's %u.%u", what, major, minor, AITERM_ABI_MAJOR,
+		    AITERM_ABI_MINOR);
+	return 0;
+}
+
+static int
+check_platform(const struct manifest *m, struct aiterm_error *err)
+{
+	char **p;
+
+	if (m->platforms == NULL)
+		return 0;
+	for (p = m->platforms; *p != NULL; p++) {
+		if (strcmp(*p, AITERM_PLATFORM) == 0)
+			return 0;
+	}
+	return error_set(err, "not built for this platform (%s)",
+	    AITERM_PLATFORM);
+}
+
+static int
+check_descriptor(const struct manifest *m, const struct aiterm_plugin *p,
+    struct aiterm_error *err)
+{
+	const char *kind;
+
+	if (loader_check_abi(p->abi_major, p->abi_minor, "module", err) != 0)
+		return -1;
+	if (p->abi_major != m->abi_major || p->abi_minor != m->abi_minor)
+		return error_set(err, "manifest declares ABI %u.%u but the "
+		    "module reports %u.%u", m->abi_major, m->abi_minor,
+		    p->abi_major, p->abi_minor);
+	if (p->kind != m->kind) {
+		kind = plugin_kind_name(p->kind);
+		return error_set(err, "manifest kind '%s' does not match the "
+		    "module's kind '%s'", plugin_kind_name(m->kind),
+		    kind == NULL ? "unknown" : kind);
+	}
+	if (p->name == NULL || strcmp(p->name, m->name) != 0)
+		return error_set(err, "manifest name '%s' does not match the "
+		    "module's name '%s'", m->name,
+		    p->name == NULL ? "(null)" : p->name);
+	if (p->ops == NULL)
+		return error_set(err, "module '%s' has no ops table", m->name);
+	return 0;
+}
+
+const struct aiterm_plugin *
+loader_load(const struct manifest *m, struct aiterm_error *err)
+{
+	const struct aiterm_plugin *(*describe)(void);
+	const struct aiterm_plugin *p = NULL;
+	lt_dlhandle h = NULL;
+	char *dir, *path = NULL;
+
+	if (check_platform(m, err) != 0)
+		return NULL;
+	if (loader_check_abi(m->abi_major, m->abi_minor, "manifest", err) != 0)
+		return NULL;
+	dir = xstrdup(m->path);
+	path = xasprintf("%s/%s", dirname(dir), m->module);
+	free(dir);
+	h = lt_dlopenext(path);
+	if (h == NULL) {
+		error_set(err, "cannot load module %s(.la|.so): %s", path,
+		    lt_dlerror());
+		goto out;
+	}
+	describe = (const struct aiterm_plugin *(*)(void))lt_dlsym(h,
+	    AITERM_PLUGIN_SYMBOL);
+	if (describe == NULL) {
+		error_set(err, "module %s does not export %s", path,
+		    AITERM_PLUGIN_SYMBOL);
+		goto out_close;
+	}
+	p = describe();
+	if (p == NULL) {
+		error_set(err, "module %s: %s returned NULL", path,
+		    AITERM_PLUGIN_SYMBOL);
+		goto out_close;
+	}
+	if (check_descriptor(m, p, err) != 0) {
+		p = NULL;
+		goto out_close;
+	}
+	/* From here on the module stays mapped for the life of the process. */
+	if (p->init != NULL && p->init(host_get(), err) != 0) {
+		error_prefix(err, "init failed");
+		p = NULL;
+	}
+	goto out;
+out_close:
+	lt_dlclose(h);
+out:
+	free(path);
+	return p;
+}

@@ -1,0 +1,219 @@
+/*
+ * Plugin loader and registry against the test-only plugins of
+ * tests/plugins: a good plugin of each kind loads and is callable, and
+ * every broken one is refused with its precise reason while the others
+ * keep loading.
+ */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/host.h"
+#include "plugin/registry.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+static char *dir;
+
+static void
+setup(void)
+{
+	const char *top = getenv("top_builddir");
+
+	ck_assert_msg(top != NULL, "top_builddir must be set by make check");
+	dir = xasprintf("%s/tests/plugins", top);
+	registry_load(dir, NULL);
+}
+
+static void
+teardown(void)
+{
+	registry_reset();
+	free(dir);
+}
+
+static const struct plugin_entry *
+entry_named(const char *file)
+{
+	const struct plugin_entry *e;
+	char *path = xasprintf("%s/%s", dir, file);
+	size_t i;
+
+	for (i = 0; (e = registry_entry(i)) != NULL; i++) {
+		if (strcmp(e->manifest_path, path) == 0)
+			break;
+	}
+	free(path);
+	ck_assert_msg(e != NULL, "no entry for %s", file);
+	return e;
+}
+
+static void
+assert_refused(const char *file, const char *fmt, ...)
+{
+	const struct plugin_entry *e = entry_named(file);
+	va_list ap;
+	char *want;
+
+	va_start(ap, fmt);
+	want = xvasprintf(fmt, ap);
+	va_end(ap);
+	ck_assert_msg(!e->loaded, "%s loaded but must be refused", file);
+	ck_assert_ptr_nonnull(e->error);
+	ck_assert_str_eq(e->error, want);
+	free(want);
+}
+
+START_TEST(test_good_plugins_load)
+{
+	static const struct {
+		const char *file;
+		enum aiterm_plugin_kind kind;
+	} good[] = {
+		{ "good-mux.yaml", AITERM_KIND_MUX },
+		{ "good-harness.yaml", AITERM_KIND_HARNESS },
+		{ "good-reducer.yaml", AITERM_KIND_REDUCER },
+		{ "good-receiver.yaml", AITERM_KIND_RECEIVER },
+	};
+	const struct plugin_entry *e;
+	size_t i;
+
+	for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+		e = entry_named(good[i].file);
+		ck_assert_msg(e->loaded, "%s: %s", good[i].file, e->error);
+		ck_assert_ptr_null(e->error);
+		ck_assert_int_eq(e->kind, good[i].kind);
+		ck_assert_ptr_nonnull(e->plugin);
+	}
+}
+END_TEST
+
+START_TEST(test_good_plugins_callable)
+{
+	const struct aiterm_plugin *p;
+	const struct aiterm_reducer_ops *red;
+	const struct aiterm_mux_ops *mux;
+	const struct aiterm_harness_ops *har;
+	const struct aiterm_receiver_ops *rcv;
+	struct aiterm_reduce_input in = { "hello", 5, "testcmd", 0 };
+	const char *argv[] = { "testcmd", NULL };
+	struct aiterm_buf out = BUF_INIT;
+	struct aiterm_mux_info info;
+
+	p = registry_find(AITERM_KIND_REDUCER, "good-reducer");
+	ck_assert_ptr_nonnull(p);
+	red = p->ops;
+	ck_assert(red->claims(argv));
+	ck_assert_int_eq(red->reduce(host_get(), &in, &out), 0);
+	ck_assert_str_eq(buf_str(&out), "5 bytes");
+	buf_free(&out);
+
+	p = registry_find(AITERM_KIND_MUX, "good-mux");
+	ck_assert_ptr_nonnull(p);
+	mux = p->ops;
+	ck_assert_int_eq(mux->probe(host_get(), &info, NULL), 0);
+	ck_assert_str_eq(info.version, "test");
+
+	p = registry_find(AITERM_KIND_HARNESS, NULL);
+	ck_assert_ptr_nonnull(p);
+	har = p->ops;
+	ck_assert_str_eq(har->id(), "test-harness");
+
+	p = registry_find(AITERM_KIND_RECEIVER, NULL);
+	ck_assert_ptr_nonnull(p);
+	rcv = p->ops;
+	ck_assert(rcv->detect("test-parent", "{}"));
+	ck_assert(!rcv->detect("other", "{}"));
+}
+END_TEST
+
+START_TEST(test_abi_refused)
+{
+	assert_refused("abi-too-new.yaml",
+	    "module ABI 1.99 is newer than this Aiterm's 1.0");
+	assert_refused("abi-major.yaml",
+	    "module ABI 2.0 has major 2, this Aiterm speaks major 1");
+	assert_refused("abi-manifest-new.yaml",
+	    "manifest ABI 1.7 is newer than this Aiterm's 1.0");
+}
+END_TEST
+
+START_TEST(test_mismatch_refused)
+{
+	assert_refused("wrong-kind.yaml",
+	    "manifest kind 'reducer' does not match the module's kind 'mux'");
+	assert_refused("name-mismatch.yaml",
+	    "manifest name 'name-mismatch' does not match the module's name "
+	    "'other-name'");
+	assert_refused("missing-symbol.yaml",
+	    "module %s/missing_symbol does not export aiterm_plugin_describe",
+	    dir);
+	assert_refused("no-module.yaml",
+	    "cannot load module %s/does_not_exist(.la|.so): file not found",
+	    dir);
+	assert_refused("shadow.yaml",
+	    "shadowed by %s/good-mux.yaml, found earlier on the search path",
+	    dir);
+}
+END_TEST
+
+START_TEST(test_bad_yaml_refused)
+{
+	assert_refused("bad-yaml.yaml", "%s/bad-yaml.yaml:4:7: YAML error: "
+	    "did not find expected ',' or ']' while parsing a flow sequence",
+	    dir);
+}
+END_TEST
+
+START_TEST(test_registry_json)
+{
+	json_t *list = registry_to_json(), *o;
+	size_t i, loaded = 0;
+
+	ck_assert_uint_eq(json_array_size(list), registry_count());
+	json_array_foreach(list, i, o) {
+		ck_assert(json_is_string(json_object_get(o, "manifest")));
+		if (json_is_true(json_object_get(o, "loaded")))
+			loaded++;
+		else
+			ck_assert(json_is_string(json_object_get(o, "error")));
+	}
+	ck_assert_uint_eq(loaded, 4);
+	json_decref(list);
+}
+END_TEST
+
+static Suite *
+make_loader_suite(void)
+{
+	Suite *s = suite_create("loader");
+	TCase *tc;
+
+	tc = tcase_create("Valid");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_good_plugins_load);
+	tcase_add_test(tc, test_good_plugins_callable);
+	tcase_add_test(tc, test_registry_json);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("Invalid");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_abi_refused);
+	tcase_add_test(tc, test_mismatch_refused);
+	tcase_add_test(tc, test_bad_yaml_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(make_loader_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
