@@ -5,11 +5,10 @@ SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
-	AITERM_PLUGIN_PATH='$(TEST_PLUGIN_PATH)'; export AITERM_PLUGIN_PATH; \
+	AITERM_PLUGIN_PATH=$$(echo '$(TEST_PLUGIN_PATH)' | tr -s ' ' ':' | sed 's/^://;s/:$$//'); export AITERM_PLUGIN_PATH; \
 	AITERM_SYSTEM_PLUGINDIR=; export AITERM_SYSTEM_PLUGINDIR; \
 	CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
 
-TEST_PLUGIN_PATH =
 
 unit_cflags = $(AM_CFLAGS) $(DEP_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = core/libaiterm.la $(DEP_LIBS) $(CHECK_LIBS)

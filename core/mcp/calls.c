@@ -1,0 +1,299 @@
+/*
+ * tools/list, tools/call and the life of a call: pending list, progress,
+ * cancellation, and the reply.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp/jsonrpc.h"
+#include "mcp/server-int.h"
+#include "tools/schema.h"
+#include "tools/tool.h"
+#include "util/xmalloc.h"
+
+struct tool_call {
+	const struct tool_entry	*entry;
+	json_t			*id;
+	json_t			*args;
+	json_t			*meta;
+	bool			 cancelled;
+	void			*data;
+	void			(*on_cancel)(struct tool_call *);
+	struct tool_call	*next;
+};
+
+/* Parsed schemas, one pair per table entry, built on first use. */
+struct parsed_schema {
+	json_t	*input;
+	json_t	*output;
+};
+static struct parsed_schema *schemas;
+
+static json_t *
+parse_schema(const char *name, const char *text)
+{
+	json_error_t jerr;
+	json_t *s = json_loads(text, 0, &jerr);
+
+	if (s == NULL) {
+		/* A broken built-in schema is a programming error. */
+		fprintf(stderr, "aiterm-mcp: tool %s: bad schema: %s\n", name,
+		    jerr.text);
+		abort();
+	}
+	return s;
+}
+
+static const struct parsed_schema *
+schema_of(const struct tool_entry *e)
+{
+	size_t i, n = 0;
+
+	if (schemas == NULL) {
+		while (tool_table[n] != NULL)
+			n++;
+		schemas = xcalloc(n, sizeof *schemas);
+		for (i = 0; i < n; i++) {
+			schemas[i].input = parse_schema(tool_table[i]->name,
+			    tool_table[i]->input_schema);
+			schemas[i].output = parse_schema(tool_table[i]->name,
+			    tool_table[i]->output_schema);
+		}
+	}
+	for (i = 0; tool_table[i] != e; i++)
+		;
+	return &schemas[i];
+}
+
+static json_t *
+annotations(const struct tool_entry *e)
+{
+	return json_pack("{s:s, s:b, s:b, s:b, s:b}", "title", e->title,
+	    "readOnlyHint", (e->hints & TOOL_READ_ONLY) != 0,
+	    "destructiveHint", (e->hints & TOOL_DESTRUCTIVE) != 0,
+	    "idempotentHint", (e->hints & TOOL_IDEMPOTENT) != 0,
+	    "openWorldHint", (e->hints & TOOL_OPEN_WORLD) != 0);
+}
+
+void
+calls_list_tools(json_t *id, json_t *params)
+{
+	const struct tool_entry *e;
+	const struct parsed_schema *ps;
+	json_t *list = json_array();
+	size_t i;
+
+	(void)params;
+	for (i = 0; (e = tool_table[i]) != NULL; i++) {
+		if (e->test_only && !the_server->opts.test_tools)
+			continue;
+		ps = schema_of(e);
+		json_array_append_new(list, json_pack(
+		    "{s:s, s:s, s:s, s:O, s:O, s:o}", "name", e->name,
+		    "title", e->title, "description", e->description,
+		    "inputSchema", ps->input, "outputSchema", ps->output,
+		    "annotations", annotations(e)));
+	}
+	server_send(jsonrpc_result(id, json_pack("{s:o}", "tools", list)));
+}
+
+static void
+pending_remove(struct tool_call *call)
+{
+	struct tool_call **pp;
+
+	for (pp = &the_server->pending; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == call) {
+			*pp = call->next;
+			return;
+		}
+	}
+}
+
+static void
+call_free(struct tool_call *call)
+{
+	json_decref(call->id);
+	json_decref(call->args);
+	json_decref(call->meta);
+	free(call);
+}
+
+static void
+finish(struct tool_call *call, json_t *result)
+{
+	pending_remove(call);
+	if (call->cancelled || the_server == NULL)
+		json_decref(result);
+	else
+		server_send(jsonrpc_result(call->id, result));
+	call_free(call);
+}
+
+void
+calls_call_tool(json_t *id, json_t *params)
+{
+	struct aiterm_error err = ERROR_INIT;
+	const struct tool_entry *e;
+	struct tool_call *call;
+	json_t *name, *args, *meta;
+
+	name = json_object_get(params, "name");
+	if (!json_is_string(name)) {
+		server_send(jsonrpc_error(id, JSONRPC_INVALID_PARAMS,
+		    "Invalid params: tools/call needs \"name\", a string"));
+		return;
+	}
+	e = tool_find(json_string_value(name), the_server->opts.test_tools);
+	if (e == NULL) {
+		server_send(jsonrpc_error(id, JSONRPC_INVALID_PARAMS,
+		    "Unknown tool: %s", json_string_value(name)));
+		return;
+	}
+	args = json_object_get(params, "arguments");
+	if (args != NULL && !json_is_object(args) && !json_is_null(args)) {
+		server_send(jsonrpc_error(id, JSONRPC_INVALID_PARAMS,
+		    "Invalid params: \"arguments\" must be an object"));
+		return;
+	}
+	meta = json_object_get(params, "_meta");
+	call = xcalloc(1, sizeof *call);
+	call->entry = e;
+	call->id = json_incref(id);
+	call->args = json_is_object(args) ? json_incref(args) : json_object();
+	call->meta = json_is_object(meta) ? json_incref(meta) : NULL;
+	call->next = the_server->pending;
+	the_server->pending = call;
+	if (schema_check(schema_of(e)->input, call->args, &err) != 0) {
+		tool_call_fail(call, "%s: %s", e->name, error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	e->call(call);
+}
+
+void
+calls_cancelled(json_t *params)
+{
+	json_t *rid = json_object_get(params, "requestId");
+	struct tool_call *call;
+
+	if (rid == NULL)
+		return;
+	for (call = the_server->pending; call != NULL; call = call->next) {
+		if (!json_equal(call->id, rid) || call->cancelled)
+			continue;
+		call->cancelled = true;
+		if (call->on_cancel != NULL)
+			call->on_cancel(call);
+		return;
+	}
+}
+
+void
+calls_cancel_all(void)
+{
+	struct tool_call *call, *next;
+
+	for (call = the_server->pending; call != NULL; call = next) {
+		next = call->next;
+		if (call->cancelled)
+			continue;
+		call->cancelled = true;
+		if (call->on_cancel != NULL)
+			call->on_cancel(call);
+	}
+}
+
+json_t *
+tool_call_args(struct tool_call *call)
+{
+	return call->args;
+}
+
+json_t *
+tool_call_meta(struct tool_call *call)
+{
+	return call->meta;
+}
+
+json_t *
+tool_call_client_info(struct tool_call *call)
+{
+	(void)call;
+	return the_server == NULL ? NULL : the_server->client_info;
+}
+
+bool
+tool_call_cancelled(const struct tool_call *call)
+{
+	return call->cancelled;
+}
+
+void
+tool_call_set_data(struct tool_call *call, void *data,
+    void (*on_cancel)(struct tool_call *))
+{
+	call->data = data;
+	call->on_cancel = on_cancel;
+}
+
+void *
+tool_call_data(struct tool_call *call)
+{
+	return call->data;
+}
+
+void
+tool_call_progress(struct tool_call *call, double progress, double total,
+    const char *message)
+{
+	json_t *token, *p;
+
+	token = call->meta == NULL ? NULL :
+	    json_object_get(call->meta, "progressToken");
+	if (token == NULL || call->cancelled)
+		return;
+	p = json_pack("{s:O, s:f}", "progressToken", token, "progress",
+	    progress);
+	if (total > 0)
+		json_object_set_new(p, "total", json_real(total));
+	if (message != NULL)
+		json_object_set_new(p, "message", json_string(message));
+	server_send(jsonrpc_notification("notifications/progress", p));
+}
+
+void
+tool_call_reply(struct tool_call *call, char *text, json_t *structured)
+{
+	json_t *result;
+
+	result = json_pack("{s:[{s:s, s:s}]}", "content", "type", "text",
+	    "text", text);
+	free(text);
+	if (result == NULL) {
+		json_decref(structured);
+		tool_call_fail(call, "%s: internal error: the result is not "
+		    "valid UTF-8", call->entry->name);
+		return;
+	}
+	if (structured != NULL)
+		json_object_set_new(result, "structuredContent", structured);
+	finish(call, result);
+}
+
+void
+tool_call_fail(struct tool_call *call, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	finish(call, json_pack("{s:[{s:s, s:s}], s:b}", "content", "type",
+	    "text", "text", text, "isError", 1));
+	free(text);
+}

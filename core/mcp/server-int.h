@@ -1,0 +1,66 @@
+/* Server internals shared by the files of core/mcp/ only. */
+#ifndef AITERM_SERVER_INT_H
+#define AITERM_SERVER_INT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <uv.h>
+
+#include "aiterm/plugin.h"
+#include "mcp/framing.h"
+#include "mcp/server.h"
+
+struct tool_call;
+
+struct server {
+	uv_loop_t		*loop;
+	union {
+		uv_pipe_t	 pipe;
+		uv_tty_t	 tty;
+	}			 in;
+	uv_fs_t			 file_req;	/* stdin that is a regular file */
+	char			 file_buf[65536];
+	bool			 in_is_file;
+	uv_signal_t		 sigterm, sigint;
+	struct framer		 framer;
+	struct server_options	 opts;
+
+	bool			 initialized;	/* initialize answered */
+	char			 protocol[16];
+	json_t			*client_info;
+	json_t			*client_caps;
+	enum aiterm_log_level	 log_level;	/* for notifications/message */
+	bool			 log_level_set;
+
+	struct tool_call	*pending;	/* list of calls in flight */
+	bool			 stopping;
+	int			 exit_status;
+};
+
+extern struct server *the_server;
+
+/* Write one JSON value as a line to stdout; steals msg. */
+void	server_send(json_t *msg);
+/* Stop reading and end the loop after pending work is cancelled. */
+void	server_stop(int status);
+
+/* Method handlers: reply with server_send (or not, for notifications). */
+struct method {
+	const char	*name;
+	bool		 before_init;	/* allowed before initialize */
+	void		(*request)(json_t *id, json_t *params);
+	void		(*notification)(json_t *params);
+};
+const struct method *method_find(const char *name);
+
+void	lifecycle_initialize(json_t *id, json_t *params);
+void	lifecycle_ping(json_t *id, json_t *params);
+void	lifecycle_set_level(json_t *id, json_t *params);
+void	lifecycle_initialized(json_t *params);
+void	calls_list_tools(json_t *id, json_t *params);
+void	calls_call_tool(json_t *id, json_t *params);
+void	calls_cancelled(json_t *params);
+/* Cancel every pending call (shutdown). */
+void	calls_cancel_all(void);
+
+#endif

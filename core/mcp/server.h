@@ -1,0 +1,29 @@
+/*
+ * The stdio MCP server: one libuv loop reading JSON-RPC lines from stdin
+ * and writing replies to stdout.  stdout carries only JSON-RPC; everything
+ * else goes to stderr.
+ */
+#ifndef AITERM_SERVER_H
+#define AITERM_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <uv.h>
+
+#include "aiterm/plugin.h"
+
+#define SERVER_DEFAULT_MAX_MESSAGE (64u * 1024 * 1024)
+
+struct server_options {
+	size_t	max_message;	/* bytes per line */
+	bool	test_tools;	/* list tools marked test_only */
+};
+
+/* Serve until stdin closes or SIGTERM/SIGINT; returns the exit status. */
+int		 server_run(const struct server_options *opts);
+uv_loop_t	*server_loop(void);
+/* Send notifications/message when level is at or above the client's. */
+void		 server_log(enum aiterm_log_level level, const char *logger,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

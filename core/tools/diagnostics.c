@@ -1,0 +1,118 @@
+/*
+ * diagnostics (OPS-DIAG): read-only.  The version, every plugin and its
+ * state, the multiplexer binary and version, and the state root.  Nothing
+ * here starts a multiplexer server or writes a file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "plugin/host.h"
+#include "plugin/registry.h"
+#include "state/stateroot.h"
+#include "tools/tool.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+static json_t *
+multiplexer_json(void)
+{
+	struct aiterm_error err = ERROR_INIT;
+	const struct aiterm_plugin *p;
+	const struct aiterm_mux_ops *ops;
+	struct aiterm_mux_info info;
+	json_t *o;
+
+	p = registry_find(AITERM_KIND_MUX, NULL);
+	if (p == NULL)
+		return json_pack("{s:b, s:n, s:s}", "found", 0, "plugin",
+		    "error", "no multiplexer plugin is loaded");
+	ops = p->ops;
+	memset(&info, 0, sizeof info);
+	if (ops->probe(host_get(), &info, &err) != 0) {
+		o = json_pack("{s:b, s:s, s:s}", "found", 0, "plugin", p->name,
+		    "error", error_msg(&err));
+		error_clear(&err);
+		return o;
+	}
+	return json_pack("{s:b, s:s, s:s, s:s, s:s}", "found", 1, "plugin",
+	    p->name, "binary", info.binary, "version", info.version,
+	    "socket", info.socket);
+}
+
+static char *
+summary_text(json_t *out)
+{
+	struct aiterm_buf b = BUF_INIT;
+	json_t *mux = json_object_get(out, "multiplexer");
+	json_t *plugins = json_object_get(out, "plugins"), *p;
+	size_t i, loaded = 0;
+
+	json_array_foreach(plugins, i, p) {
+		if (json_is_true(json_object_get(p, "loaded")))
+			loaded++;
+	}
+	buf_printf(&b, "aiterm-mcp %s\nstate root: %s\n",
+	    json_string_value(json_object_get(out, "version")),
+	    json_string_value(json_object_get(out, "state_root")));
+	if (json_is_true(json_object_get(mux, "found")))
+		buf_printf(&b, "multiplexer: %s %s (%s)\n",
+		    json_string_value(json_object_get(mux, "binary")),
+		    json_string_value(json_object_get(mux, "version")),
+		    json_string_value(json_object_get(mux, "plugin")));
+	else
+		buf_printf(&b, "multiplexer: not available: %s\n",
+		    json_string_value(json_object_get(mux, "error")));
+	buf_printf(&b, "plugins: %zu loaded of %zu found\n", loaded,
+	    json_array_size(plugins));
+	json_array_foreach(plugins, i, p) {
+		if (json_is_true(json_object_get(p, "loaded")))
+			continue;
+		buf_printf(&b, "  not loaded: %s: %s\n",
+		    json_string_value(json_object_get(p, "manifest")),
+		    json_string_value(json_object_get(p, "error")));
+	}
+	return buf_steal(&b, NULL);
+}
+
+static void
+diagnostics_call(struct tool_call *call)
+{
+	const char *root = state_root();
+	json_t *out;
+
+	out = json_pack("{s:s, s:s, s:o, s:o}", "version", PACKAGE_VERSION,
+	    "state_root", root == NULL ? "" : root,
+	    "plugins", registry_to_json(), "multiplexer", multiplexer_json());
+	tool_call_reply(call, summary_text(out), out);
+}
+
+const struct tool_entry tool_diagnostics = {
+	.name = "diagnostics",
+	.title = "Diagnostics",
+	.description = "Read-only health check: Aiterm version, state root, "
+	    "plugins and why any did not load, multiplexer binary and version.",
+	.input_schema = "{\"type\":\"object\",\"properties\":{},"
+	    "\"additionalProperties\":false}",
+	.output_schema =
+	    "{\"type\":\"object\",\"properties\":{"
+	    "\"version\":{\"type\":\"string\"},"
+	    "\"state_root\":{\"type\":\"string\"},"
+	    "\"plugins\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
+	    "\"properties\":{\"manifest\":{\"type\":\"string\"},"
+	    "\"name\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},"
+	    "\"version\":{\"type\":\"string\"},"
+	    "\"provides\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+	    "\"loaded\":{\"type\":\"boolean\"},\"error\":{\"type\":\"string\"}},"
+	    "\"required\":[\"manifest\",\"loaded\"]}},"
+	    "\"multiplexer\":{\"type\":\"object\",\"properties\":{"
+	    "\"found\":{\"type\":\"boolean\"},"
+	    "\"plugin\":{\"type\":[\"string\",\"null\"]},"
+	    "\"binary\":{\"type\":\"string\"},\"version\":{\"type\":\"string\"},"
+	    "\"socket\":{\"type\":\"string\"},\"error\":{\"type\":\"string\"}},"
+	    "\"required\":[\"found\"]}},"
+	    "\"required\":[\"version\",\"state_root\",\"plugins\","
+	    "\"multiplexer\"]}",
+	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT,
+	.call = diagnostics_call,
+};

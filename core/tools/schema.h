@@ -1,0 +1,18 @@
+/*
+ * A JSON Schema subset for tool arguments: type (one or a list), properties,
+ * required, additionalProperties:false, enum, minimum, maximum, minLength,
+ * maxLength, minItems, maxItems, items.  Enough to describe every tool's
+ * input; anything else in a schema is ignored.
+ */
+#ifndef AITERM_SCHEMA_H
+#define AITERM_SCHEMA_H
+
+#include <jansson.h>
+
+#include "util/error.h"
+
+/* 0 when value conforms, else -1 with a message naming the argument. */
+int	schema_check(const json_t *schema, const json_t *value,
+	    struct aiterm_error *err);
+
+#endif

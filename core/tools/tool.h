@@ -1,0 +1,69 @@
+/*
+ * MCP tools.  Each tool is one file exporting one const struct tool_entry;
+ * tools.c gathers them in a table.  The entry carries the JSON schemas, so
+ * tools/list and argument checking come from the same data.
+ *
+ * A call may finish at once or later from the event loop: the tool calls
+ * tool_call_reply() or tool_call_fail() exactly once.  While it is pending
+ * it may report progress; when the client cancels, on_cancel (if set) is
+ * called and the tool must still finish the call (the reply is dropped).
+ */
+#ifndef AITERM_TOOL_H
+#define AITERM_TOOL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+struct tool_call;
+
+enum tool_hint {
+	TOOL_READ_ONLY = 0x1,
+	TOOL_DESTRUCTIVE = 0x2,
+	TOOL_IDEMPOTENT = 0x4,
+	TOOL_OPEN_WORLD = 0x8,
+};
+
+struct tool_entry {
+	const char	*name;
+	const char	*title;
+	const char	*description;
+	const char	*input_schema;	/* JSON Schema text */
+	const char	*output_schema;	/* JSON Schema text */
+	unsigned	 hints;		/* enum tool_hint bits */
+	bool		 test_only;	/* listed only with AITERM_TEST_TOOLS=1 */
+	/* Start the call; arguments were already checked against the schema. */
+	void		(*call)(struct tool_call *call);
+};
+
+/* The arguments object (never NULL). */
+json_t		*tool_call_args(struct tool_call *call);
+/* The request's _meta object, or NULL. */
+json_t		*tool_call_meta(struct tool_call *call);
+/* The client's clientInfo from initialize, or NULL. */
+json_t		*tool_call_client_info(struct tool_call *call);
+bool		 tool_call_cancelled(const struct tool_call *call);
+
+/* Private data of a pending call and its cancel hook. */
+void		 tool_call_set_data(struct tool_call *call, void *data,
+		    void (*on_cancel)(struct tool_call *));
+void		*tool_call_data(struct tool_call *call);
+
+/* Progress, sent only when the request carried a progressToken. */
+void		 tool_call_progress(struct tool_call *call, double progress,
+		    double total, const char *message);
+
+/*
+ * Finish with text and structured content (both stolen; structured may be
+ * NULL).  Frees the call.
+ */
+void		 tool_call_reply(struct tool_call *call, char *text,
+		    json_t *structured);
+/* Finish with a tool error (isError:true) carrying the message. */
+void		 tool_call_fail(struct tool_call *call, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/* The table, NULL-terminated. */
+extern const struct tool_entry *const tool_table[];
+const struct tool_entry *tool_find(const char *name, bool test_tools);
+
+#endif

@@ -1,0 +1,27 @@
+/* The tool table: every MCP tool, one entry each, in listing order. */
+#include <string.h>
+
+#include "tools/tool.h"
+
+extern const struct tool_entry tool_diagnostics;
+extern const struct tool_entry tool_test_sleep;
+
+const struct tool_entry *const tool_table[] = {
+	&tool_diagnostics,
+	&tool_test_sleep,
+	NULL,
+};
+
+const struct tool_entry *
+tool_find(const char *name, bool test_tools)
+{
+	size_t i;
+
+	for (i = 0; tool_table[i] != NULL; i++) {
+		if (tool_table[i]->test_only && !test_tools)
+			continue;
+		if (strcmp(tool_table[i]->name, name) == 0)
+			return tool_table[i];
+	}
+	return NULL;
+}

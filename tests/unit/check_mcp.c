@@ -1,0 +1,235 @@
+/* Framing, JSON-RPC classification and the argument schema checker. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp/framing.h"
+#include "mcp/jsonrpc.h"
+#include "tools/schema.h"
+#include "util/buf.h"
+
+struct seen {
+	struct aiterm_buf	lines;	/* each line followed by '|' */
+	size_t			too_large[4];
+	size_t			ntoo;
+};
+
+static void
+on_line(void *arg, const char *line, size_t len)
+{
+	struct seen *s = arg;
+
+	buf_add(&s->lines, line, len);
+	buf_addc(&s->lines, '|');
+}
+
+static void
+on_too_large(void *arg, size_t total)
+{
+	struct seen *s = arg;
+
+	s->too_large[s->ntoo++] = total;
+}
+
+START_TEST(test_framing_lines)
+{
+	struct seen s = { BUF_INIT, { 0 }, 0 };
+	struct framer f;
+	const char *in = "{\"a\":1}\n\r\n{\"b\"";
+
+	framer_init(&f, 64, on_line, on_too_large, &s);
+	framer_feed(&f, in, strlen(in));
+	ck_assert_str_eq(buf_str(&s.lines), "{\"a\":1}||");
+	framer_feed(&f, ":2}\r\n", 5);
+	ck_assert_str_eq(buf_str(&s.lines), "{\"a\":1}||{\"b\":2}|");
+	framer_feed(&f, "tail", 4);
+	framer_finish(&f);
+	ck_assert_str_eq(buf_str(&s.lines), "{\"a\":1}||{\"b\":2}|tail|");
+	framer_free(&f);
+	buf_free(&s.lines);
+}
+END_TEST
+
+START_TEST(test_framing_byte_by_byte)
+{
+	struct seen s = { BUF_INIT, { 0 }, 0 };
+	const char *in = "abc\ndef\n";
+	struct framer f;
+	size_t i;
+
+	framer_init(&f, 64, on_line, on_too_large, &s);
+	for (i = 0; i < strlen(in); i++)
+		framer_feed(&f, in + i, 1);
+	ck_assert_str_eq(buf_str(&s.lines), "abc|def|");
+	framer_free(&f);
+	buf_free(&s.lines);
+}
+END_TEST
+
+START_TEST(test_framing_too_large)
+{
+	struct seen s = { BUF_INIT, { 0 }, 0 };
+	struct framer f;
+	char big[100];
+
+	memset(big, 'x', sizeof big);
+	framer_init(&f, 10, on_line, on_too_large, &s);
+	framer_feed(&f, "ok\n", 3);
+	framer_feed(&f, big, 60);
+	framer_feed(&f, big, 40);
+	framer_feed(&f, "\nnext\n", 6);
+	ck_assert_str_eq(buf_str(&s.lines), "ok|next|");
+	ck_assert_uint_eq(s.ntoo, 1);
+	ck_assert_uint_eq(s.too_large[0], 100);
+	/* Exactly at the limit is fine. */
+	framer_feed(&f, big, 10);
+	framer_feed(&f, "\n", 1);
+	ck_assert_uint_eq(s.ntoo, 1);
+	framer_free(&f);
+	buf_free(&s.lines);
+}
+END_TEST
+
+static void
+classify(const char *text, struct jsonrpc_msg *msg, json_t **root)
+{
+	*root = json_loads(text, JSON_DECODE_ANY, NULL);
+	ck_assert_ptr_nonnull(*root);
+	jsonrpc_classify(*root, msg);
+}
+
+START_TEST(test_classify)
+{
+	static const struct {
+		const char *text;
+		enum jsonrpc_kind kind;
+	} cases[] = {
+		{ "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ping\"}",
+		    JSONRPC_REQUEST },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"ping\"}",
+		    JSONRPC_REQUEST },
+		{ "{\"jsonrpc\":\"2.0\",\"method\":\"n\"}",
+		    JSONRPC_NOTIFICATION },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}",
+		    JSONRPC_RESPONSE },
+		{ "[]", JSONRPC_INVALID },
+		{ "42", JSONRPC_INVALID },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}",
+		    JSONRPC_INVALID },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}",
+		    JSONRPC_INVALID },
+		{ "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}",
+		    JSONRPC_INVALID },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1}", JSONRPC_INVALID },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}",
+		    JSONRPC_INVALID },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\","
+		    "\"params\":3}", JSONRPC_INVALID },
+	};
+	struct jsonrpc_msg msg;
+	json_t *root;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		classify(cases[i].text, &msg, &root);
+		ck_assert_msg(msg.kind == cases[i].kind, "case %zu: %s", i,
+		    cases[i].text);
+		if (msg.kind == JSONRPC_INVALID)
+			ck_assert_int_eq(msg.code, JSONRPC_INVALID_REQUEST);
+		json_decref(root);
+	}
+}
+END_TEST
+
+static const char schema_text[] =
+    "{\"type\":\"object\",\"properties\":{"
+    "\"id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4},"
+    "\"n\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10},"
+    "\"mode\":{\"enum\":[\"a\",\"b\"]},"
+    "\"list\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
+    "\"required\":[\"id\"],\"additionalProperties\":false}";
+
+static void
+assert_schema(const char *value, const char *want)
+{
+	struct aiterm_error err = ERROR_INIT;
+	json_t *schema = json_loads(schema_text, 0, NULL);
+	json_t *v = json_loads(value, 0, NULL);
+	int rc;
+
+	ck_assert_ptr_nonnull(v);
+	rc = schema_check(schema, v, &err);
+	if (want == NULL) {
+		ck_assert_msg(rc == 0, "%s: %s", value, error_msg(&err));
+	} else {
+		ck_assert_int_eq(rc, -1);
+		ck_assert_str_eq(error_msg(&err), want);
+	}
+	error_clear(&err);
+	json_decref(schema);
+	json_decref(v);
+}
+
+START_TEST(test_schema_valid)
+{
+	assert_schema("{\"id\":\"ab\"}", NULL);
+	assert_schema("{\"id\":\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\","
+	    "\"n\":10,\"mode\":\"b\",\"list\":[\"x\"]}", NULL);
+	assert_schema("{\"id\":\"a\",\"n\":3.0}", NULL);
+}
+END_TEST
+
+START_TEST(test_schema_invalid)
+{
+	assert_schema("{}", "missing required argument 'id'");
+	assert_schema("{\"id\":1}",
+	    "argument 'id' must be a string, got integer");
+	assert_schema("{\"id\":\"abcde\"}",
+	    "argument 'id' must be at most 4 characters, got 5");
+	assert_schema("{\"id\":\"\"}",
+	    "argument 'id' must be at least 1 characters");
+	assert_schema("{\"id\":\"a\",\"n\":0}",
+	    "argument 'n' must be at least 1, got 0");
+	assert_schema("{\"id\":\"a\",\"n\":2.5}",
+	    "argument 'n' must be an integer, got number");
+	assert_schema("{\"id\":\"a\",\"mode\":\"c\"}",
+	    "argument 'mode' must be one of \"a\", \"b\"");
+	assert_schema("{\"id\":\"a\",\"list\":[1]}",
+	    "argument 'list'[0] must be a string, got integer");
+	assert_schema("{\"id\":\"a\",\"bogus\":1}",
+	    "unknown argument 'bogus' (accepted: id, n, mode, list)");
+}
+END_TEST
+
+static Suite *
+make_mcp_suite(void)
+{
+	Suite *s = suite_create("mcp");
+	TCase *tc;
+
+	tc = tcase_create("Framing");
+	tcase_add_test(tc, test_framing_lines);
+	tcase_add_test(tc, test_framing_byte_by_byte);
+	tcase_add_test(tc, test_framing_too_large);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("Classify");
+	tcase_add_test(tc, test_classify);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("Schema");
+	tcase_add_test(tc, test_schema_valid);
+	tcase_add_test(tc, test_schema_invalid);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(make_mcp_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
