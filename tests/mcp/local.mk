@@ -1,1 +1,18 @@
-# tests/mcp
+# tests/mcp: the MCP black-box suite (official SDK client + raw wire).
+# run.sh installs the pinned SDK (package-lock.json) with npm ci into
+# $(top_builddir)/tests/mcp/node_modules and runs node --test.
+TESTS += tests/mcp/run.sh
+EXTRA_DIST += tests/mcp/run.sh tests/mcp/package.json \
+	tests/mcp/package-lock.json \
+	tests/mcp/lib/server.cjs tests/mcp/lib/sdk.cjs \
+	tests/mcp/sdk.test.cjs tests/mcp/wire.test.cjs
+
+# node_modules is a directory, which CLEANFILES (rm -f) cannot remove; it
+# survives make clean (no new download) and goes with make distclean.  In a
+# VPATH build the manifest copies go too (never the source files).
+distclean-local: distclean-mcp
+distclean-mcp:
+	-rm -rf tests/mcp/node_modules
+	-if test "$(srcdir)" != "."; then \
+	  rm -f tests/mcp/package.json tests/mcp/package-lock.json; fi
+.PHONY: distclean-mcp

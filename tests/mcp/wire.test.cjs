@@ -1,0 +1,425 @@
+'use strict';
+/*
+ * aiterm-mcp on the raw wire: newline-delimited JSON-RPC 2.0 over stdio.
+ * Version negotiation, malformed and hostile input, framing (split and
+ * joined writes, CRLF, size limit, 5 MiB messages), stdout hygiene
+ * (OPS-STDOUT) and shutdown.  Every error case checks the exact code, that
+ * the id comes back with its JSON type, and that a following ping is still
+ * answered.
+ */
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnServer, delay } = require('./lib/server.cjs');
+
+const T = { timeout: 30000 };
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
+
+/* A fresh, initialised server. */
+async function ready(t, opts) {
+	const srv = spawnServer(t, opts);
+	await srv.initialize();
+	return srv;
+}
+
+/* Checks that msg is a JSON-RPC 2.0 error response with code and id. */
+function assertError(msg, code, id, what) {
+	const s = JSON.stringify(msg);
+	assert.equal(typeof msg, 'object', `${what}: ${s}`);
+	assert.ok(msg !== null && !Array.isArray(msg), `${what}: a single response object: ${s}`);
+	assert.equal(msg.jsonrpc, '2.0', `${what}: ${s}`);
+	assert.ok('id' in msg, `${what}: id present: ${s}`);
+	assert.deepEqual(msg.id, id, `${what}: id echoed with its type: ${s}`);
+	assert.ok(!('result' in msg), `${what}: no result beside error: ${s}`);
+	assert.ok(msg.error && typeof msg.error === 'object', `${what}: error object: ${s}`);
+	assert.equal(msg.error.code, code, `${what}: error code: ${s}`);
+	assert.equal(typeof msg.error.message, 'string', `${what}: ${s}`);
+	assert.ok(msg.error.message.length > 0, `${what}: message not empty: ${s}`);
+}
+
+/* Checks that msg is a successful response with id. */
+function assertResult(msg, id, what) {
+	const s = JSON.stringify(msg);
+	assert.equal(msg.jsonrpc, '2.0', `${what}: ${s}`);
+	assert.deepEqual(msg.id, id, `${what}: id echoed with its type: ${s}`);
+	assert.ok(!('error' in msg), `${what}: no error: ${s}`);
+	assert.equal(typeof msg.result, 'object', `${what}: result object: ${s}`);
+	assert.notEqual(msg.result, null, `${what}: ${s}`);
+}
+
+let pingSeq = 0;
+
+/* A ping is answered, and its answer is the next response on stdout. */
+async function assertPing(srv) {
+	const id = `ping-${++pingSeq}`;
+	await srv.send({ jsonrpc: '2.0', id, method: 'ping' });
+	const msg = await srv.nextResponse();
+	assertResult(msg, id, 'ping after the previous case');
+	assert.deepEqual(msg.result, {});
+}
+
+/* Writes raw bytes, expects one error response, then a working ping. */
+async function expectError(srv, bytes, code, id, what) {
+	await srv.write(bytes);
+	const msg = await srv.nextResponse();
+	assertError(msg, code, id, what);
+	await assertPing(srv);
+	return msg;
+}
+
+function line(obj) {
+	return JSON.stringify(obj) + '\n';
+}
+
+/* ---- Version negotiation ---------------------------------------------- */
+
+for (const v of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']) {
+	test(`MCP lifecycle: initialize with protocolVersion ${v} is echoed back`, T, async (t) => {
+		const srv = spawnServer(t);
+		const res = await srv.initialize(v, 1);
+		assertResult(res, 1, 'initialize');
+		assert.equal(res.result.protocolVersion, v);
+		assert.equal(res.result.serverInfo.name, 'aiterm-mcp');
+		assert.equal(typeof res.result.capabilities, 'object');
+		/* notifications/initialized (sent by initialize()) gets no reply. */
+		await assertPing(srv);
+	});
+}
+
+test('MCP lifecycle: an unsupported protocolVersion (1999-01-01) is answered with 2025-11-25', T, async (t) => {
+	const srv = spawnServer(t);
+	const res = await srv.initialize('1999-01-01', 'v');
+	assertResult(res, 'v', 'initialize');
+	assert.equal(res.result.protocolVersion, '2025-11-25');
+	await assertPing(srv);
+});
+
+test('MCP lifecycle: notifications/initialized gets no reply', T, async (t) => {
+	const srv = spawnServer(t);
+	const res = await srv.request('initialize', {
+		protocolVersion: '2025-11-25', capabilities: {},
+		clientInfo: { name: 'wire', version: '0' },
+	}, 1);
+	assertResult(res, 1, 'initialize');
+	await srv.notify('notifications/initialized');
+	await srv.expectSilence(300);
+	await assertPing(srv);
+});
+
+test('MCP lifecycle: server/discover before initialize is -32601 at once, then initialize works', T, async (t) => {
+	const srv = spawnServer(t);
+	const started = Date.now();
+	await srv.write(line({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }));
+	const msg = await srv.nextResponse(2000);
+	assert.ok(Date.now() - started < 1000, `answered after ${Date.now() - started} ms`);
+	assertError(msg, METHOD_NOT_FOUND, 1, 'server/discover');
+	const res = await srv.initialize('2025-11-25', 2);
+	assert.equal(res.result.protocolVersion, '2025-11-25');
+	await assertPing(srv);
+});
+
+test('MCP lifecycle: server/discover after initialize is -32601', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, line({ jsonrpc: '2.0', id: 'd', method: 'server/discover' }),
+		METHOD_NOT_FOUND, 'd', 'server/discover');
+});
+
+test('MCP lifecycle: requests other than initialize/ping before initialize are -32600 naming initialize', T, async (t) => {
+	const srv = spawnServer(t);
+	/* ping is allowed at any time. */
+	await assertPing(srv);
+	const msg = await expectError(srv, line({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+		INVALID_REQUEST, 3, 'tools/list before initialize');
+	assert.match(msg.error.message, /initiali[sz]/i);
+	const msg2 = await expectError(srv, line({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'diagnostics' } }),
+		INVALID_REQUEST, 'c', 'tools/call before initialize');
+	assert.match(msg2.error.message, /initiali[sz]/i);
+	const res = await srv.initialize('2025-11-25', 4);
+	assert.equal(res.result.protocolVersion, '2025-11-25');
+	const list = await srv.request('tools/list', {}, 5);
+	assertResult(list, 5, 'tools/list after initialize');
+});
+
+/* ---- Malformed input ---------------------------------------------------- */
+
+test('JSON-RPC: unparsable JSON is -32700 with id null', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, '{"jsonrpc":\n', PARSE_ERROR, null, 'truncated JSON');
+});
+
+test('JSON-RPC: invalid UTF-8 inside a JSON string is -32700', T, async (t) => {
+	const srv = await ready(t);
+	const bytes = Buffer.concat([
+		Buffer.from('{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":{"x":"a'),
+		Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
+		Buffer.from('"}}}\n'),
+	]);
+	await expectError(srv, bytes, PARSE_ERROR, null, 'invalid UTF-8');
+});
+
+test('JSON-RPC: an overlong UTF-8 encoding (C0 AF) is -32700', T, async (t) => {
+	const srv = await ready(t);
+	const bytes = Buffer.concat([
+		Buffer.from('{"jsonrpc":"2.0","id":8,"method":"ping","params":{"_meta":{"x":"'),
+		Buffer.from([0xc0, 0xaf]),
+		Buffer.from('"}}}\n'),
+	]);
+	await expectError(srv, bytes, PARSE_ERROR, null, 'overlong UTF-8');
+});
+
+test('JSON-RPC: a top-level number (42) is -32600', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, '42\n', INVALID_REQUEST, null, '42');
+});
+
+test('JSON-RPC: a top-level string ("x") is -32600', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, '"x"\n', INVALID_REQUEST, null, '"x"');
+});
+
+test('JSON-RPC: a batch (array) is -32600 with one non-array response', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, '[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n', INVALID_REQUEST, null, 'batch');
+});
+
+test('JSON-RPC: a request without method is -32600 echoing its id', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, line({ jsonrpc: '2.0', id: 5 }), INVALID_REQUEST, 5, 'no method');
+});
+
+test('JSON-RPC: a method that is not a string is -32600', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, line({ jsonrpc: '2.0', id: 'm', method: 12 }), INVALID_REQUEST, 'm', 'method 12');
+});
+
+test('JSON-RPC: jsonrpc other than "2.0" is -32600', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, line({ jsonrpc: '1.0', id: 9, method: 'ping' }), INVALID_REQUEST, 9, 'jsonrpc 1.0');
+	await expectError(srv, line({ id: 10, method: 'ping' }), INVALID_REQUEST, 10, 'no jsonrpc');
+});
+
+test('JSON-RPC: an unknown method is -32601 echoing its id', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, line({ jsonrpc: '2.0', id: 6, method: 'no/such/method' }), METHOD_NOT_FOUND, 6, 'unknown method');
+	await expectError(srv, line({ jsonrpc: '2.0', id: 'six', method: 'no/such/method' }), METHOD_NOT_FOUND, 'six', 'unknown method');
+});
+
+test('JSON-RPC: tools/call with array params (not an object) is -32602', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, line({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: [1, 2] }), INVALID_PARAMS, 11, 'params array');
+	await expectError(srv, line({ jsonrpc: '2.0', id: 'e', method: 'tools/call', params: [] }), INVALID_PARAMS, 'e', 'params []');
+});
+
+/*
+ * JSON-RPC 2.0 section 4.2: params, when present, MUST be a structured
+ * value (object or array); a scalar makes the request object invalid.
+ */
+test('JSON-RPC: scalar params (string, number, null) make an invalid request: -32600', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, line({ jsonrpc: '2.0', id: 'p', method: 'tools/call', params: 'diagnostics' }), INVALID_REQUEST, 'p', 'params string');
+	await expectError(srv, line({ jsonrpc: '2.0', id: 15, method: 'tools/call', params: 3 }), INVALID_REQUEST, 15, 'params 3');
+	await expectError(srv, line({ jsonrpc: '2.0', id: 16, method: 'tools/call', params: null }), INVALID_REQUEST, 16, 'params null');
+});
+
+test('JSON-RPC: tools/call with a name that is not a string is -32602', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, line({ jsonrpc: '2.0', id: 12, method: 'tools/call', params: { name: 5 } }), INVALID_PARAMS, 12, 'name 5');
+	await expectError(srv, line({ jsonrpc: '2.0', id: 13, method: 'tools/call', params: {} }), INVALID_PARAMS, 13, 'name missing');
+});
+
+test('MCP tools/call: an unknown tool name is -32602', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, line({ jsonrpc: '2.0', id: 14, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }),
+		INVALID_PARAMS, 14, 'unknown tool');
+});
+
+test('JSON-RPC: a fractional id (1.5) is -32600 with id null', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, '{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n', INVALID_REQUEST, null, 'id 1.5');
+});
+
+test('JSON-RPC: an id of another type (null, object, boolean) is -32600 with id null', T, async (t) => {
+	const srv = await ready(t);
+	await expectError(srv, '{"jsonrpc":"2.0","id":null,"method":"ping"}\n', INVALID_REQUEST, null, 'id null');
+	await expectError(srv, '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n', INVALID_REQUEST, null, 'id object');
+	await expectError(srv, '{"jsonrpc":"2.0","id":true,"method":"ping"}\n', INVALID_REQUEST, null, 'id true');
+});
+
+/* ---- Ids ------------------------------------------------------------------ */
+
+test('JSON-RPC: ids keep their type: 0, "0", "abc", a large integer', T, async (t) => {
+	const srv = await ready(t);
+	for (const [raw, id] of [['0', 0], ['"0"', '0'], ['"abc"', 'abc'], ['9007199254740991', 9007199254740991], ['-3', -3]]) {
+		await srv.write(`{"jsonrpc":"2.0","id":${raw},"method":"ping"}\n`);
+		const msg = await srv.nextResponse();
+		assertResult(msg, id, `id ${raw}`);
+		/* The id comes back spelt the same way, not only equal in value. */
+		assert.ok(srv.lines[srv.lines.length - 1].includes(`"id":${raw}`) ||
+			srv.lines[srv.lines.length - 1].includes(`"id": ${raw}`), `id ${raw} spelt the same: ${srv.lines[srv.lines.length - 1]}`);
+	}
+	await assertPing(srv);
+});
+
+/* ---- Notifications ------------------------------------------------------- */
+
+test('JSON-RPC: a notification with an unknown method gets no reply', T, async (t) => {
+	const srv = await ready(t);
+	await srv.write(line({ jsonrpc: '2.0', method: 'notifications/no_such_thing', params: {} }));
+	await srv.write(line({ jsonrpc: '2.0', method: 'no/such/method' }));
+	await srv.expectSilence(300);
+	await assertPing(srv);
+});
+
+test('MCP cancellation: notifications/cancelled for an unknown request gets no reply', T, async (t) => {
+	const srv = await ready(t);
+	await srv.notify('notifications/cancelled', { requestId: 'never-sent', reason: 'test' });
+	await srv.expectSilence(300);
+	await assertPing(srv);
+});
+
+/* ---- Framing ----------------------------------------------------------- */
+
+test('JSON-RPC framing: a line over --max-message-bytes is -32600 "too large" with id null, the next line is served', T, async (t) => {
+	const srv = await ready(t, { args: ['--max-message-bytes', '1024'] });
+	/* Under the limit: served. */
+	const small = { jsonrpc: '2.0', id: 'small', method: 'ping', params: { _meta: { pad: 'x'.repeat(700) } } };
+	await srv.send(small);
+	assertResult(await srv.nextResponse(), 'small', 'ping under the limit');
+	const big = line({ jsonrpc: '2.0', id: 'big', method: 'ping', params: { _meta: { pad: 'x'.repeat(4000) } } });
+	const msg = await expectError(srv, big, INVALID_REQUEST, null, 'line over the limit');
+	assert.match(msg.error.message, /too (large|long|big)/i);
+	/* Twice in a row, and far over the limit: the reader resynchronises. */
+	const huge = line({ jsonrpc: '2.0', id: 'huge', method: 'ping', params: { _meta: { pad: 'y'.repeat(200000) } } });
+	await expectError(srv, huge, INVALID_REQUEST, null, 'line far over the limit');
+});
+
+test('JSON-RPC framing: a 5 MiB message is framed and answered with the default limit', { timeout: 60000 }, async (t) => {
+	const srv = await ready(t);
+	const pad = 'z'.repeat(5 * 1024 * 1024);
+	await srv.send({ jsonrpc: '2.0', id: 'five', method: 'ping', params: { _meta: { pad } } });
+	const msg = await srv.nextResponse(20000);
+	assertResult(msg, 'five', '5 MiB ping');
+	await assertPing(srv);
+	/* The same size as a tool argument: a tool error, not a framing error. */
+	await srv.send({ jsonrpc: '2.0', id: 'five-call', method: 'tools/call', params: { name: 'diagnostics', arguments: { bogus: pad } } });
+	const r = await srv.nextResponse(20000);
+	assertResult(r, 'five-call', '5 MiB tools/call');
+	assert.equal(r.result.isError, true);
+	assert.ok(srv.lines[srv.lines.length - 1].length < 1024 * 1024, 'the error does not echo the 5 MiB value');
+	await assertPing(srv);
+});
+
+test('JSON-RPC framing: two requests in one write are both answered', T, async (t) => {
+	const srv = await ready(t);
+	await srv.write(line({ jsonrpc: '2.0', id: 'a', method: 'ping' }) + line({ jsonrpc: '2.0', id: 'b', method: 'ping' }));
+	const ids = [(await srv.nextResponse()).id, (await srv.nextResponse()).id].sort();
+	assert.deepEqual(ids, ['a', 'b']);
+	await assertPing(srv);
+});
+
+test('JSON-RPC framing: a request split byte by byte across writes is answered', T, async (t) => {
+	const srv = await ready(t);
+	const bytes = Buffer.from(line({ jsonrpc: '2.0', id: 'split', method: 'ping' }));
+	for (let i = 0; i < bytes.length; i++) {
+		await srv.write(bytes.subarray(i, i + 1));
+		await delay(3);
+	}
+	assertResult(await srv.nextResponse(), 'split', 'split request');
+	/* A multi-byte UTF-8 character split across writes. */
+	const utf = Buffer.from(line({ jsonrpc: '2.0', id: 'utf-\u00e9\u2603', method: 'ping' }));
+	const cut = utf.indexOf(0xe2) + 1;
+	await srv.write(utf.subarray(0, cut));
+	await delay(50);
+	await srv.write(utf.subarray(cut));
+	assertResult(await srv.nextResponse(), 'utf-\u00e9\u2603', 'split UTF-8');
+	/* A large request in a few big pieces. */
+	const large = Buffer.from(line({ jsonrpc: '2.0', id: 'pieces', method: 'ping', params: { _meta: { pad: 'p'.repeat(300000) } } }));
+	for (let i = 0; i < large.length; i += 65536) {
+		await srv.write(large.subarray(i, i + 65536));
+		await delay(5);
+	}
+	assertResult(await srv.nextResponse(), 'pieces', 'request in pieces');
+	await assertPing(srv);
+});
+
+test('JSON-RPC framing: a CRLF line ending is accepted', T, async (t) => {
+	const srv = await ready(t);
+	await srv.write('{"jsonrpc":"2.0","id":"crlf","method":"ping"}\r\n');
+	assertResult(await srv.nextResponse(), 'crlf', 'CRLF');
+	await assertPing(srv);
+});
+
+test('JSON-RPC framing: empty lines are ignored', T, async (t) => {
+	const srv = await ready(t);
+	await srv.write('\n\r\n\n');
+	await srv.expectSilence(200);
+	await assertPing(srv);
+});
+
+/* ---- stdout hygiene and shutdown ---------------------------------------- */
+
+test('OPS-STDOUT: stdout carries only JSON-RPC 2.0 lines', T, async (t) => {
+	const srv = await ready(t, { testTools: true });
+	await srv.request('tools/list', {});
+	await srv.request('tools/call', { name: 'diagnostics', arguments: {} });
+	await srv.request('tools/call', { name: 'diagnostics', arguments: { bogus: 1 } });
+	await srv.request('tools/call', { name: 'test_sleep', arguments: { ms: 250 }, _meta: { progressToken: 'pt' } });
+	await srv.request('logging/setLevel', { level: 'debug' });
+	await srv.request('tools/call', { name: 'diagnostics', arguments: {} });
+	await srv.write('{"jsonrpc":\n');
+	await srv.nextResponse();
+	await srv.write('garbage that is not JSON at all\n');
+	await srv.nextResponse();
+	await assertPing(srv);
+	srv.closeStdin();
+	const st = await srv.waitExit(2000);
+	assert.equal(st.code, 0, srv.context());
+	assert.ok(srv.lines.length >= 9, `${srv.lines.length} lines`);
+	assert.equal(srv.partial, undefined, 'the last stdout line ends with a newline');
+	for (const l of srv.lines) {
+		let m;
+		assert.doesNotThrow(() => { m = JSON.parse(l); }, `stdout line is JSON: ${l.slice(0, 300)}`);
+		assert.equal(typeof m, 'object', l.slice(0, 300));
+		assert.ok(m !== null && !Array.isArray(m), l.slice(0, 300));
+		assert.equal(m.jsonrpc, '2.0', l.slice(0, 300));
+		assert.ok(!l.includes('\r'), 'no CR in stdout lines');
+	}
+	assert.ok(srv.lines.some((l) => l.includes('notifications/progress')), 'progress went to stdout as JSON-RPC');
+});
+
+test('MCP shutdown: closing stdin exits with status 0 within 2 s', T, async (t) => {
+	const srv = await ready(t);
+	await assertPing(srv);
+	const started = Date.now();
+	srv.closeStdin();
+	const st = await srv.waitExit(2000);
+	assert.deepEqual({ code: st.code, signal: st.signal }, { code: 0, signal: null }, srv.context());
+	assert.ok(Date.now() - started < 2000);
+});
+
+test('MCP shutdown: closing stdin before initialize exits with status 0', T, async (t) => {
+	const srv = spawnServer(t);
+	srv.closeStdin();
+	const st = await srv.waitExit(2000);
+	assert.deepEqual({ code: st.code, signal: st.signal }, { code: 0, signal: null }, srv.context());
+	assert.deepEqual(srv.lines, []);
+});
+
+test('MCP shutdown: closing stdin during a long tool call exits within 2 s', T, async (t) => {
+	const srv = await ready(t, { testTools: true });
+	await srv.send({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'test_sleep', arguments: { ms: 30000 } } });
+	await delay(100);
+	srv.closeStdin();
+	const st = await srv.waitExit(2000);
+	assert.equal(st.code, 0, srv.context());
+});
+
+test('MCP shutdown: SIGTERM exits with status 0 within 2 s', T, async (t) => {
+	const srv = await ready(t);
+	await assertPing(srv);
+	srv.kill('SIGTERM');
+	const st = await srv.waitExit(2000);
+	assert.deepEqual({ code: st.code, signal: st.signal }, { code: 0, signal: null }, srv.context());
+});
