@@ -181,6 +181,17 @@ test('OPS-BOUNDARY tools/call: an unexpected argument gives isError naming it', 
 	await client.ping();
 });
 
+test('OPS-BOUNDARY tools/call: wrong argument types give isError naming the argument', T, async (t) => {
+	const { client } = await connectSdk(t, { testTools: true });
+	await client.listTools();
+	for (const args of [{ ms: 'abc' }, { ms: 1.5 }, {}]) {
+		const r = await client.callTool({ name: 'test_sleep', arguments: args });
+		assert.equal(r.isError, true, `isError for ${JSON.stringify(args)}: ${JSON.stringify(r)}`);
+		assert.match(textOf(r), /\bms\b/, `the message names ms: ${textOf(r)}`);
+	}
+	await client.ping();
+});
+
 test('MCP progress: test_sleep reports increasing progress every 100 ms', T, async (t) => {
 	const { client, stderr } = await connectSdk(t, { testTools: true });
 	const { tools } = await client.listTools();
@@ -238,8 +249,8 @@ test('MCP cancellation: aborting test_sleep rejects promptly, the server stops i
 
 	/* The server still answers, and no longer works on the cancelled call. */
 	await client.ping();
-	await delay(600);
-	const late = s.received.filter((e) => e.at > cancel.at + 250 &&
+	await delay(800);
+	const late = s.received.filter((e) => e.at > cancel.at + 400 &&
 		e.msg.method === 'notifications/progress' &&
 		e.msg.params.progressToken === token);
 	assert.deepEqual(late.map((e) => e.msg), [], 'no progress after the cancellation');
