@@ -1,5 +1,5 @@
-# Tests.  Every test gets its own state root, tmux socket and HOME (see
-# tests/env.sh); the plugin path points at the build tree only.
+# Tests.  Every test makes its own state root, tmux socket and HOME; the
+# plugin path points at the build tree only.
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
@@ -7,6 +7,7 @@ AM_TESTS_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	AITERM_PLUGIN_PATH=$$(echo '$(TEST_PLUGIN_PATH)' | tr -s ' ' ':' | sed 's/^://;s/:$$//'); export AITERM_PLUGIN_PATH; \
 	AITERM_SYSTEM_PLUGINDIR=; export AITERM_SYSTEM_PLUGINDIR; \
+	AITERM_SHELL_DIR='$(abs_top_srcdir)/core/shell/integration'; export AITERM_SHELL_DIR; \
 	CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
 
 

@@ -1,0 +1,86 @@
+/* Sentinel suffixes and their detection (see sentinel.h). */
+#include <string.h>
+
+#include "shell/osc133.h"
+#include "shell/sentinel.h"
+
+/* Suffix text around the nonce, per dialect; NULL: no sentinel. */
+static const struct sentinel_form {
+	const char	*before;
+	const char	*after;
+} sentinel_forms[] = {
+	[SHELL_POSIX] = {
+		"; printf '\\033]133;D;%s;aiterm=",
+		"\\007' \"$?\"",
+	},
+	[SHELL_FISH] = {
+		"; printf '\\033]133;D;%s;aiterm=",
+		"\\007' $status",
+	},
+	[SHELL_POWERSHELL] = {
+		"; $__aitermS = if ($?) { 0 } elseif ($LASTEXITCODE) "
+		"{ $LASTEXITCODE } else { 1 }; Write-Host -NoNewline "
+		"\"$([char]27)]133;D;$__aitermS;aiterm=",
+		"$([char]7)\"",
+	},
+	[SHELL_UNKNOWN] = { NULL, NULL },
+};
+
+static bool
+nonce_valid(const char *nonce)
+{
+	size_t len = nonce == NULL ? 0 : strlen(nonce);
+
+	if (len == 0 || len > OSC133_TOKEN_MAX)
+		return false;
+	return strspn(nonce, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == len;
+}
+
+int
+sentinel_build(enum shell_dialect dialect, const char *nonce,
+    struct aiterm_buf *out, struct aiterm_error *err)
+{
+	const struct sentinel_form *f;
+
+	if ((unsigned)dialect >= sizeof sentinel_forms / sizeof sentinel_forms[0] ||
+	    sentinel_forms[dialect].before == NULL)
+		return error_set(err, "no sentinel for the %s dialect",
+		    shell_dialect_name(dialect));
+	if (!nonce_valid(nonce))
+		return error_set(err, "invalid sentinel nonce: 1 to %d "
+		    "characters from [A-Za-z0-9_.-] expected", OSC133_TOKEN_MAX);
+	f = &sentinel_forms[dialect];
+	buf_adds(out, f->before);
+	buf_adds(out, nonce);
+	buf_adds(out, f->after);
+	return 0;
+}
+
+bool
+sentinel_find(const char *data, size_t len, const char *nonce,
+    int *exit_code, size_t *start, size_t *end)
+{
+	struct osc133_parser p;
+	struct osc133_mark mark;
+	size_t off = 0, used;
+
+	if (nonce == NULL)
+		return false;
+	osc133_init(&p);
+	while (off < len &&
+	    osc133_feed(&p, data + off, len - off, &used, &mark)) {
+		off += used;
+		if (mark.kind != 'D' || !mark.has_exit ||
+		    strcmp(mark.token, nonce) != 0)
+			continue;
+		if (exit_code != NULL)
+			*exit_code = mark.exit_code;
+		if (start != NULL)
+			*start = (size_t)mark.start;
+		if (end != NULL)
+			*end = (size_t)mark.end;
+		return true;
+	}
+	return false;
+}
