@@ -1,1 +1,2 @@
-# core/pty: sources are added here.
+# core/pty: sessions, sending, reading and completion.
+include $(srcdir)/core/pty/logread.mk

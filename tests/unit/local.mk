@@ -4,3 +4,4 @@ include $(srcdir)/tests/unit/manifest.mk
 include $(srcdir)/tests/unit/shell.mk
 include $(srcdir)/tests/unit/mcp.mk
 include $(srcdir)/tests/unit/loader.mk
+include $(srcdir)/tests/unit/logread.mk
