@@ -5,3 +5,4 @@ include $(srcdir)/tests/unit/shell.mk
 include $(srcdir)/tests/unit/mcp.mk
 include $(srcdir)/tests/unit/loader.mk
 include $(srcdir)/tests/unit/logread.mk
+include $(srcdir)/tests/unit/reduce.mk

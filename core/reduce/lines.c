@@ -1,0 +1,61 @@
+/* Line counting, the output-to-source line map and log line numbers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce/lines.h"
+#include "util/xmalloc.h"
+
+size_t
+red_line_count(const char *in, size_t len)
+{
+	const char *p = in, *end = in + len, *nl;
+	size_t n = 0;
+
+	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p = nl + 1;
+	}
+	if (p < end)
+		n++;
+	return n;
+}
+
+void
+red_linemap_push(struct red_linemap *m, size_t start)
+{
+	if (m->n == m->cap) {
+		m->cap = m->cap == 0 ? 256 : m->cap * 2;
+		m->start = xrealloc(m->start, m->cap * sizeof *m->start);
+	}
+	m->start[m->n++] = start;
+}
+
+size_t
+red_linemap_first(const struct red_linemap *m, size_t k)
+{
+	return m->start[k];
+}
+
+size_t
+red_linemap_last(const struct red_linemap *m, size_t k)
+{
+	size_t next = k + 1 < m->n ? m->start[k + 1] : m->total;
+
+	return next > m->start[k] ? next - 1 : m->start[k];
+}
+
+void
+red_linemap_free(struct red_linemap *m)
+{
+	free(m->start);
+	m->start = NULL;
+	m->n = m->cap = m->total = 0;
+}
+
+void
+red_lineno_init(struct red_lineno *ln, unsigned long long base,
+    const unsigned long long *line_of, size_t nline_of, size_t nlines)
+{
+	ln->line_of = line_of != NULL && nline_of == nlines ? line_of : NULL;
+	ln->base = base;
+}

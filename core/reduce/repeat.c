@@ -1,0 +1,419 @@
+/*
+ * RED-REPEAT: one pass over the lines, comparing each with the one before.
+ * A run is the first line, the count and whether all its lines are the
+ * same; it is written out when a line breaks it.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reduce/lines.h"
+#include "reduce/repeat.h"
+#include "util/buf.h"
+
+#define RUN_MIN	3	/* the shortest run that collapses */
+
+/*
+ * Words that make a line worth seeing on its own, lower case and grouped
+ * by their first letter.  They match anywhere in a line and in any case
+ * ("ERROR", "failed", "Warning:", "Exited (1)").
+ */
+struct alarm_word {
+	const char	*word;
+	size_t		 len;
+};
+
+#define ALARM_PER_LETTER 3
+#define W(s) { s, sizeof s - 1 }
+static const struct alarm_word alarm_words[26][ALARM_PER_LETTER] = {
+	['a' - 'a'] = { W("abort") },
+	['c' - 'a'] = { W("crash"), W("critical") },
+	['d' - 'a'] = { W("denied") },
+	['e' - 'a'] = { W("error"), W("exception"), W("exit") },
+	['f' - 'a'] = { W("fail"), W("fatal") },
+	['k' - 'a'] = { W("killed") },
+	['p' - 'a'] = { W("panic") },
+	['r' - 'a'] = { W("refused") },
+	['s' - 'a'] = { W("segfault") },
+	['t' - 'a'] = { W("traceback"), W("timeout"), W("timed out") },
+	['u' - 'a'] = { W("unhealthy") },
+	['w' - 'a'] = { W("warn") },
+};
+#undef W
+
+/*
+ * Where the result goes: appended to a buffer, or written over the text
+ * being read (never ahead of it: a run never grows).
+ */
+struct sink {
+	struct aiterm_buf *out;		/* NULL when in place */
+	char		*base;		/* the text, when in place */
+	size_t		 len;		/* bytes written in place */
+};
+
+static void
+sink_add(struct sink *k, const char *p, size_t n)
+{
+	if (k->out != NULL) {
+		buf_add(k->out, p, n);
+	} else {
+		if (k->base + k->len != p)
+			memmove(k->base + k->len, p, n);
+		k->len += n;
+	}
+}
+
+static void
+sink_addc(struct sink *k, char c)
+{
+	sink_add(k, &c, 1);
+}
+
+struct run {
+	struct red_line	 first;
+	struct red_line	 last;
+	size_t		 count;
+	size_t		 index;		/* source index of the first line */
+	bool		 same;		/* every line equals the first */
+};
+
+static bool
+hex_digit(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+static bool
+dec_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+void
+red_alarm_init(struct red_alarm *a)
+{
+	const struct alarm_word *w;
+	size_t c, k;
+
+	memset(a, 0, sizeof *a);
+	for (c = 0; c < 26; c++) {
+		a->letter['a' + c] = a->letter['A' + c] = (uint8_t)(c + 1);
+		a->bit['a' + c] = a->bit['A' + c] = 1u << c;
+	}
+	for (c = 0; c < 26; c++) {
+		for (k = 0; k < ALARM_PER_LETTER; k++) {
+			w = &alarm_words[c][k];
+			if (w->word != NULL)
+				a->third[c + 1][a->letter[(unsigned char)w->word[1]]] |=
+				    a->bit[(unsigned char)w->word[2]];
+		}
+	}
+}
+
+/*
+ * Whether a failure word that starts with letter c starts at p (len bytes
+ * left).  The words are lower case letters and spaces, which OR 0x20
+ * leaves alone.
+ */
+static bool
+alarm_at(const char *p, size_t len, unsigned int c)
+{
+	const struct alarm_word *w;
+	size_t k, j;
+	bool found = false;
+
+	for (k = 0; k < ALARM_PER_LETTER && !found; k++) {
+		w = &alarm_words[c][k];
+		if (w->word == NULL || len < w->len)
+			continue;
+		for (j = 0; j < w->len && (p[j] | 0x20) == w->word[j]; j++)
+			continue;
+		found = j == w->len;
+	}
+	return found;
+}
+
+/* Whether a failure word may start at s[i]: its first three letters. */
+static uint32_t
+alarm_triple(const struct red_alarm *a, const unsigned char *s, size_t i)
+{
+	return a->third[a->letter[s[i]]][a->letter[s[i + 1]]] & a->bit[s[i + 2]];
+}
+
+/*
+ * The scan tests three bytes at a time with table loads and an AND, eight
+ * positions per step; only where the three letters begin some failure
+ * word are the words compared.
+ */
+bool
+red_alarm_match(const struct red_alarm *a, const char *p, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	size_t i = 0, stop;
+	bool found = false;
+
+	while (!found && i + 2 < len) {
+		stop = i + 1;
+		if (i + 10 <= len) {
+			if ((alarm_triple(a, s, i) | alarm_triple(a, s, i + 1) |
+			    alarm_triple(a, s, i + 2) | alarm_triple(a, s, i + 3) |
+			    alarm_triple(a, s, i + 4) | alarm_triple(a, s, i + 5) |
+			    alarm_triple(a, s, i + 6) |
+			    alarm_triple(a, s, i + 7)) == 0) {
+				i += 8;
+				continue;
+			}
+			stop = i + 8;
+		}
+		for (; i < stop && !found; i++) {
+			if (alarm_triple(a, s, i) != 0)
+				found = alarm_at(p + i, len - i,
+				    a->letter[s[i]] - 1u);
+		}
+	}
+	return found;
+}
+
+bool
+red_line_alarming(const char *p, size_t len)
+{
+	struct red_alarm a;
+
+	red_alarm_init(&a);
+	return red_alarm_match(&a, p, len);
+}
+
+/* The end of the hex run at s[i], and whether it holds a decimal digit. */
+static size_t
+hex_run(const char *s, size_t len, size_t i, bool *digit)
+{
+	*digit = false;
+	while (i < len && hex_digit((unsigned char)s[i])) {
+		if (dec_digit((unsigned char)s[i]))
+			*digit = true;
+		i++;
+	}
+	return i;
+}
+
+/*
+ * The offset of the first byte where a and b differ, at most n; compared
+ * eight bytes at a time.
+ */
+static size_t
+common_prefix(const char *a, const char *b, size_t n)
+{
+	uint64_t wa, wb;
+	size_t i = 0;
+
+	while (i + 8 <= n) {
+		memcpy(&wa, a + i, 8);
+		memcpy(&wb, b + i, 8);
+		if (wa != wb)
+			break;
+		i += 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * The lines share a prefix, which is skipped; the comparison with
+ * placeholders starts at the beginning of the hex run (if any) where they
+ * first differ, a run boundary in both.
+ */
+bool
+red_line_similar(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t i, j, ei, ej;
+	bool da, db, equal = true;
+
+	i = common_prefix(a, b, alen < blen ? alen : blen);
+	while (i > 0 && hex_digit((unsigned char)a[i - 1]))
+		i--;
+	j = i;
+	while (equal && i < alen && j < blen) {
+		if (!hex_digit((unsigned char)a[i]) ||
+		    !hex_digit((unsigned char)b[j])) {
+			equal = a[i] == b[j];
+			i++;
+			j++;
+			continue;
+		}
+		ei = hex_run(a, alen, i, &da);
+		ej = hex_run(b, blen, j, &db);
+		if (!da || !db)
+			equal = da == db && ei - i == ej - j &&
+			    memcmp(a + i, b + j, ei - i) == 0;
+		i = ei;
+		j = ej;
+	}
+	return equal && i == alen && j == blen;
+}
+
+static bool
+line_equal(const struct red_line *a, const struct red_line *b)
+{
+	return a->len == b->len && memcmp(a->p, b->p, a->len) == 0;
+}
+
+/*
+ * The marker of a collapsed run, naming the log lines it stands for: the
+ * repeats of the first line, or the lines between the first and the last.
+ */
+static size_t
+marker(char *dst, size_t size, const struct run *r,
+    const struct red_lineno *ln)
+{
+	size_t n = r->same ? r->count - 1 : r->count - 2;
+	unsigned long long a = red_lineno_at(ln, r->index + 1);
+	unsigned long long b = red_lineno_at(ln, r->index + n);
+	int len;
+
+	if (r->same)
+		len = snprintf(dst, size, "  [… same line repeated %zu more "
+		    "times (lines %llu-%llu)]", n, a, b);
+	else if (n == 1)
+		len = snprintf(dst, size, "  [… 1 similar line (line %llu); "
+		    "pty_read line_range=[%llu,%llu]]", a, a, b);
+	else
+		len = snprintf(dst, size, "  [… %zu similar lines (lines "
+		    "%llu-%llu); pty_read line_range=[%llu,%llu]]", n, a, b,
+		    a, b);
+	return len < 0 || (size_t)len >= size ? 0 : (size_t)len;
+}
+
+/*
+ * Write out a run: collapsed when it is long enough and that is shorter,
+ * else as it came.
+ */
+static void
+run_flush(const struct run *r, const struct red_lineno *ln, struct sink *out,
+    struct red_linemap *map)
+{
+	char text[224];
+	size_t mlen = 0, raw, shown, k;
+	bool collapse = false;
+
+	if (r->count >= RUN_MIN) {
+		raw = (size_t)(r->last.p + r->last.len - r->first.p) +
+		    (r->last.nl ? 1 : 0);
+		mlen = marker(text, sizeof text, r, ln);
+		shown = r->first.len + 1 + mlen + (r->last.nl ? 1 : 0) +
+		    (r->same ? 0 : r->last.len + 1);
+		collapse = mlen > 0 && shown < raw;
+	}
+	if (collapse) {
+		sink_add(out, r->first.p, r->first.len);
+		sink_addc(out, '\n');
+		sink_add(out, text, mlen);
+		if (!r->same) {
+			sink_addc(out, '\n');
+			sink_add(out, r->last.p, r->last.len);
+		}
+		if (r->last.nl)
+			sink_addc(out, '\n');
+		if (map != NULL) {
+			red_linemap_push(map, r->index);
+			red_linemap_push(map, r->index + 1);
+			if (!r->same)
+				red_linemap_push(map, r->index + r->count - 1);
+		}
+	} else if (r->count > 0) {
+		sink_add(out, r->first.p, (size_t)(r->last.p + r->last.len -
+		    r->first.p) + (r->last.nl ? 1 : 0));
+		for (k = 0; map != NULL && k < r->count; k++)
+			red_linemap_push(map, r->index + k);
+	}
+}
+
+/*
+ * Whether line l continues the run: it equals the line before, or it is
+ * similar to it and neither it nor the run carries a failure word (a run
+ * that is not all the same never does).
+ */
+static bool
+run_extends(const struct run *r, const struct red_line *l,
+    const struct red_alarm *alarm)
+{
+	bool extends = false;
+
+	if (line_equal(l, &r->last))
+		extends = true;
+	else if (red_line_similar(l->p, l->len, r->last.p, r->last.len))
+		extends = !red_alarm_match(alarm, l->p, l->len) && (!r->same ||
+		    !red_alarm_match(alarm, r->first.p, r->first.len));
+	return extends;
+}
+
+/*
+ * The pass over the lines of in, for both forms; ln (may be NULL: the
+ * text's own numbers, from 1) numbers the lines the markers name.
+ */
+static void
+repeat(const char *in, size_t len, const struct red_lineno *ln,
+    struct sink *out, struct red_linemap *map)
+{
+	struct run r = { .count = 0 };
+	struct red_lineno own = { NULL, 0 };
+	struct red_alarm alarm;
+	struct red_line l;
+	size_t pos = 0, index = 0;
+
+	if (ln == NULL)
+		ln = &own;
+	red_alarm_init(&alarm);
+	if (map != NULL)
+		map->n = 0;
+	while (red_line_next(in, len, &pos, &l)) {
+		if (r.count > 0 && run_extends(&r, &l, &alarm)) {
+			if (!line_equal(&l, &r.last))
+				r.same = false;
+			r.last = l;
+			r.count++;
+		} else {
+			run_flush(&r, ln, out, map);
+			r.first = r.last = l;
+			r.count = 1;
+			r.index = index;
+			r.same = true;
+		}
+		index++;
+	}
+	run_flush(&r, ln, out, map);
+	if (map != NULL)
+		map->total = index;
+}
+
+void
+red_repeat_map(const char *in, size_t len, const struct red_lineno *ln,
+    struct aiterm_buf *out, struct red_linemap *map)
+{
+	struct sink sink = { out, NULL, 0 };
+
+	repeat(in, len, ln, &sink, map);
+	if (out->data == NULL)
+		buf_add(out, "", 0);
+}
+
+void
+red_repeat(const char *in, size_t len, struct aiterm_buf *out)
+{
+	red_repeat_map(in, len, NULL, out, NULL);
+}
+
+void
+red_repeat_inplace(struct aiterm_buf *text, const struct red_lineno *ln,
+    struct red_linemap *map)
+{
+	struct sink sink = { NULL, text->data, 0 };
+
+	repeat(text->data, text->len, ln, &sink, map);
+	text->len = sink.len;
+	if (text->data != NULL)
+		text->data[text->len] = '\0';
+}

@@ -1,0 +1,8 @@
+# tests/unit/reduce: the generic reducer stages, and the fixture corpus
+# that sits beside the project root (../shared/fixtures/reduce).
+check_PROGRAMS += tests/unit/check_reduce
+TESTS += tests/unit/check_reduce
+tests_unit_check_reduce_SOURCES = tests/unit/check_reduce.c
+tests_unit_check_reduce_CFLAGS = $(unit_cflags) \
+	-DFIXTURES_DIR='"$(FIXTURES)/reduce"'
+tests_unit_check_reduce_LDADD = $(unit_ldadd)
