@@ -17,6 +17,7 @@
 #include "state/stateroot.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/xmalloc.h"
 
 extern char **environ;
 
@@ -186,6 +187,21 @@ out_close:
 	return rc;
 }
 
+static struct aiterm_buf *
+host_buf_new(void)
+{
+	return xcalloc(1, sizeof(struct aiterm_buf));
+}
+
+static void
+host_buf_free(struct aiterm_buf *b)
+{
+	if (b == NULL)
+		return;
+	buf_free(b);
+	free(b);
+}
+
 static const struct aiterm_host host = {
 	.abi_major = AITERM_ABI_MAJOR,
 	.abi_minor = AITERM_ABI_MINOR,
@@ -197,6 +213,8 @@ static const struct aiterm_host host = {
 	.buf_len = host_buf_len,
 	.run = host_run,
 	.state_root = host_state_root,
+	.buf_new = host_buf_new,
+	.buf_free = host_buf_free,
 };
 
 const struct aiterm_host *

@@ -84,6 +84,10 @@ struct aiterm_host {
 
 	/* The state root, an absolute path to a 0700 directory. */
 	const char *(*state_root)(void);
+
+	/* A new empty buffer, and freeing one made by buf_new. */
+	struct aiterm_buf *(*buf_new)(void);
+	void (*buf_free)(struct aiterm_buf *buf);
 };
 
 /*
@@ -117,7 +121,7 @@ struct aiterm_pane_info {
 };
 
 typedef void (*aiterm_mux_list_cb)(const char *session, long created,
-    void *arg);
+    const struct aiterm_pane_info *pane, void *arg);
 
 struct aiterm_mux_ops {
 	/* Find the binary and its version; start nothing. */
@@ -126,9 +130,12 @@ struct aiterm_mux_ops {
 	/* Create a detached session running argv in cwd with env. */
 	int (*create)(const struct aiterm_host *host,
 	    const struct aiterm_mux_create *opts, struct aiterm_error *err);
-	/* Type bytes literally (no key-name lookup).  len <= 256. */
+	/*
+	 * Type bytes literally (no key-name lookup), len <= 256, then press
+	 * Enter when enter is nonzero, in the same operation.
+	 */
 	int (*send_text)(const struct aiterm_host *host, const char *session,
-	    const char *bytes, size_t len, struct aiterm_error *err);
+	    const char *bytes, size_t len, int enter, struct aiterm_error *err);
 	/* Send one named key (a name from key_names). */
 	int (*send_key)(const struct aiterm_host *host, const char *session,
 	    const char *key, struct aiterm_error *err);
@@ -138,7 +145,10 @@ struct aiterm_mux_ops {
 	/* Fill info; a missing session is not an error (exists = 0). */
 	int (*pane_info)(const struct aiterm_host *host, const char *session,
 	    struct aiterm_pane_info *info, struct aiterm_error *err);
-	/* Call cb for every session of the private server. */
+	/*
+	 * Call cb for every session of the private server with its first
+	 * pane's info, in one operation (pty_list must stay fast).
+	 */
 	int (*list)(const struct aiterm_host *host, aiterm_mux_list_cb cb,
 	    void *arg, struct aiterm_error *err);
 	/* Register KEY=VALUE on the session (seen by new panes). */

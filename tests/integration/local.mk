@@ -1,1 +1,2 @@
 # tests/integration
+include $(srcdir)/tests/integration/mux.mk
