@@ -41,3 +41,19 @@ proc_start_id(long pid, char *buf, size_t len)
 	}
 	return 0;
 }
+
+int
+proc_tty_foreground(long pid, long *pgrp, long *tpgid)
+{
+	struct proc_bsdinfo info;
+
+	if (pid <= 0 || pid > INT_MAX || proc_pidinfo((int)pid,
+	    PROC_PIDTBSDINFO, 0, &info, PROC_PIDTBSDINFO_SIZE) !=
+	    PROC_PIDTBSDINFO_SIZE) {
+		errno = ESRCH;
+		return -1;
+	}
+	*pgrp = (long)info.pbi_pgid;
+	*tpgid = (long)info.e_tpgid;
+	return 0;
+}

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -106,5 +107,41 @@ proc_start_id(long pid, char *buf, size_t len)
 	}
 	memcpy(buf, field, flen);
 	buf[flen] = '\0';
+	return 0;
+}
+
+/* Fields 5 (pgrp) and 8 (tpgid) of /proc/<pid>/stat. */
+#define PROC_STAT_PGRP		5
+#define PROC_STAT_TPGID		8
+
+static int
+proc_stat_long(const char *stat, int want, long *out)
+{
+	const char *field;
+	char num[32];
+	size_t flen;
+
+	if (proc_stat_field(stat, want, &field, &flen) == -1 ||
+	    flen >= sizeof num)
+		return -1;
+	memcpy(num, field, flen);
+	num[flen] = '\0';
+	*out = strtol(num, NULL, 10);
+	return 0;
+}
+
+int
+proc_tty_foreground(long pid, long *pgrp, long *tpgid)
+{
+	char stat[PROC_STAT_SIZE];
+
+	if (pid <= 0 || pid > INT_MAX || proc_read_stat(pid, stat,
+	    sizeof stat) == -1)
+		return -1;
+	if (proc_stat_long(stat, PROC_STAT_PGRP, pgrp) == -1 ||
+	    proc_stat_long(stat, PROC_STAT_TPGID, tpgid) == -1) {
+		errno = EINVAL;
+		return -1;
+	}
 	return 0;
 }

@@ -15,4 +15,11 @@
  */
 int	proc_start_id(long pid, char *buf, size_t len);
 
+/*
+ * The process group of pid and the foreground process group of its
+ * controlling terminal.  The process is in the foreground when they are
+ * equal.  Returns 0, or -1 when the process does not exist.
+ */
+int	proc_tty_foreground(long pid, long *pgrp, long *tpgid);
+
 #endif

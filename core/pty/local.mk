@@ -1,2 +1,7 @@
-# core/pty: sessions, sending, reading and completion.
+core_libaiterm_la_SOURCES += \
+	core/pty/session.c core/pty/session.h \
+	core/pty/render.c core/pty/render.h \
+	core/pty/waiter.c core/pty/waiter.h \
+	core/pty/send.c core/pty/send.h \
+	core/pty/output.c core/pty/output.h
 include $(srcdir)/core/pty/logread.mk

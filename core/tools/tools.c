@@ -3,10 +3,22 @@
 
 #include "tools/tool.h"
 
+extern const struct tool_entry tool_pty_open;
+extern const struct tool_entry tool_pty_send;
+extern const struct tool_entry tool_pty_read;
+extern const struct tool_entry tool_pty_key;
+extern const struct tool_entry tool_pty_close;
+extern const struct tool_entry tool_pty_list;
 extern const struct tool_entry tool_diagnostics;
 extern const struct tool_entry tool_test_sleep;
 
 const struct tool_entry *const tool_table[] = {
+	&tool_pty_open,
+	&tool_pty_send,
+	&tool_pty_read,
+	&tool_pty_key,
+	&tool_pty_close,
+	&tool_pty_list,
 	&tool_diagnostics,
 	&tool_test_sleep,
 	NULL,

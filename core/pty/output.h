@@ -1,0 +1,50 @@
+/*
+ * What a read returns to the AI: the log bytes from the session's read
+ * cursor, with our marks, prompts and echoes dropped (render), reduced
+ * (RED-STRIP, RED-REPEAT, RED-HEADTAIL) unless raw, and the cursor moved
+ * past them.
+ */
+#ifndef AITERM_OUTPUT_H
+#define AITERM_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pty/session.h"
+#include "util/buf.h"
+#include "util/error.h"
+
+#define OUTPUT_MAX_BYTES	(4u * 1024 * 1024)
+
+struct output_text {
+	struct aiterm_buf	 text;
+	uint64_t		 from, to;	/* log bytes consumed */
+	uint64_t		 line;		/* cursor line after */
+	uint64_t		 omitted_first, omitted_last;	/* 0 when none */
+	bool			 reduced;
+	bool			 done_seen;	/* a D mark of ours was read */
+	int			 done_exit;
+};
+
+struct output_request {
+	const char			*session;
+	const struct session_meta	*meta;
+	const char			*nonce;		/* may be NULL */
+	const char			*echo_suffix;	/* may be NULL */
+	uint64_t			 to;		/* UINT64_MAX: the end */
+	bool				 raw;
+	bool				 advance;	/* move the cursor */
+};
+
+/* Incremental read from the cursor. */
+int	output_collect(const struct output_request *req, struct output_text *out,
+	    struct aiterm_error *err);
+/* full / line_range / lines: the log by lines; the cursor stays. */
+int	output_lines(const struct output_request *req, uint64_t first,
+	    uint64_t last, uint64_t tail, struct output_text *out,
+	    struct aiterm_error *err);
+void	output_text_free(struct output_text *out);
+/* Replace invalid UTF-8 with U+FFFD, in place into out. */
+void	output_utf8_clean(const char *in, size_t len, struct aiterm_buf *out);
+
+#endif

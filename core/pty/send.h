@@ -1,0 +1,44 @@
+/*
+ * The send pipeline (PTY-SEND): one sender per session (a lock holding
+ * PID + start id), sanitising unless raw, multi-line text as one eval line
+ * in a shell, a sentinel where our shell integration is absent, UTF-8-safe
+ * 256-byte chunks, and a record of where the command's output begins.
+ */
+#ifndef AITERM_SEND_H
+#define AITERM_SEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pty/render.h"
+#include "pty/session.h"
+#include "util/error.h"
+
+#define SEND_MAX_BYTES	65536
+
+struct send_request {
+	const char	*session;
+	const char	*text;
+	size_t		 len;
+	bool		 enter;
+	bool		 raw;
+};
+
+/* What was sent, for the waiter. */
+struct send_outcome {
+	struct session_meta	meta;
+	struct session_command	cmd;
+	long			shell_pid;
+	const char		*route;		/* "shell", "nested", "direct" */
+	char			*echo_suffix;	/* the sentinel text, to drop */
+};
+
+int	send_text(const struct send_request *req, struct send_outcome *out,
+	    struct aiterm_error *err);
+void	send_outcome_free(struct send_outcome *out);
+
+/* Check that the session exists and is alive; fills meta and info. */
+int	send_check_session(const char *id, struct session_meta *meta,
+	    struct aiterm_pane_info *info, struct aiterm_error *err);
+
+#endif

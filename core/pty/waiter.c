@@ -1,0 +1,383 @@
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <errno.h>
+#include <fcntl.h>
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mcp/server.h"
+#include "plugin/host.h"
+#include "proc/proc.h"
+#include "pty/waiter.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+#define WAITER_CHUNK	65536
+#define UNTIL_WINDOW	8192
+#define LIVENESS_MS	250
+
+struct waiter {
+	struct waiter_opts	 o;
+	char			*session;
+	char			*token;
+	char			*nonce;
+	char			*until;
+	pcre2_code		*re;
+	pcre2_match_data	*md;
+	int			 fd;
+	uint64_t		 scanned;
+	struct render		 render;
+	struct aiterm_buf	 window;	/* recent kept text, for until */
+	uv_fs_event_t		 watch;
+	uv_timer_t		 timeout, quiet, progress, kick;
+	int			 open_handles;
+	uint64_t		 started;	/* uv_now */
+	bool			 finished;
+	struct waiter_result	 result;
+};
+
+static const char *const via_names[] = {
+	[VIA_EXIT] = "exit",
+	[VIA_SENTINEL] = "sentinel",
+	[VIA_UNTIL] = "until",
+	[VIA_QUIESCENT] = "quiescent",
+	[VIA_NESTED] = "nested",
+	[VIA_TIMEOUT] = "timeout",
+	[VIA_LOST] = "lost",
+};
+
+const char *
+waiter_via_name(enum waiter_via via)
+{
+	return via_names[via];
+}
+
+static pcre2_code *
+compile(const char *re, struct aiterm_error *err)
+{
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE offset;
+	pcre2_code *code;
+	int errcode;
+
+	code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+	    PCRE2_UTF | PCRE2_MULTILINE, &errcode, &offset, NULL);
+	if (code == NULL) {
+		pcre2_get_error_message(errcode, msg, sizeof msg);
+		error_set(err, "invalid until regex at offset %zu: %s",
+		    (size_t)offset, (char *)msg);
+	}
+	return code;
+}
+
+int
+waiter_check_regex(const char *re, struct aiterm_error *err)
+{
+	pcre2_code *code = compile(re, err);
+
+	if (code == NULL)
+		return -1;
+	pcre2_code_free(code);
+	return 0;
+}
+
+static void
+handle_closed(uv_handle_t *h)
+{
+	struct waiter *w = h->data;
+
+	if (--w->open_handles > 0)
+		return;
+	render_free(&w->render);
+	buf_free(&w->window);
+	if (w->md != NULL)
+		pcre2_match_data_free(w->md);
+	if (w->re != NULL)
+		pcre2_code_free(w->re);
+	free(w->session);
+	free(w->token);
+	free(w->nonce);
+	free(w->until);
+	free(w);
+}
+
+static void
+close_all(struct waiter *w)
+{
+	uv_handle_t *handles[] = {
+		(uv_handle_t *)&w->watch, (uv_handle_t *)&w->timeout,
+		(uv_handle_t *)&w->quiet, (uv_handle_t *)&w->progress,
+		(uv_handle_t *)&w->kick,
+	};
+	size_t i;
+
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	w->open_handles = (int)(sizeof handles / sizeof handles[0]);
+	for (i = 0; i < sizeof handles / sizeof handles[0]; i++)
+		uv_close(handles[i], handle_closed);
+}
+
+static void
+finish(struct waiter *w, bool complete, enum waiter_via via, int exit_code,
+    uint64_t end)
+{
+	if (w->finished)
+		return;
+	w->finished = true;
+	w->result.complete = complete;
+	w->result.via = via;
+	w->result.exit_code = exit_code;
+	w->result.end = end;
+	w->result.scanned = w->scanned;
+	w->result.duration_ms = (double)(uv_now(server_loop()) - w->started);
+	w->o.done(w->o.arg, &w->result);
+	close_all(w);
+}
+
+void
+waiter_cancel(struct waiter *w)
+{
+	if (w->finished)
+		return;
+	w->finished = true;
+	close_all(w);
+}
+
+static void
+on_mark(void *arg, const struct osc133_mark *m)
+{
+	struct waiter *w = arg;
+
+	/*
+	 * Our session token, or this command's nonce: the shell says the
+	 * command is over, whether or not a mark was expected (a command
+	 * typed with enter=false and run by a key, a REPL that exited).
+	 */
+	if (m->kind != 'D' || !m->has_exit || m->start < w->o.mark_after)
+		return;
+	/* An earlier command's end: ours is still to come. */
+	if (w->o.marks_ahead > 0 && m->token[0] != '\0' &&
+	    strcmp(m->token, w->token == NULL ? "" : w->token) == 0) {
+		w->o.marks_ahead--;
+		return;
+	}
+	finish(w, true, VIA_SENTINEL, m->exit_code, m->start);
+}
+
+static bool
+until_found(struct waiter *w)
+{
+	int rc;
+
+	if (w->until == NULL || w->window.len == 0)
+		return false;
+	if (w->re == NULL)
+		return memmem(w->window.data, w->window.len, w->until,
+		    strlen(w->until)) != NULL;
+	rc = pcre2_match(w->re, (PCRE2_SPTR)w->window.data, w->window.len, 0,
+	    0, w->md, NULL);
+	return rc >= 0;
+}
+
+static void
+trim_window(struct waiter *w)
+{
+	size_t drop;
+
+	if (w->window.len <= UNTIL_WINDOW)
+		return;
+	drop = w->window.len - UNTIL_WINDOW;
+	memmove(w->window.data, w->window.data + drop, UNTIL_WINDOW);
+	w->window.len = UNTIL_WINDOW;
+	w->window.data[w->window.len] = '\0';
+}
+
+/* Read what the log gained since the last scan. */
+static void
+scan(struct waiter *w)
+{
+	char chunk[WAITER_CHUNK];
+	ssize_t n;
+	bool grew = false;
+
+	while (!w->finished) {
+		n = pread(w->fd, chunk, sizeof chunk, (off_t)w->scanned);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		grew = true;
+		w->scanned += (uint64_t)n;
+		render_feed(&w->render, chunk, (size_t)n,
+		    w->until != NULL ? &w->window : NULL);
+		if (w->finished)
+			return;
+		if (until_found(w)) {
+			finish(w, true, VIA_UNTIL, -1, w->scanned);
+			return;
+		}
+		trim_window(w);
+	}
+	if (grew && !w->finished)
+		uv_timer_again(&w->quiet);
+}
+
+/* The pane: gone, dead, or is the shell in the foreground? */
+static int
+pane_state(struct waiter *w, bool *shell_fg, int *dead_status)
+{
+	struct aiterm_error err = ERROR_INIT;
+	const struct aiterm_mux_ops *mux = session_mux(&err);
+	struct aiterm_pane_info info;
+	long pgrp, tpgid;
+
+	*shell_fg = false;
+	*dead_status = -1;
+	memset(&info, 0, sizeof info);
+	if (mux == NULL || mux->pane_info(host_get(), w->session, &info,
+	    &err) != 0) {
+		error_clear(&err);
+		return 0;	/* unknown: keep waiting */
+	}
+	if (!info.exists)
+		return -1;
+	if (info.dead) {
+		*dead_status = info.dead_status;
+		return 1;
+	}
+	if (proc_tty_foreground(info.pid, &pgrp, &tpgid) == 0)
+		*shell_fg = pgrp == tpgid;
+	return 0;
+}
+
+static void
+on_quiet(uv_timer_t *t)
+{
+	struct waiter *w = t->data;
+	int state, dead_status;
+	bool shell_fg;
+
+	scan(w);
+	if (w->finished)
+		return;
+	state = pane_state(w, &shell_fg, &dead_status);
+	if (state < 0) {
+		finish(w, false, VIA_LOST, -1, w->scanned);
+		return;
+	}
+	if (state > 0) {
+		finish(w, true, VIA_EXIT, dead_status, w->scanned);
+		return;
+	}
+	if (w->o.expect_mark || w->until != NULL) {
+		/* Evidence is due: keep waiting, checking liveness. */
+		uv_timer_start(&w->quiet, on_quiet, LIVENESS_MS, LIVENESS_MS);
+		return;
+	}
+	if (shell_fg)
+		finish(w, true, VIA_QUIESCENT, -1, w->scanned);
+	else
+		finish(w, false, VIA_NESTED, -1, w->scanned);
+}
+
+static void
+on_timeout(uv_timer_t *t)
+{
+	struct waiter *w = t->data;
+
+	scan(w);
+	finish(w, false, VIA_TIMEOUT, -1, w->scanned);
+}
+
+static void
+on_progress(uv_timer_t *t)
+{
+	struct waiter *w = t->data;
+
+	if (w->o.progress != NULL)
+		w->o.progress(w->o.arg,
+		    (double)(uv_now(server_loop()) - w->started));
+}
+
+static void
+on_kick(uv_timer_t *t)
+{
+	scan(t->data);
+}
+
+static void
+on_change(uv_fs_event_t *h, const char *name, int events, int status)
+{
+	(void)name;
+	(void)events;
+	(void)status;
+	scan(h->data);
+}
+
+struct waiter *
+waiter_start(const struct waiter_opts *o, struct aiterm_error *err)
+{
+	uv_loop_t *loop = server_loop();
+	struct waiter *w = xcalloc(1, sizeof *w);
+	char *log = session_path(o->session, "output.log");
+	int rc;
+
+	w->o = *o;
+	w->session = xstrdup(o->session);
+	w->token = o->token != NULL ? xstrdup(o->token) : NULL;
+	w->nonce = o->nonce != NULL ? xstrdup(o->nonce) : NULL;
+	w->until = o->until != NULL ? xstrdup(o->until) : NULL;
+	w->fd = -1;
+	if (w->until != NULL && o->until_regex) {
+		w->re = compile(w->until, err);
+		if (w->re == NULL)
+			goto out_fail;
+		w->md = pcre2_match_data_create_from_pattern(w->re, NULL);
+	}
+	w->fd = log == NULL ? -1 : open(log, O_RDONLY | O_CLOEXEC);
+	if (w->fd < 0) {
+		error_set(err, "cannot read the output log %s: %s",
+		    log == NULL ? "(no state root)" : log, strerror(errno));
+		goto out_fail;
+	}
+	w->scanned = o->from;
+	render_init(&w->render, o->from, o->region, w->token, w->nonce);
+	w->render.drop_prompt = o->drop_prompt;
+	w->render.on_mark = on_mark;
+	w->render.arg = w;
+	w->started = uv_now(loop);
+	uv_fs_event_init(loop, &w->watch);
+	uv_timer_init(loop, &w->timeout);
+	uv_timer_init(loop, &w->quiet);
+	uv_timer_init(loop, &w->progress);
+	uv_timer_init(loop, &w->kick);
+	w->watch.data = w->timeout.data = w->quiet.data = w;
+	w->progress.data = w->kick.data = w;
+	rc = uv_fs_event_start(&w->watch, on_change, log, 0);
+	if (rc != 0)
+		host_get()->log(AITERM_LOG_WARNING, "waiter", "cannot watch %s: "
+		    "%s; falling back to the liveness timer", log,
+		    uv_strerror(rc));
+	uv_timer_start(&w->timeout, on_timeout,
+	    (uint64_t)(o->timeout_s * 1000.0), 0);
+	uv_timer_start(&w->quiet, on_quiet, o->quiet_ms, o->quiet_ms);
+	uv_timer_start(&w->progress, on_progress, 1000, 1000);
+	uv_timer_start(&w->kick, on_kick, 0, 0);
+	free(log);
+	return w;
+out_fail:
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->re != NULL)
+		pcre2_code_free(w->re);
+	free(w->session);
+	free(w->token);
+	free(w->nonce);
+	free(w->until);
+	free(w);
+	free(log);
+	return NULL;
+}

@@ -1,0 +1,78 @@
+/*
+ * The completion engine (PTY-DONE).  A waiter watches a session's output
+ * log from a byte offset and decides when the command is over, by
+ * precedence:
+ *
+ *   exit        the pane's process ended
+ *   sentinel    our OSC 133 D mark (the session's token, or the command's
+ *               nonce) with the exit status
+ *   until       the literal or regex appeared in the output
+ *   quiescent   no output for quiet_ms with the shell in the foreground,
+ *               only when no mark is expected
+ *   nested      no output for quiet_ms, no mark expected, and something
+ *               other than the shell in the foreground: complete=false
+ *   timeout     complete=false
+ *
+ * Output arrival wakes the waiter at once (inotify through uv_fs_event);
+ * timers only bound the wait and test quiescence.
+ */
+#ifndef AITERM_WAITER_H
+#define AITERM_WAITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pty/render.h"
+#include "pty/session.h"
+#include "util/error.h"
+
+enum waiter_via {
+	VIA_EXIT,
+	VIA_SENTINEL,
+	VIA_UNTIL,
+	VIA_QUIESCENT,
+	VIA_NESTED,
+	VIA_TIMEOUT,
+	VIA_LOST,	/* the session disappeared */
+};
+
+struct waiter_result {
+	bool		 complete;
+	enum waiter_via	 via;
+	int		 exit_code;	/* -1 when unknown */
+	uint64_t	 end;		/* output of the command ends here */
+	uint64_t	 scanned;	/* the log was read up to here */
+	double		 duration_ms;
+};
+
+struct waiter_opts {
+	const char		*session;
+	uint64_t		 from;
+	enum render_region	 region;	/* at from */
+	bool			 expect_mark;
+	uint64_t		 mark_after;	/* ignore marks before this */
+	unsigned		 marks_ahead;	/* then skip this many D marks */
+	bool			 drop_prompt;	/* see struct render */
+	const char		*token;		/* session token */
+	const char		*nonce;		/* command nonce, may be NULL */
+	const char		*until;		/* may be NULL */
+	bool			 until_regex;
+	double			 timeout_s;
+	unsigned		 quiet_ms;
+	long			 shell_pid;	/* for the foreground test */
+	void			(*done)(void *arg, const struct waiter_result *r);
+	void			(*progress)(void *arg, double elapsed_ms);
+	void			*arg;
+};
+
+struct waiter;
+
+/* NULL with err on a bad regex (naming the offset) or an unreadable log. */
+struct waiter	*waiter_start(const struct waiter_opts *o, struct aiterm_error *err);
+/* Stop without calling done. */
+void		 waiter_cancel(struct waiter *w);
+const char	*waiter_via_name(enum waiter_via via);
+/* Check a regex without waiting: -1 with the pcre2 message and offset. */
+int		 waiter_check_regex(const char *re, struct aiterm_error *err);
+
+#endif

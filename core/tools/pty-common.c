@@ -1,0 +1,270 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "pty/output.h"
+#include "tools/pty-common.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+struct pending_wait {
+	struct tool_call	*call;
+	struct waiter		*waiter;
+	char			*session;
+	char			*echo_suffix;
+	char			*prefix;
+	bool			 raw;
+	double			 timeout;
+	struct session_meta	 meta;
+	struct session_command	 cmd;
+	bool			 have_cmd;
+};
+
+int
+pty_wait_args(json_t *args, struct pty_wait *w, struct aiterm_error *err)
+{
+	json_t *t = json_object_get(args, "timeout");
+
+	w->until = json_string_value(json_object_get(args, "until"));
+	w->until_regex = json_is_true(json_object_get(args, "until_regex"));
+	w->wait = json_is_true(json_object_get(args, "wait")) ||
+	    w->until != NULL;
+	w->timeout = t == NULL ? PTY_DEFAULT_TIMEOUT : json_number_value(t);
+	if (w->until != NULL && w->until_regex &&
+	    waiter_check_regex(w->until, err) != 0)
+		return -1;
+	return 0;
+}
+
+static void
+status_line(struct aiterm_buf *b, const struct waiter_result *r,
+    double timeout)
+{
+	char dur[32] = "";
+
+	if (r->duration_ms >= 1000)
+		snprintf(dur, sizeof dur, " · %.1fs", r->duration_ms / 1000);
+	switch (r->via) {
+	case VIA_SENTINEL:
+		buf_printf(b, "[exit %d%s]", r->exit_code, dur);
+		break;
+	case VIA_EXIT:
+		buf_printf(b, "[process exited, status %d%s]", r->exit_code,
+		    dur);
+		break;
+	case VIA_UNTIL:
+		buf_printf(b, "[until matched%s]", dur);
+		break;
+	case VIA_QUIESCENT:
+		buf_printf(b, "[quiet, shell idle%s]", dur);
+		break;
+	case VIA_NESTED:
+		buf_printf(b, "[no completion evidence: a program other than "
+		    "the shell is in the foreground; pass until=... to wait "
+		    "for its prompt%s]", dur);
+		break;
+	case VIA_TIMEOUT:
+		buf_printf(b, "[still running after %gs; pty_read wait=true "
+		    "keeps waiting]", timeout);
+		break;
+	case VIA_LOST:
+		buf_printf(b, "[session lost]");
+		break;
+	}
+}
+
+static json_t *
+result_json(const char *session, const struct waiter_result *r,
+    const struct output_text *o, const char *mode)
+{
+	json_t *j = json_pack("{s:s, s:I, s:I, s:I, s:s}", "session_id",
+	    session, "cursor", (json_int_t)o->to, "line", (json_int_t)o->line,
+	    "bytes", (json_int_t)(o->to - o->from), "mode", mode);
+
+	if (r == NULL) {
+		json_object_set_new(j, "complete", json_null());
+		json_object_set_new(j, "via", json_null());
+		json_object_set_new(j, "exit_code", json_null());
+		json_object_set_new(j, "duration_ms", json_null());
+	} else {
+		json_object_set_new(j, "complete", json_boolean(r->complete));
+		json_object_set_new(j, "via",
+		    json_string(waiter_via_name(r->via)));
+		json_object_set_new(j, "exit_code", r->exit_code >= 0 &&
+		    (r->via == VIA_SENTINEL || r->via == VIA_EXIT) ?
+		    json_integer(r->exit_code) : json_null());
+		json_object_set_new(j, "duration_ms",
+		    json_real(r->duration_ms));
+	}
+	json_object_set_new(j, "omitted", o->omitted_last > 0 ?
+	    json_pack("[I, I]", (json_int_t)o->omitted_first,
+	    (json_int_t)o->omitted_last) : json_null());
+	return j;
+}
+
+static void
+reply(struct pending_wait *pw, const struct waiter_result *r)
+{
+	struct output_request req = {
+		.session = pw->session, .meta = &pw->meta,
+		.nonce = pw->have_cmd && pw->cmd.nonce[0] != '\0' ?
+		    pw->cmd.nonce : NULL,
+		.echo_suffix = pw->echo_suffix,
+		.to = r != NULL ? r->scanned : UINT64_MAX,
+		.raw = pw->raw, .advance = true,
+	};
+	struct aiterm_error err = ERROR_INIT;
+	struct output_text out;
+	struct aiterm_buf text = BUF_INIT;
+
+	if (output_collect(&req, &out, &err) != 0) {
+		tool_call_fail(pw->call, "%s", error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	if (r == NULL && out.done_seen && pw->have_cmd && !pw->cmd.done &&
+	    pw->cmd.ahead == 0) {
+		/* A plain read passed the command's end mark. */
+		pw->cmd.done = true;
+		pw->cmd.exit_code = out.done_exit;
+		session_command_write(pw->session, &pw->cmd, &err);
+		error_clear(&err);
+	}
+	if (pw->prefix != NULL)
+		buf_adds(&text, pw->prefix);
+	buf_add(&text, out.text.data == NULL ? "" : out.text.data,
+	    out.text.len);
+	if (text.len > 0 && text.data[text.len - 1] != '\n')
+		buf_addc(&text, '\n');
+	if (r != NULL)
+		status_line(&text, r, pw->timeout);
+	else if (out.text.len == 0)
+		buf_adds(&text, "[no new output]");
+	if (r != NULL && r->via == VIA_LOST) {
+		tool_call_fail(pw->call, "session '%s' lost: its terminal no "
+		    "longer exists in the multiplexer; pty_close it and "
+		    "pty_open a new one", pw->session);
+	} else {
+		tool_call_reply(pw->call, buf_steal(&text, NULL),
+		    result_json(pw->session, r, &out, "output"));
+	}
+	buf_free(&text);
+	output_text_free(&out);
+}
+
+static void
+pending_free(struct pending_wait *pw)
+{
+	free(pw->session);
+	free(pw->echo_suffix);
+	free(pw->prefix);
+	free(pw);
+}
+
+static void
+on_done(void *arg, const struct waiter_result *r)
+{
+	struct pending_wait *pw = arg;
+	struct aiterm_error err = ERROR_INIT;
+
+	if (pw->have_cmd && r->complete && (r->via == VIA_SENTINEL ||
+	    r->via == VIA_EXIT)) {
+		pw->cmd.done = true;
+		pw->cmd.exit_code = r->exit_code;
+		pw->cmd.end = r->end;
+		session_command_write(pw->session, &pw->cmd, &err);
+		error_clear(&err);
+	}
+	reply(pw, r);
+	pending_free(pw);
+}
+
+static void
+on_progress(void *arg, double elapsed_ms)
+{
+	struct pending_wait *pw = arg;
+
+	tool_call_progress(pw->call, elapsed_ms / 1000, pw->timeout,
+	    "waiting for completion");
+}
+
+static void
+on_cancel(struct tool_call *call)
+{
+	struct pending_wait *pw = tool_call_data(call);
+
+	waiter_cancel(pw->waiter);
+	tool_call_fail(call, "cancelled");
+	pending_free(pw);
+}
+
+void
+pty_wait_and_reply(struct tool_call *call, const char *session,
+    const struct pty_wait *w, const char *echo_suffix, bool raw,
+    const char *prefix)
+{
+	struct pending_wait *pw = xcalloc(1, sizeof *pw);
+	struct aiterm_error err = ERROR_INIT;
+	struct session_cursor cur;
+	struct waiter_opts o;
+
+	pw->call = call;
+	pw->session = xstrdup(session);
+	pw->echo_suffix = echo_suffix != NULL ? xstrdup(echo_suffix) : NULL;
+	pw->prefix = prefix != NULL ? xstrdup(prefix) : NULL;
+	pw->raw = raw;
+	pw->timeout = w->timeout;
+	if (session_meta_read(session, &pw->meta, &err) != 0) {
+		tool_call_fail(call, "%s", error_msg(&err));
+		goto out_free;
+	}
+	pw->have_cmd = session_command_read(session, &pw->cmd) == 0;
+	if (!w->wait) {
+		reply(pw, NULL);
+		goto out_free;
+	}
+	session_cursor_read(session, &cur);
+	memset(&o, 0, sizeof o);
+	o.session = session;
+	o.from = cur.offset;
+	o.region = (enum render_region)cur.region;
+	o.expect_mark = pw->have_cmd && !pw->cmd.done &&
+	    pw->cmd.mark != MARK_NONE;
+	o.mark_after = pw->have_cmd ? pw->cmd.offset : 0;
+	o.marks_ahead = pw->have_cmd && !pw->cmd.done ? pw->cmd.ahead : 0;
+	o.drop_prompt = pw->meta.start_marks;
+	o.token = pw->meta.token;
+	o.nonce = pw->have_cmd && pw->cmd.nonce[0] != '\0' ? pw->cmd.nonce :
+	    NULL;
+	o.until = w->until;
+	o.until_regex = w->until_regex;
+	o.timeout_s = w->timeout;
+	o.quiet_ms = PTY_QUIET_MS;
+	o.done = on_done;
+	o.progress = on_progress;
+	o.arg = pw;
+	pw->waiter = waiter_start(&o, &err);
+	if (pw->waiter == NULL) {
+		tool_call_fail(call, "%s", error_msg(&err));
+		goto out_free;
+	}
+	tool_call_set_data(call, pw, on_cancel);
+	return;
+out_free:
+	error_clear(&err);
+	pending_free(pw);
+}
+
+void
+pty_reply_plain(struct tool_call *call, const char *session,
+    const char *mode, char *text, uint64_t cursor, uint64_t line,
+    uint64_t bytes)
+{
+	struct output_text o;
+
+	memset(&o, 0, sizeof o);
+	o.from = 0;
+	o.to = cursor;
+	o.line = line;
+	(void)bytes;
+	tool_call_reply(call, text, result_json(session, NULL, &o, mode));
+}

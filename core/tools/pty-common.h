@@ -1,0 +1,70 @@
+/*
+ * Shared by pty_send and pty_read: the wait options, waiting for
+ * completion, and the reply (readable text plus structuredContent).
+ */
+#ifndef AITERM_PTY_COMMON_H
+#define AITERM_PTY_COMMON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "pty/send.h"
+#include "pty/session.h"
+#include "pty/waiter.h"
+#include "tools/tool.h"
+
+#define PTY_DEFAULT_TIMEOUT	10.0
+#define PTY_QUIET_MS		400
+
+/* The wait arguments, in one schema fragment shared by both tools. */
+#define PTY_WAIT_PROPS \
+	"\"wait\":{\"type\":\"boolean\",\"default\":false,\"description\":" \
+	"\"Wait for completion (exit mark, until, or quiescence).\"}," \
+	"\"until\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":1024," \
+	"\"description\":\"Stop waiting when this text appears (implies wait).\"}," \
+	"\"until_regex\":{\"type\":\"boolean\",\"default\":false}," \
+	"\"timeout\":{\"type\":\"number\",\"minimum\":0,\"maximum\":3600," \
+	"\"default\":10,\"description\":\"Seconds.\"}"
+
+/* The completion part of every read result. */
+#define PTY_READ_OUTPUT_SCHEMA \
+	"{\"type\":\"object\",\"properties\":{" \
+	"\"session_id\":{\"type\":\"string\"}," \
+	"\"complete\":{\"type\":[\"boolean\",\"null\"]}," \
+	"\"via\":{\"type\":[\"string\",\"null\"],\"enum\":[\"exit\"," \
+	"\"sentinel\",\"until\",\"quiescent\",\"nested\",\"timeout\",\"lost\"," \
+	"null]}," \
+	"\"exit_code\":{\"type\":[\"integer\",\"null\"]}," \
+	"\"duration_ms\":{\"type\":[\"number\",\"null\"]}," \
+	"\"cursor\":{\"type\":\"integer\"},\"line\":{\"type\":\"integer\"}," \
+	"\"bytes\":{\"type\":\"integer\"}," \
+	"\"omitted\":{\"type\":[\"array\",\"null\"],\"items\":" \
+	"{\"type\":\"integer\"}}," \
+	"\"mode\":{\"type\":\"string\"}}," \
+	"\"required\":[\"session_id\",\"complete\",\"via\",\"cursor\"]}"
+
+struct pty_wait {
+	bool		 wait;
+	const char	*until;
+	bool		 until_regex;
+	double		 timeout;
+};
+
+/* Read the wait arguments; -1 with err (bad regex). */
+int	pty_wait_args(json_t *args, struct pty_wait *w, struct aiterm_error *err);
+
+/*
+ * Wait (if asked) from the session's pending command, then collect the
+ * output from the read cursor and reply.  echo_suffix may be NULL.
+ * Takes ownership of nothing.
+ */
+void	pty_wait_and_reply(struct tool_call *call, const char *session,
+	    const struct pty_wait *w, const char *echo_suffix, bool raw,
+	    const char *prefix);
+
+/* Fill a mode-only read result (screen, lines) and reply. */
+void	pty_reply_plain(struct tool_call *call, const char *session,
+	    const char *mode, char *text, uint64_t cursor, uint64_t line,
+	    uint64_t bytes);
+
+#endif

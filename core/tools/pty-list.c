@@ -1,0 +1,177 @@
+/*
+ * pty_list (PTY-LIST): the sessions of the private multiplexer server and
+ * what Aiterm knows of them.  env_keys returns only the keys asked for,
+ * and only from a non-secret allowlist, from what pty_open was given.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/host.h"
+#include "pty/session.h"
+#include "state/stateroot.h"
+#include "tools/tool.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+/* Keys that identify and attribute, never secrets. */
+static const char *const env_allowlist[] = {
+	"AITERM_SESSION_ID", "TERM", "SHELL", "LANG", "LC_ALL", "LC_CTYPE",
+	"TZ", "USER", "LOGNAME", "COLORTERM", "AITERM_PARENT",
+	"AITERM_LAUNCH_ID", NULL,
+};
+
+struct listing {
+	json_t			*sessions;
+	const struct aiterm_mux_ops *mux;
+};
+
+static bool
+allowed(const char *key)
+{
+	size_t i;
+
+	for (i = 0; env_allowlist[i] != NULL; i++) {
+		if (strcmp(env_allowlist[i], key) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+add_session(const char *id, long created,
+    const struct aiterm_pane_info *pane, void *arg)
+{
+	struct listing *l = arg;
+	struct aiterm_pane_info info = *pane;
+	json_t *o;
+
+	o = json_pack("{s:s, s:b, s:b, s:s, s:I, s:i, s:i}", "session_id", id,
+	    "managed", session_exists_on_disk(id), "alive",
+	    info.exists && !info.dead, "command", info.command,
+	    "created", (json_int_t)created, "cols", (int)info.cols,
+	    "rows", (int)info.rows);
+	if (info.dead)
+		json_object_set_new(o, "exit_status",
+		    json_integer(info.dead_status));
+	json_array_append_new(l->sessions, o);
+}
+
+static bool
+listed(json_t *sessions, const char *id)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(sessions, i, o) {
+		if (strcmp(json_string_value(json_object_get(o, "session_id")),
+		    id) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Sessions with files but no terminal: their tmux server or session died. */
+static void
+add_lost(json_t *sessions)
+{
+	char *dir = state_path("sessions");
+	struct dirent *de;
+	DIR *d = dir == NULL ? NULL : opendir(dir);
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		if (!session_id_valid(de->d_name) ||
+		    listed(sessions, de->d_name))
+			continue;
+		json_array_append_new(sessions, json_pack(
+		    "{s:s, s:b, s:b, s:s, s:b}", "session_id", de->d_name,
+		    "managed", 1, "alive", 0, "command", "", "lost", 1));
+	}
+	if (d != NULL)
+		closedir(d);
+	free(dir);
+}
+
+static void
+add_env(json_t *sessions, json_t *keys)
+{
+	struct session_meta meta;
+	size_t i, k;
+	json_t *o, *key, *env;
+
+	json_array_foreach(sessions, i, o) {
+		const char *id = json_string_value(json_object_get(o,
+		    "session_id"));
+
+		env = json_object();
+		json_array_foreach(keys, k, key) {
+			const char *name = json_string_value(key);
+
+			if (!allowed(name))
+				continue;
+			if (strcmp(name, "AITERM_SESSION_ID") == 0)
+				json_object_set_new(env, name,
+				    json_string(id));
+			else if (strcmp(name, "SHELL") == 0 &&
+			    session_meta_read(id, &meta, NULL) == 0)
+				json_object_set_new(env, name,
+				    json_string(meta.shell));
+		}
+		json_object_set_new(o, "env", env);
+	}
+}
+
+static void
+pty_list_call(struct tool_call *call)
+{
+	json_t *keys = json_object_get(tool_call_args(call), "env_keys");
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_buf text = BUF_INIT;
+	struct listing l;
+	size_t i;
+	json_t *o;
+
+	l.sessions = json_array();
+	if ((l.mux = session_mux(&err)) == NULL ||
+	    l.mux->list(host_get(), add_session, &l, &err) != 0) {
+		tool_call_fail(call, "pty_list: %s", error_msg(&err));
+		error_clear(&err);
+		json_decref(l.sessions);
+		return;
+	}
+	add_lost(l.sessions);
+	if (keys != NULL)
+		add_env(l.sessions, keys);
+	json_array_foreach(l.sessions, i, o) {
+		buf_printf(&text, "%s\t%s\t%s\n",
+		    json_string_value(json_object_get(o, "session_id")),
+		    json_is_true(json_object_get(o, "lost")) ? "lost" :
+		    json_is_true(json_object_get(o, "alive")) ? "alive" :
+		    "exited",
+		    json_string_value(json_object_get(o, "command")));
+	}
+	if (text.len == 0)
+		buf_adds(&text, "no sessions");
+	tool_call_reply(call, buf_steal(&text, NULL),
+	    json_pack("{s:o}", "sessions", l.sessions));
+}
+
+const struct tool_entry tool_pty_list = {
+	.name = "pty_list",
+	.title = "List terminals",
+	.description = "List sessions: id, alive/exited/lost, foreground "
+	    "command. env_keys: non-secret keys to return (e.g. "
+	    "AITERM_SESSION_ID).",
+	.input_schema = "{\"type\":\"object\",\"properties\":{"
+	    "\"env_keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
+	    "\"maxItems\":32}},\"additionalProperties\":false}",
+	.output_schema = "{\"type\":\"object\",\"properties\":{\"sessions\":"
+	    "{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":"
+	    "{\"session_id\":{\"type\":\"string\"},\"alive\":{\"type\":"
+	    "\"boolean\"},\"managed\":{\"type\":\"boolean\"},\"command\":"
+	    "{\"type\":\"string\"},\"lost\":{\"type\":\"boolean\"},\"env\":"
+	    "{\"type\":\"object\"}},\"required\":[\"session_id\",\"alive\"]}}},"
+	    "\"required\":[\"sessions\"]}",
+	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT | TOOL_OPEN_WORLD,
+	.call = pty_list_call,
+};

@@ -1,0 +1,290 @@
+/* pty_open (PTY-OPEN): a new terminal session in the multiplexer. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plugin/host.h"
+#include "pty/session.h"
+#include "shell/launch.h"
+#include "state/stateroot.h"
+#include "tools/tool.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+#define DEFAULT_COLS	120
+#define DEFAULT_ROWS	40
+
+/* Shells whose integration marks command start (C) as well. */
+static const char *const start_mark_shells[] = { "bash", "zsh", "fish",
+    NULL };
+
+static const char *
+integration_dir(void)
+{
+	const char *dir = getenv("AITERM_SHELL_DIR");
+
+	return dir != NULL && *dir != '\0' ? dir : AITERM_SHELLDIR;
+}
+
+static bool
+is_executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    access(path, X_OK) == 0;
+}
+
+static char *
+resolve_shell(const char *want, struct aiterm_error *err)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *cand = NULL;
+
+	if (want == NULL) {
+		want = getenv("SHELL");
+		if (want == NULL || !is_executable(want))
+			want = "/bin/bash";
+	}
+	if (strchr(want, '/') != NULL) {
+		if (is_executable(want))
+			return xstrdup(want);
+		error_set(err, "shell '%s' is not an executable file", want);
+		return NULL;
+	}
+	copy = xstrdup(path == NULL ? "/usr/bin:/bin" : path);
+	for (dir = strtok_r(copy, ":", &save); dir != NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		cand = xasprintf("%s/%s", dir, want);
+		if (is_executable(cand))
+			break;
+		free(cand);
+		cand = NULL;
+	}
+	free(copy);
+	if (cand == NULL)
+		error_set(err, "shell '%s' was not found in PATH", want);
+	return cand;
+}
+
+static bool
+env_name_valid(const char *k)
+{
+	size_t i;
+
+	if (k[0] == '\0' || (k[0] >= '0' && k[0] <= '9'))
+		return false;
+	for (i = 0; k[i] != '\0'; i++) {
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789_", k[i]) == NULL)
+			return false;
+	}
+	return true;
+}
+
+static bool
+has_start_marks(const char *shell)
+{
+	const char *base = strrchr(shell, '/');
+	size_t i;
+
+	base = base == NULL ? shell : base + 1;
+	for (i = 0; start_mark_shells[i] != NULL; i++) {
+		if (strcmp(base, start_mark_shells[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int
+create_log(const char *id, struct aiterm_error *err)
+{
+	char *dir = session_path(id, NULL), *log = session_path(id,
+	    "output.log");
+	int fd, rc = -1;
+
+	if (state_mkdir(dir, err) != 0)
+		goto out;
+	fd = open(log, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		error_set(err, "cannot create %s: %s", log, strerror(errno));
+		goto out;
+	}
+	fchmod(fd, 0600);
+	close(fd);
+	rc = 0;
+out:
+	free(dir);
+	free(log);
+	return rc;
+}
+
+static void
+pty_open_call(struct tool_call *call)
+{
+	json_t *args = tool_call_args(call), *vars, *v;
+	struct aiterm_error err = ERROR_INIT;
+	const struct aiterm_mux_ops *mux;
+	struct shell_integration_options so;
+	struct shell_launch launch = { NULL, NULL, false };
+	struct aiterm_mux_create mc;
+	struct aiterm_mux_info info;
+	struct aiterm_pane_info pane;
+	struct session_meta meta;
+	const char *name, *key, **env = NULL;
+	char *shell = NULL, cwd[PATH_MAX], *log = NULL, *text;
+	char *attach = NULL;
+	size_t n = 0, i;
+	bool created = false;
+
+	memset(&meta, 0, sizeof meta);
+	memset(&info, 0, sizeof info);
+	if ((mux = session_mux(&err)) == NULL)
+		goto out_fail;
+	name = json_string_value(json_object_get(args, "name"));
+	if (name != NULL && !session_id_valid(name)) {
+		error_set(&err, "invalid name '%.80s': use 1-64 of A-Z a-z 0-9 "
+		    "_ - (not starting with -)", name);
+		goto out_fail;
+	}
+	if (name != NULL) {
+		snprintf(meta.id, sizeof meta.id, "%s", name);
+	} else {
+		memcpy(meta.id, "pty-", 4);
+		session_random_hex(meta.id + 4, 6);
+	}
+	memset(&pane, 0, sizeof pane);
+	if (session_exists_on_disk(meta.id) || (mux->pane_info(host_get(),
+	    meta.id, &pane, &err) == 0 && pane.exists)) {
+		error_set(&err, "session '%s' already exists; pty_close it "
+		    "first or choose another name", meta.id);
+		goto out_fail;
+	}
+	error_clear(&err);
+	if (realpath(json_object_get(args, "cwd") != NULL ?
+	    json_string_value(json_object_get(args, "cwd")) : ".", cwd) ==
+	    NULL) {
+		error_set(&err, "cwd '%.200s': %s",
+		    json_string_value(json_object_get(args, "cwd")),
+		    strerror(errno));
+		goto out_fail;
+	}
+	snprintf(meta.cwd, sizeof meta.cwd, "%s", cwd);
+	shell = resolve_shell(json_string_value(json_object_get(args,
+	    "shell")), &err);
+	if (shell == NULL)
+		goto out_fail;
+	snprintf(meta.shell, sizeof meta.shell, "%s", shell);
+	meta.cols = json_object_get(args, "cols") != NULL ?
+	    (unsigned)json_integer_value(json_object_get(args, "cols")) :
+	    DEFAULT_COLS;
+	meta.rows = json_object_get(args, "rows") != NULL ?
+	    (unsigned)json_integer_value(json_object_get(args, "rows")) :
+	    DEFAULT_ROWS;
+	session_random_hex(meta.token, SESSION_TOKEN_LEN);
+	{
+		const char *b = strrchr(shell, '/');
+
+		meta.dialect = shell_dialect_for(b == NULL ? shell : b + 1);
+	}
+	memset(&so, 0, sizeof so);
+	so.shell = shell;
+	so.dir = integration_dir();
+	so.token = meta.token;
+	so.user_zdotdir = getenv("ZDOTDIR");
+	so.user_env = getenv("ENV");
+	if (shell_integration_argv(&so, &launch, &err) != 0)
+		goto out_fail;
+	meta.integration = launch.integrated;
+	meta.start_marks = launch.integrated && has_start_marks(shell);
+	meta.created_ms = session_now_ms();
+
+	vars = json_object_get(args, "env_vars");
+	env = xcalloc(json_object_size(vars) + 16, sizeof *env);
+	env[n++] = xasprintf("AITERM_SESSION_ID=%s", meta.id);
+	for (i = 0; launch.env != NULL && launch.env[i] != NULL; i++)
+		env[n++] = xstrdup(launch.env[i]);
+	json_object_foreach(vars, key, v) {
+		if (!env_name_valid(key)) {
+			error_set(&err, "env_vars: invalid variable name "
+			    "'%.80s'", key);
+			goto out_fail;
+		}
+		if (!json_is_string(v)) {
+			error_set(&err, "env_vars: the value of %s must be a "
+			    "string", key);
+			goto out_fail;
+		}
+		env[n++] = xasprintf("%s=%s", key, json_string_value(v));
+	}
+	if (create_log(meta.id, &err) != 0)
+		goto out_fail;
+	created = true;
+	if (session_meta_write(&meta, &err) != 0)
+		goto out_fail;
+	log = session_path(meta.id, "output.log");
+	memset(&mc, 0, sizeof mc);
+	mc.session = meta.id;
+	mc.cwd = meta.cwd;
+	mc.env = env;
+	mc.argv = (const char *const *)launch.argv;
+	mc.cols = meta.cols;
+	mc.rows = meta.rows;
+	mc.log_path = log;
+	if (mux->create(host_get(), &mc, &err) != 0)
+		goto out_fail;
+	mux->probe(host_get(), &info, &err);
+	error_clear(&err);
+	attach = xasprintf("tmux -S %s attach -t %s", info.socket, meta.id);
+	text = xasprintf("opened %s (%s, %ux%u)\nwatch: %s\n", meta.id,
+	    shell, meta.cols, meta.rows, attach);
+	tool_call_reply(call, text, json_pack(
+	    "{s:s, s:s, s:s, s:i, s:i, s:b, s:s}", "session_id", meta.id,
+	    "shell", shell, "cwd", meta.cwd, "cols", (int)meta.cols,
+	    "rows", (int)meta.rows, "integration", meta.integration,
+	    "attach", attach));
+	goto out;
+out_fail:
+	if (created)
+		session_remove(meta.id, NULL);
+	tool_call_fail(call, "pty_open: %s", error_msg(&err));
+out:
+	for (i = 0; env != NULL && env[i] != NULL; i++)
+		free((char *)env[i]);
+	free(env);
+	shell_launch_free(&launch);
+	error_clear(&err);
+	free(shell);
+	free(log);
+	free(attach);
+}
+
+const struct tool_entry tool_pty_open = {
+	.name = "pty_open",
+	.title = "Open a terminal",
+	.description = "Open a persistent terminal (a shell in tmux). It "
+	    "survives server restarts; ssh, docker and REPLs are commands you "
+	    "type into it. Returns session_id.",
+	.input_schema = "{\"type\":\"object\",\"properties\":{"
+	    "\"name\":{\"type\":\"string\",\"description\":\"Session id to "
+	    "use (A-Z a-z 0-9 _ -).\"},"
+	    "\"shell\":{\"type\":\"string\",\"description\":\"Default $SHELL "
+	    "or bash.\"},"
+	    "\"cwd\":{\"type\":\"string\"},"
+	    "\"cols\":{\"type\":\"integer\",\"minimum\":20,\"maximum\":1000},"
+	    "\"rows\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":500},"
+	    "\"env_vars\":{\"type\":\"object\",\"additionalProperties\":"
+	    "{\"type\":\"string\"}}},\"additionalProperties\":false}",
+	.output_schema = "{\"type\":\"object\",\"properties\":{"
+	    "\"session_id\":{\"type\":\"string\"},\"shell\":{\"type\":"
+	    "\"string\"},\"cwd\":{\"type\":\"string\"},\"cols\":{\"type\":"
+	    "\"integer\"},\"rows\":{\"type\":\"integer\"},\"integration\":"
+	    "{\"type\":\"boolean\"},\"attach\":{\"type\":\"string\"}},"
+	    "\"required\":[\"session_id\",\"attach\"]}",
+	.hints = TOOL_OPEN_WORLD,
+	.call = pty_open_call,
+};

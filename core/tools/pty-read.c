@@ -1,0 +1,126 @@
+/*
+ * pty_read (PTY-READ): new output since the last read (reduced), or the
+ * screen, the full log, a line range or the last lines; optionally
+ * waiting for completion (PTY-DONE).
+ */
+#include <string.h>
+
+#include "plugin/host.h"
+#include "pty/output.h"
+#include "pty/send.h"
+#include "tools/pty-common.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+static void
+read_screen(struct tool_call *call, const char *id)
+{
+	struct aiterm_error err = ERROR_INIT;
+	const struct aiterm_mux_ops *mux = session_mux(&err);
+	struct aiterm_buf screen = BUF_INIT, clean = BUF_INIT;
+
+	if (mux == NULL || mux->capture(host_get(), id, &screen, &err) != 0) {
+		tool_call_fail(call, "pty_read: %s", error_msg(&err));
+		goto out;
+	}
+	output_utf8_clean(buf_str(&screen), screen.len, &clean);
+	pty_reply_plain(call, id, "screen", buf_steal(&clean, NULL), 0, 0, 0);
+out:
+	buf_free(&screen);
+	buf_free(&clean);
+	error_clear(&err);
+}
+
+static void
+read_lines(struct tool_call *call, const char *id,
+    const struct session_meta *meta, json_t *args)
+{
+	json_t *range = json_object_get(args, "line_range");
+	struct output_request req = {
+		.session = id, .meta = meta, .to = UINT64_MAX,
+		.raw = json_is_true(json_object_get(args, "raw")),
+	};
+	struct aiterm_error err = ERROR_INIT;
+	struct output_text out;
+	uint64_t first = 1, last = 0, tail = 0;
+	const char *mode = "full";
+
+	if (range != NULL) {
+		first = (uint64_t)json_integer_value(json_array_get(range, 0));
+		last = (uint64_t)json_integer_value(json_array_get(range, 1));
+		mode = "line_range";
+		if (first == 0 || last < first) {
+			tool_call_fail(call, "pty_read: line_range must be "
+			    "[first, last] with 1 <= first <= last");
+			return;
+		}
+	} else if (json_object_get(args, "lines") != NULL) {
+		tail = (uint64_t)json_integer_value(json_object_get(args,
+		    "lines"));
+		mode = "lines";
+	}
+	if (output_lines(&req, first, last, tail, &out, &err) != 0) {
+		tool_call_fail(call, "pty_read: %s", error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	pty_reply_plain(call, id, mode, buf_steal(&out.text, NULL), out.to,
+	    out.line, out.to - out.from);
+	output_text_free(&out);
+}
+
+static void
+pty_read_call(struct tool_call *call)
+{
+	json_t *args = tool_call_args(call);
+	const char *id = json_string_value(json_object_get(args,
+	    "session_id"));
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_pane_info info;
+	struct session_meta meta;
+	struct pty_wait w;
+
+	if (pty_wait_args(args, &w, &err) != 0 ||
+	    send_check_session(id, &meta, &info, &err) != 0) {
+		/* A dead pane still has its log to read. */
+		if (err.msg != NULL && strstr(err.msg, "has exited") != NULL &&
+		    session_meta_read(id, &meta, NULL) == 0) {
+			error_clear(&err);
+		} else {
+			tool_call_fail(call, "pty_read: %s", error_msg(&err));
+			error_clear(&err);
+			return;
+		}
+	}
+	if (json_is_true(json_object_get(args, "screen")))
+		read_screen(call, id);
+	else if (json_is_true(json_object_get(args, "full")) ||
+	    json_object_get(args, "line_range") != NULL ||
+	    json_object_get(args, "lines") != NULL)
+		read_lines(call, id, &meta, args);
+	else
+		pty_wait_and_reply(call, id, &w, NULL,
+		    json_is_true(json_object_get(args, "raw")), NULL);
+}
+
+const struct tool_entry tool_pty_read = {
+	.name = "pty_read",
+	.title = "Read a terminal",
+	.description = "New output since the last read, reduced (colours, "
+	    "repeats, long middles cut with a line_range to recover them). "
+	    "wait/until: wait for completion first. screen: the visible "
+	    "screen (TUIs). full, line_range [a,b] or lines N: the log.",
+	.input_schema = "{\"type\":\"object\",\"properties\":{"
+	    "\"session_id\":{\"type\":\"string\"}," PTY_WAIT_PROPS ","
+	    "\"screen\":{\"type\":\"boolean\",\"default\":false},"
+	    "\"full\":{\"type\":\"boolean\",\"default\":false},"
+	    "\"lines\":{\"type\":\"integer\",\"minimum\":1},"
+	    "\"line_range\":{\"type\":\"array\",\"items\":{\"type\":"
+	    "\"integer\",\"minimum\":1},\"minItems\":2,\"maxItems\":2},"
+	    "\"raw\":{\"type\":\"boolean\",\"default\":false,\"description\":"
+	    "\"Unreduced output.\"}},"
+	    "\"required\":[\"session_id\"],\"additionalProperties\":false}",
+	.output_schema = PTY_READ_OUTPUT_SCHEMA,
+	.hints = TOOL_READ_ONLY | TOOL_OPEN_WORLD,
+	.call = pty_read_call,
+};

@@ -1,0 +1,296 @@
+'use strict';
+/*
+ * Helpers for the PTY tests (pty*.test.cjs): one temporary state root per
+ * test (a "rig") on which any number of aiterm-mcp servers can be started
+ * through the official SDK client, killed and restarted; tool-call
+ * wrappers that fail with the whole result in the message; and a cleanup
+ * that closes every session the test opened, stops its servers and kills
+ * the rig's private tmux server by its PID (never any other tmux server).
+ */
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+const { makeEnv, serverBinary, delay } = require('./server.cjs');
+
+/* The time one tool call may take unless a test says otherwise. */
+const CALL_MS = 30000;
+
+/* Text content of a tool result, joined. */
+function textOf(result) {
+	assert.ok(result && Array.isArray(result.content), `content is an array: ${JSON.stringify(result)}`);
+	return result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+}
+
+/* The lines of a text, each without trailing blanks or CR. */
+function linesOf(text) {
+	return text.split('\n').map((l) => l.replace(/[\r\s]+$/, ''));
+}
+
+/* True when some line of text equals s exactly (after trimming the end). */
+function hasLine(text, s) {
+	return linesOf(text).includes(s);
+}
+
+/* How many lines of text equal s. */
+function countLine(text, s) {
+	return linesOf(text).filter((l) => l === s).length;
+}
+
+/* A short JSON of a result for failure messages. */
+function show(result) {
+	const s = JSON.stringify(result);
+	return s.length > 4000 ? s.slice(0, 2000) + ' ... ' + s.slice(-2000) : s;
+}
+
+/* The three variables the server needs to find its plugin and scripts. */
+function passThrough() {
+	const env = {};
+	for (const k of ['AITERM_PLUGIN_PATH', 'AITERM_SYSTEM_PLUGINDIR', 'AITERM_SHELL_DIR'])
+		if (process.env[k] !== undefined)
+			env[k] = process.env[k];
+	if (!env.AITERM_SHELL_DIR && process.env.top_srcdir)
+		env.AITERM_SHELL_DIR = path.join(process.env.top_srcdir, 'core/shell/integration');
+	return env;
+}
+
+/* The PID of the tmux server listening on sock, or null. */
+function tmuxServerPid(sock) {
+	try {
+		const out = execFileSync('tmux', ['-S', sock, 'display', '-p', '#{pid}'], {
+			encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'],
+			env: { PATH: process.env.PATH, TMUX: '' },
+		}).trim();
+		const pid = Number(out);
+		return Number.isInteger(pid) && pid > 1 ? pid : null;
+	} catch {
+		return null;
+	}
+}
+
+/* True while the process exists (and is not a zombie). */
+function alive(pid) {
+	try {
+		const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return !/^\d+ \(.*\) Z /.test(st);
+	} catch {
+		try {
+			process.kill(pid, 0);
+			return true;
+		} catch {
+			return false;
+		}
+	}
+}
+
+async function waitGone(pid, ms = 5000) {
+	const deadline = Date.now() + ms;
+	while (alive(pid)) {
+		if (Date.now() > deadline)
+			return false;
+		await delay(20);
+	}
+	return true;
+}
+
+/* One aiterm-mcp process with its SDK client. */
+class Conn {
+	constructor(rig, client, transport, stderr) {
+		this.rig = rig;
+		this.client = client;
+		this.transport = transport;
+		this._stderr = stderr;
+		this.pid = transport.pid;
+		this.closed = false;
+	}
+
+	stderr() {
+		return this._stderr();
+	}
+
+	/* tools/call; resolves with the result whatever isError says. */
+	call(name, args, ms = CALL_MS) {
+		return this.client.callTool({ name, arguments: args || {} }, undefined, { timeout: ms });
+	}
+
+	/* tools/call that must succeed; returns { r, text, sc }. */
+	async ok(name, args, ms = CALL_MS) {
+		const r = await this.call(name, args, ms);
+		assert.notEqual(r.isError, true,
+			`${name} ${JSON.stringify(args).slice(0, 300)} failed: ${show(r)}\nserver stderr:\n${this.stderr().slice(-2000)}`);
+		return { r, text: textOf(r), sc: r.structuredContent };
+	}
+
+	/* tools/call that must give isError; returns { r, text }. */
+	async err(name, args, ms = CALL_MS) {
+		const r = await this.call(name, args, ms);
+		assert.equal(r.isError, true, `${name} ${JSON.stringify(args).slice(0, 300)} must be isError: ${show(r)}`);
+		return { r, text: textOf(r) };
+	}
+
+	/* pty_open; the session is closed at cleanup. */
+	async open(args = {}, ms = CALL_MS) {
+		const res = await this.ok('pty_open', args, ms);
+		const sc = res.sc;
+		assert.equal(typeof sc.session_id, 'string', show(res.r));
+		this.rig.sessions.add(sc.session_id);
+		const m = typeof sc.attach === 'string' && sc.attach.match(/-S\s+(\S+)/);
+		if (m)
+			this.rig.sockets.add(m[1]);
+		this.rig.notePid();
+		return res;
+	}
+
+	/* pty_send with wait; returns { r, text, sc }. */
+	run(id, text, opts = {}) {
+		const timeout = opts.timeout || 15;
+		return this.ok('pty_send', Object.assign({ session_id: id, text, wait: true, timeout }, opts),
+			(timeout + 15) * 1000);
+	}
+
+	/* A command that must complete with exit code code (default 0). */
+	async expectExit(id, text, code = 0, opts = {}) {
+		const res = await this.run(id, text, opts);
+		assert.equal(res.sc.complete, true, `"${text}" completes: ${show(res.r)}`);
+		assert.equal(res.sc.exit_code, code, `"${text}" exit code: ${show(res.r)}`);
+		return res;
+	}
+
+	async close() {
+		if (this.closed)
+			return;
+		this.closed = true;
+		await this.client.close().catch(() => {});
+		if (this.pid && alive(this.pid)) {
+			try { process.kill(this.pid, 'SIGKILL'); } catch { /* gone */ }
+			await waitGone(this.pid, 2000);
+		}
+	}
+
+	/* Kills the server process (SIGKILL by default) and waits until it is gone. */
+	async kill(signal = 'SIGKILL') {
+		process.kill(this.pid, signal);
+		assert.ok(await waitGone(this.pid, 5000), `server ${this.pid} still alive after ${signal}`);
+		this.closed = true;
+		await this.client.close().catch(() => {});
+	}
+}
+
+/* One state root with its servers; cleaned up after the test. */
+class Rig {
+	constructor(t, extra) {
+		const { dirs, env } = makeEnv(null, Object.assign(passThrough(), extra || {}));
+		this.dirs = dirs;
+		this.env = env;
+		this.conns = [];
+		this.sessions = new Set();
+		this.sockets = new Set([path.join(dirs.state, 'tmux.sock')]);
+		this.tmuxPids = new Set();
+		this.cleanups = [];
+		if (t)
+			t.after(() => this.cleanup());
+	}
+
+	/* Starts one more server on this state root. */
+	async server() {
+		const transport = new StdioClientTransport({
+			command: serverBinary(),
+			args: [],
+			env: this.env,
+			cwd: this.dirs.home,
+			stderr: 'pipe',
+		});
+		let stderr = '';
+		transport.stderr.setEncoding('utf8');
+		transport.stderr.on('data', (s) => { stderr += s; });
+		const client = new Client({ name: 'aiterm-pty-test', version: '0.0.0' }, { capabilities: {} });
+		try {
+			await client.connect(transport);
+		} catch (err) {
+			err.message += `\nserver stderr:\n${stderr}`;
+			throw err;
+		}
+		const conn = new Conn(this, client, transport, () => stderr);
+		this.conns.push(conn);
+		/* Lets the SDK validate structuredContent against each outputSchema. */
+		await client.listTools();
+		return conn;
+	}
+
+	/* Remembers the PID of the private tmux server while it is reachable. */
+	notePid() {
+		for (const s of this.sockets) {
+			const pid = tmuxServerPid(s);
+			if (pid)
+				this.tmuxPids.add(pid);
+		}
+	}
+
+	/* The PID of this rig's tmux server now (null when none answers). */
+	tmuxPid() {
+		for (const s of this.sockets) {
+			const pid = tmuxServerPid(s);
+			if (pid)
+				return pid;
+		}
+		return null;
+	}
+
+	async cleanup() {
+		const live = this.conns.filter((c) => !c.closed);
+		if (live.length > 0) {
+			for (const id of this.sessions)
+				await live[0].call('pty_close', { session_id: id }, 5000).catch(() => {});
+		}
+		for (const c of this.conns)
+			await c.close();
+		for (const f of this.cleanups.splice(0))
+			await f();
+		/* The tmux server: the PID it reports now, or one seen earlier if it still serves our socket. */
+		const pids = new Set();
+		const now = this.tmuxPid();
+		if (now)
+			pids.add(now);
+		for (const pid of this.tmuxPids) {
+			let cmd = '';
+			try { cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { /* gone */ }
+			if ([...this.sockets].some((s) => cmd.includes(s)) || (cmd.includes('tmux') && cmd.includes(this.dirs.root)))
+				pids.add(pid);
+		}
+		for (const pid of pids) {
+			try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+			if (!(await waitGone(pid, 2000))) {
+				try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+				await waitGone(pid, 2000);
+			}
+		}
+		fs.rmSync(this.dirs.root, { recursive: true, force: true });
+	}
+}
+
+/* The first integer in a string matching re's first group. */
+function num(re, s) {
+	const m = s.match(re);
+	return m ? Number(m[1]) : null;
+}
+
+/* Polls f (async, returns a truthy value when done) until ms have passed. */
+async function until(f, ms, what) {
+	const deadline = Date.now() + ms;
+	let last;
+	for (;;) {
+		last = await f();
+		if (last)
+			return last;
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+		await delay(100);
+	}
+}
+
+module.exports = {
+	CALL_MS, Rig, Conn, textOf, linesOf, hasLine, countLine, show, num, until,
+	tmuxServerPid, alive, waitGone, delay, passThrough,
+};

@@ -1,0 +1,138 @@
+'use strict';
+/*
+ * A throw-away OpenSSH server on 127.0.0.1 for the nested-shell tests:
+ * host and user keys made with ssh-keygen in the test's own directory, an
+ * sshd_config that trusts only that user key, sshd -D -e as a child
+ * process killed by its PID at the end.  Nothing outside that directory
+ * is touched, except that sshd running as root needs its privilege
+ * separation directory (/run/sshd): when it is missing, sshd runs in a
+ * private mount namespace (unshare -m) with a tmpfs /run that holds it.
+ */
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { delay } = require('./server.cjs');
+
+const SSHD = '/usr/sbin/sshd';
+
+/* Why sshd cannot run here, or null when it can. */
+function sshdUnavailable() {
+	if (!fs.existsSync(SSHD))
+		return `${SSHD} is absent`;
+	for (const p of ['ssh', 'ssh-keygen']) {
+		try {
+			execFileSync('sh', ['-c', `command -v ${p}`], { stdio: 'ignore' });
+		} catch {
+			return `${p} is not installed`;
+		}
+	}
+	if (process.getuid && process.getuid() === 0 && !fs.existsSync('/run/sshd')) {
+		try {
+			execFileSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs tmpfs /run && mkdir /run/sshd'], { stdio: 'ignore', timeout: 5000 });
+		} catch {
+			return '/run/sshd is missing and no private mount namespace is available (unshare -m)';
+		}
+	}
+	return null;
+}
+
+/* A TCP port free on 127.0.0.1 right now. */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const s = net.createServer();
+		s.unref();
+		s.on('error', reject);
+		s.listen(0, '127.0.0.1', () => {
+			const { port } = s.address();
+			s.close(() => resolve(port));
+		});
+	});
+}
+
+function canConnect(port) {
+	return new Promise((resolve) => {
+		const sock = net.connect({ host: '127.0.0.1', port });
+		sock.once('connect', () => { sock.destroy(); resolve(true); });
+		sock.once('error', () => resolve(false));
+	});
+}
+
+/*
+ * Starts sshd in dir (created).  Returns { port, key, user, sshCommand,
+ * stop(), log() }.
+ */
+async function startSshd(dir) {
+	fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+	const hostKey = path.join(dir, 'ssh_host_ed25519_key');
+	const key = path.join(dir, 'id_ed25519');
+	const auth = path.join(dir, 'authorized_keys');
+	const cfg = path.join(dir, 'sshd_config');
+	const pidFile = path.join(dir, 'sshd.pid');
+	execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'aiterm-test-host', '-f', hostKey], { stdio: 'ignore' });
+	execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'aiterm-test-user', '-f', key], { stdio: 'ignore' });
+	fs.copyFileSync(key + '.pub', auth);
+	fs.chmodSync(auth, 0o600);
+	const user = require('node:os').userInfo().username;
+	let port = 0;
+	let child = null;
+	let log = '';
+	for (let attempt = 0; attempt < 5 && !child; attempt++) {
+		port = await freePort();
+		fs.writeFileSync(cfg, [
+			`Port ${port}`,
+			'ListenAddress 127.0.0.1',
+			`HostKey ${hostKey}`,
+			`AuthorizedKeysFile ${auth}`,
+			'PasswordAuthentication no',
+			'KbdInteractiveAuthentication no',
+			'PubkeyAuthentication yes',
+			'PermitRootLogin prohibit-password',
+			'StrictModes no',
+			'UsePAM no',
+			`PidFile ${pidFile}`,
+			'PrintMotd no',
+			'PrintLastLog no',
+			'UseDNS no',
+			'LogLevel VERBOSE',
+			'',
+		].join('\n'));
+		const argv = [SSHD, '-D', '-e', '-f', cfg];
+		const needNs = process.getuid && process.getuid() === 0 && !fs.existsSync('/run/sshd');
+		const p = needNs
+			? spawn('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs tmpfs /run && mkdir -m 755 /run/sshd && exec "$@"', 'sh', ...argv], { stdio: ['ignore', 'ignore', 'pipe'] })
+			: spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+		p.stderr.setEncoding('utf8');
+		p.stderr.on('data', (s) => { log += s; });
+		let exited = false;
+		p.on('exit', () => { exited = true; });
+		const deadline = Date.now() + 5000;
+		while (!exited && Date.now() < deadline && !(await canConnect(port)))
+			await delay(50);
+		if (!exited && await canConnect(port))
+			child = p;
+		else if (!exited)
+			p.kill('SIGKILL');
+	}
+	if (!child)
+		throw new Error(`sshd did not start:\n${log}`);
+	return {
+		port,
+		key,
+		user,
+		log: () => log,
+		sshCommand: `ssh -F /dev/null -i '${key}' -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -p ${port} ${user}@127.0.0.1`,
+		async stop() {
+			if (child.exitCode !== null || child.signalCode !== null)
+				return;
+			const gone = new Promise((resolve) => child.once('exit', resolve));
+			/* The listener's PID; its per-connection children exit with it. */
+			child.kill('SIGTERM');
+			await Promise.race([gone, delay(3000)]);
+			if (child.exitCode === null && child.signalCode === null)
+				child.kill('SIGKILL');
+		},
+	};
+}
+
+module.exports = { sshdUnavailable, startSshd, SSHD };
