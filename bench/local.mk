@@ -1,1 +1,30 @@
 # bench
+# Benchmarks are EXTRA_PROGRAMS: built only when asked for by name.
+EXTRA_PROGRAMS =
+
+# bench/reduce-throughput: MB/s of red_strip and red_generic over a large
+# log made of the fixture outputs.  Not built by default:
+# make bench/reduce-throughput && bench/reduce-throughput [dir [MB]]
+EXTRA_PROGRAMS += bench/reduce-throughput
+bench_reduce_throughput_SOURCES = bench/reduce-throughput.c
+bench_reduce_throughput_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS) \
+	-DFIXTURES_DIR='"$(FIXTURES)/reduce"'
+bench_reduce_throughput_LDADD = core/libaiterm.la $(DEP_LIBS)
+CLEANFILES += bench/reduce-throughput$(EXEEXT)
+
+# bench/mux-ops: latency of the mux-tmux ops (send_text with Enter,
+# pane_info, list, capture), one-shot tmux clients against the control
+# client.  Loads the plugin from the build tree; needs tmux:
+# make bench/mux-ops && bench/mux-ops [runs [sessions]]
+EXTRA_PROGRAMS += bench/mux-ops
+bench_mux_ops_SOURCES = bench/mux-ops.c
+bench_mux_ops_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS) \
+	-DPLUGIN_DIR='"$(abs_top_builddir)/plugins/mux-tmux"'
+bench_mux_ops_LDADD = core/libaiterm.la $(DEP_LIBS)
+EXTRA_bench_mux_ops_DEPENDENCIES = plugins/mux-tmux/mux_tmux.la
+CLEANFILES += bench/mux-ops$(EXEEXT)
+
+# Node benchmarks (print figures; not run by make check): see bench/README.md.
+EXTRA_DIST += bench/README.md bench/package.json bench/package-lock.json \
+	bench/latency.cjs bench/tokens.cjs bench/lib/mcp.cjs \
+	bench/lib/strip.cjs bench/lib/tokens.cjs
