@@ -2,3 +2,4 @@
 # lists the manifests to copy beside the built modules (see all-local).
 PLUGIN_MANIFESTS =
 include $(srcdir)/plugins/mux-tmux/local.mk
+include $(srcdir)/plugins/reducers/local.mk

@@ -41,6 +41,55 @@ check_platform(const struct manifest *m, struct aiterm_error *err)
 	    AITERM_PLATFORM);
 }
 
+/*
+ * A reducer module's table and its manifest's "reducers:" list name the
+ * same reducers, in any order, with the same versions: the manifest is
+ * what the core matches command lines with, so it must not promise a
+ * reducer the module lacks (or hide one it has).
+ */
+static int
+check_reducers(const struct manifest *m, const struct aiterm_reducer_ops *ops,
+    struct aiterm_error *err)
+{
+	const struct aiterm_reducer *r;
+	size_t i, n = 0;
+
+	if (ops->reducers == NULL)
+		return error_set(err, "module '%s' has no reducer table",
+		    m->name);
+	for (r = ops->reducers; r->name != NULL; r++, n++) {
+		for (i = 0; i < m->nreducers; i++) {
+			if (strcmp(m->reducers[i].name, r->name) == 0)
+				break;
+		}
+		if (i == m->nreducers)
+			return error_set(err, "module reducer '%s' is not in "
+			    "the manifest's reducers", r->name);
+		if (r->version == NULL ||
+		    strcmp(r->version, m->reducers[i].version) != 0)
+			return error_set(err, "reducer '%s': manifest version "
+			    "%s, module version %s", r->name,
+			    m->reducers[i].version,
+			    r->version == NULL ? "(null)" : r->version);
+		if (r->reduce == NULL)
+			return error_set(err, "reducer '%s' has no reduce "
+			    "function", r->name);
+	}
+	if (n != m->nreducers) {
+		for (i = 0; i < m->nreducers; i++) {
+			for (r = ops->reducers; r->name != NULL; r++) {
+				if (strcmp(m->reducers[i].name, r->name) == 0)
+					break;
+			}
+			if (r->name == NULL)
+				break;
+		}
+		return error_set(err, "manifest reducer '%s' is not in the "
+		    "module", i < m->nreducers ? m->reducers[i].name : "?");
+	}
+	return 0;
+}
+
 static int
 check_descriptor(const struct manifest *m, const struct aiterm_plugin *p,
     struct aiterm_error *err)
@@ -65,6 +114,8 @@ check_descriptor(const struct manifest *m, const struct aiterm_plugin *p,
 		    p->name == NULL ? "(null)" : p->name);
 	if (p->ops == NULL)
 		return error_set(err, "module '%s' has no ops table", m->name);
+	if (p->kind == AITERM_KIND_REDUCER)
+		return check_reducers(m, p->ops, err);
 	return 0;
 }
 

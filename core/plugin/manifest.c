@@ -41,6 +41,7 @@ enum value_type {
 	VALUE_INTEGER,		/* a plain scalar made of decimal digits */
 	VALUE_STRING,		/* a non-null scalar without NUL bytes */
 	VALUE_STRING_LIST,	/* a sequence of such scalars */
+	VALUE_MAPPING_LIST,	/* a sequence of mappings */
 };
 
 /* One manifest being read. */
@@ -96,6 +97,8 @@ static int	set_platforms(struct reader *, const struct manifest_key *,
 		    yaml_node_t *);
 static int	set_provides(struct reader *, const struct manifest_key *,
 		    yaml_node_t *);
+static int	set_reducers(struct reader *, const struct manifest_key *,
+		    yaml_node_t *);
 
 static const struct manifest_key manifest_keys[] = {
 	{ "manifest", VALUE_INTEGER, true, set_manifest },
@@ -107,6 +110,15 @@ static const struct manifest_key manifest_keys[] = {
 	{ "summary", VALUE_STRING, false, set_summary },
 	{ "platforms", VALUE_STRING_LIST, false, set_platforms },
 	{ "provides", VALUE_STRING_LIST, false, set_provides },
+	{ "reducers", VALUE_MAPPING_LIST, false, set_reducers },
+};
+
+/* The keys of one "reducers:" entry (kind reducer only), all required. */
+enum { RK_NAME, RK_VERSION, RK_COMMANDS, RK_COUNT };
+static const struct manifest_key reducer_keys[RK_COUNT] = {
+	[RK_NAME] = { "name", VALUE_STRING, true, NULL },
+	[RK_VERSION] = { "version", VALUE_STRING, true, NULL },
+	[RK_COMMANDS] = { "commands", VALUE_STRING_LIST, true, NULL },
 };
 
 const char *
@@ -147,11 +159,27 @@ free_list(char **list)
 	free(list);
 }
 
+static void
+free_reducers(struct manifest *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nreducers; i++) {
+		free(m->reducers[i].name);
+		free(m->reducers[i].version);
+		free_list(m->reducers[i].commands);
+	}
+	free(m->reducers);
+	m->reducers = NULL;
+	m->nreducers = 0;
+}
+
 void
 manifest_free(struct manifest *m)
 {
 	if (m == NULL)
 		return;
+	free_reducers(m);
 	free(m->path);
 	free(m->name);
 	free(m->module);
@@ -335,6 +363,18 @@ check_type(struct reader *r, const struct manifest_key *key,
 				return fail_at(r, node->start_mark,
 				    "'%s' must not contain a NUL byte",
 				    key->name);
+		}
+		return 0;
+	case VALUE_MAPPING_LIST:
+		if (value->type != YAML_SEQUENCE_NODE)
+			return fail_at(r, value->start_mark,
+			    "'%s' must be a sequence of mappings", key->name);
+		for (item = value->data.sequence.items.start;
+		    item < value->data.sequence.items.top; item++) {
+			node = node_at(r, *item);
+			if (node->type != YAML_MAPPING_NODE)
+				return fail_at(r, node->start_mark,
+				    "'%s' entries must be mappings", key->name);
 		}
 		return 0;
 	}
@@ -559,6 +599,126 @@ set_provides(struct reader *r, const struct manifest_key *key,
 	return set_list(r, key, node, &r->m->provides, check_provided);
 }
 
+/*
+ * A command pattern: words of printable ASCII other than quotes and
+ * backslashes, separated by single spaces, e.g. "git status", "node --test".
+ */
+static int
+check_pattern(struct reader *r, const struct manifest_key *key,
+    yaml_node_t *node)
+{
+	const char *s = scalar_text(node);
+	size_t i, n = node->data.scalar.length;
+
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] <= ' ' && s[i] != ' ')
+			break;
+		if ((unsigned char)s[i] >= 0x7f || strchr("'\"\\", s[i]))
+			break;
+		if (s[i] == ' ' && (i == 0 || i + 1 == n || s[i + 1] == ' '))
+			break;
+	}
+	if (n == 0 || i < n)
+		return fail_at(r, node->start_mark, "'%s' entries must be words "
+		    "separated by single spaces, got '%s'", key->name,
+		    quoted(r, node));
+	return 0;
+}
+
+/* One "reducers:" entry: a mapping of exactly reducer_keys. */
+static int
+read_reducer(struct reader *r, yaml_node_t *map, struct manifest_reducer *mr)
+{
+	yaml_node_pair_t *pair;
+	yaml_node_t *key, *value;
+	bool seen[RK_COUNT] = { false };
+	size_t i;
+
+	for (pair = map->data.mapping.pairs.start;
+	    pair < map->data.mapping.pairs.top; pair++) {
+		key = node_at(r, pair->key);
+		value = node_at(r, pair->value);
+		if (!is_string(key) || has_nul(key))
+			return fail_at(r, key->start_mark,
+			    "keys must be strings");
+		for (i = 0; i < RK_COUNT; i++) {
+			if (strcmp(scalar_text(key), reducer_keys[i].name) == 0)
+				break;
+		}
+		if (i == RK_COUNT)
+			return fail_at(r, key->start_mark,
+			    "unknown key '%s' in a 'reducers' entry",
+			    quoted(r, key));
+		if (seen[i])
+			return fail_at(r, key->start_mark,
+			    "duplicate key '%s'", quoted(r, key));
+		seen[i] = true;
+		if (check_type(r, &reducer_keys[i], value) == -1)
+			return -1;
+		if (i == RK_NAME) {
+			if (set_name(r, &reducer_keys[i], value) == -1)
+				return -1;
+			mr->name = r->m->name;
+			r->m->name = NULL;
+		} else if (i == RK_VERSION) {
+			if (set_version(r, &reducer_keys[i], value) == -1)
+				return -1;
+			mr->version = r->m->version;
+			r->m->version = NULL;
+		} else if (set_list(r, &reducer_keys[i], value, &mr->commands,
+		    check_pattern) == -1)
+			return -1;
+	}
+	for (i = 0; i < RK_COUNT; i++) {
+		if (!seen[i])
+			return fail_at(r, map->start_mark, "missing required "
+			    "key '%s' in a 'reducers' entry",
+			    reducer_keys[i].name);
+	}
+	if (mr->commands[0] == NULL)
+		return fail_at(r, map->start_mark,
+		    "reducer '%s' claims no commands", mr->name);
+	return 0;
+}
+
+/*
+ * The entries borrow set_name and set_version, which write the top-level
+ * fields: those are saved around the loop and put back.
+ */
+static int
+set_reducers(struct reader *r, const struct manifest_key *key,
+    yaml_node_t *seq)
+{
+	yaml_node_item_t *start = seq->data.sequence.items.start;
+	yaml_node_item_t *top = seq->data.sequence.items.top, *item;
+	char *name = r->m->name, *version = r->m->version;
+	size_t i;
+	int rc = 0;
+
+	free_reducers(r->m);
+	if (start == top)
+		return fail_at(r, seq->start_mark, "'%s' must not be empty",
+		    key->name);
+	r->m->reducers = xcalloc((size_t)(top - start), sizeof *r->m->reducers);
+	r->m->name = r->m->version = NULL;
+	for (item = start; item < top && rc == 0; item++) {
+		rc = read_reducer(r, node_at(r, *item),
+		    &r->m->reducers[r->m->nreducers++]);
+		for (i = 0; rc == 0 && i + 1 < r->m->nreducers; i++) {
+			if (strcmp(r->m->reducers[i].name,
+			    r->m->reducers[r->m->nreducers - 1].name) == 0)
+				rc = fail_at(r, node_at(r, *item)->start_mark,
+				    "duplicate reducer '%s'",
+				    r->m->reducers[i].name);
+		}
+	}
+	free(r->m->name);
+	free(r->m->version);
+	r->m->name = name;
+	r->m->version = version;
+	return rc;
+}
+
 static const struct manifest_key *
 find_key(const yaml_node_t *node)
 {
@@ -649,6 +809,12 @@ read_document(struct reader *r)
 			return fail_at(r, root->start_mark,
 			    "missing required key '%s'", manifest_keys[i].name);
 	}
+	if (r->m->kind == AITERM_KIND_REDUCER && r->m->reducers == NULL)
+		return fail_at(r, root->start_mark, "missing required key "
+		    "'reducers' (a reducer manifest lists its reducers)");
+	if (r->m->kind != AITERM_KIND_REDUCER && r->m->reducers != NULL)
+		return fail_at(r, root->start_mark,
+		    "'reducers' is only for kind 'reducer'");
 	return 0;
 }
 

@@ -12,6 +12,13 @@
 #include "aiterm/plugin.h"
 #include "util/error.h"
 
+/* One entry of a reducer manifest's "reducers:" list. */
+struct manifest_reducer {
+	char	*name;
+	char	*version;
+	char	**commands;	/* NULL-terminated command patterns */
+};
+
 struct manifest {
 	char			*path;		/* the file it was read from */
 	int			 manifest;	/* format version, must be 1 */
@@ -24,6 +31,8 @@ struct manifest {
 	char			*summary;	/* optional, NULL when absent */
 	char			**platforms;	/* optional, NULL-terminated */
 	char			**provides;	/* optional, NULL-terminated */
+	struct manifest_reducer	*reducers;	/* kind reducer: required */
+	size_t			 nreducers;
 };
 
 int		 manifest_load(const char *path, struct manifest *m,

@@ -84,6 +84,11 @@ load_manifest(const char *path)
 		goto out;
 	}
 	e->loaded = true;
+	/* The entry takes the manifest's reducers. */
+	e->reducers = m.reducers;
+	e->nreducers = m.nreducers;
+	m.reducers = NULL;
+	m.nreducers = 0;
 out:
 	if (e->error != NULL)
 		host_get()->log(AITERM_LOG_INFO, "loader", "%s: %s", path,
@@ -194,6 +199,25 @@ registry_find(enum aiterm_plugin_kind kind, const char *name)
 	return NULL;
 }
 
+/* [{name, version, commands}] of a reducer plugin's manifest. */
+static json_t *
+reducers_json(const struct plugin_entry *e)
+{
+	json_t *list = json_array(), *cmds;
+	size_t i;
+	char **p;
+
+	for (i = 0; i < e->nreducers; i++) {
+		cmds = json_array();
+		for (p = e->reducers[i].commands; *p != NULL; p++)
+			json_array_append_new(cmds, json_string(*p));
+		json_array_append_new(list, json_pack("{s:s, s:s, s:o}",
+		    "name", e->reducers[i].name, "version",
+		    e->reducers[i].version, "commands", cmds));
+	}
+	return list;
+}
+
 json_t *
 registry_to_json(void)
 {
@@ -213,6 +237,8 @@ registry_to_json(void)
 		for (p = e->provides; p != NULL && *p != NULL; p++)
 			json_array_append_new(prov, json_string(*p));
 		json_object_set_new(o, "provides", prov);
+		if (e->nreducers > 0)
+			json_object_set_new(o, "reducers", reducers_json(e));
 		if (e->error != NULL)
 			json_object_set_new(o, "error", json_string(e->error));
 		json_array_append_new(list, o);
@@ -223,7 +249,7 @@ registry_to_json(void)
 void
 registry_reset(void)
 {
-	size_t i;
+	size_t i, j;
 	char **p;
 
 	for (i = 0; i < nentries; i++) {
@@ -234,6 +260,15 @@ registry_reset(void)
 		for (p = entries[i].provides; p != NULL && *p != NULL; p++)
 			free(*p);
 		free(entries[i].provides);
+		for (j = 0; j < entries[i].nreducers; j++) {
+			free(entries[i].reducers[j].name);
+			free(entries[i].reducers[j].version);
+			for (p = entries[i].reducers[j].commands;
+			    *p != NULL; p++)
+				free(*p);
+			free(entries[i].reducers[j].commands);
+		}
+		free(entries[i].reducers);
 	}
 	free(entries);
 	entries = NULL;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "aiterm/plugin.h"
+#include "plugin/manifest.h"
 
 struct plugin_entry {
 	char				*manifest_path;
@@ -20,6 +21,9 @@ struct plugin_entry {
 	bool				 loaded;
 	char				*error;		/* why it did not load */
 	const struct aiterm_plugin	*plugin;	/* set when loaded */
+	/* Kind reducer: the manifest's reducers (claims), when loaded. */
+	struct manifest_reducer		*reducers;
+	size_t				 nreducers;
 };
 
 /*

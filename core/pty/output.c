@@ -5,6 +5,7 @@
 #include "pty/logread.h"
 #include "pty/output.h"
 #include "pty/render.h"
+#include "reduce/cmd.h"
 #include "reduce/pipeline.h"
 #include "shell/utf8.h"
 #include "util/xmalloc.h"
@@ -142,15 +143,77 @@ widest_range(const struct aiterm_buf *text, uint64_t *first,
 	}
 }
 
+/* The command text RED-CMD chooses by: the session's last-command file. */
+static char *
+last_command(const char *session)
+{
+	char *path = session_path(session, "last-command"), *text = NULL;
+	size_t len = 0;
+	FILE *f = path != NULL ? fopen(path, "re") : NULL;
+
+	if (f != NULL) {
+		text = xmalloc(4097);
+		len = fread(text, 1, 4096, f);
+		text[len] = '\0';
+		fclose(f);
+		if (len == 4096 || strlen(text) != len) {
+			free(text);
+			text = NULL;
+		}
+	}
+	free(path);
+	return text;
+}
+
+/*
+ * RED-CMD on the stripped text: 0 when a command reducer gave the answer.
+ * A reducer that left something out is followed by one line naming it
+ * and the log lines holding the whole text.
+ */
+static int
+reduce_command(const char *command, int exit_code, const struct aiterm_buf *t,
+    const unsigned long long *line_of, size_t nline_of, uint64_t base_line,
+    struct output_text *out)
+{
+	struct red_cmd_result res;
+	size_t lines = red_line_count(buf_str(t), t->len);
+	unsigned long long first, last;
+
+	if (command == NULL || lines == 0 || red_cmd_reduce(command,
+	    buf_str(t), t->len, exit_code, RED_CMD_MAX_LINES, &out->text,
+	    &res) != 0)
+		return -1;
+	snprintf(out->reducer, sizeof out->reducer, "%s", res.name);
+	snprintf(out->reducer_version, sizeof out->reducer_version, "%s",
+	    res.version);
+	if (res.lossless)
+		return 0;
+	if (line_of != NULL && nline_of == lines) {
+		first = line_of[0];
+		last = line_of[lines - 1];
+	} else {
+		first = base_line;
+		last = base_line + lines - 1;
+	}
+	if (out->text.len > 0 && out->text.data[out->text.len - 1] != '\n')
+		buf_addc(&out->text, '\n');
+	buf_printf(&out->text, "[%s reducer; all of it: line_range=[%llu,%llu]]",
+	    res.name, first, last);
+	out->omitted_first = first;
+	out->omitted_last = last;
+	return 0;
+}
+
 /*
  * line_of gives the log line of each line of rendered (render tracked
  * them), so markers name lines pty_read line_range can fetch; when
  * stripping changed the line count (cursor-up redraws) it is not used.
+ * command is the command line whose whole output rendered is, or NULL.
  */
 static void
 reduce(const struct aiterm_buf *rendered, uint64_t base_line,
     unsigned long long *line_of, size_t nline_of, unsigned cols, bool raw,
-    struct output_text *out)
+    const char *command, int exit_code, struct output_text *out)
 {
 	struct red_headtail_opts opts = {
 		.max_lines = 120, .head_lines = 40, .tail_lines = 60,
@@ -169,14 +232,71 @@ reduce(const struct aiterm_buf *rendered, uint64_t base_line,
 		line_of = NULL;
 	trim_blanks(&stripped, &nline_of);
 	drop_echo_lines(&stripped, line_of, &nline_of);
+	out->reduced = true;
+	if (reduce_command(command, exit_code, &stripped, line_of, nline_of,
+	    base_line, out) == 0) {
+		buf_free(&stripped);
+		return;
+	}
 	opts.line_of = line_of;
 	opts.nline_of = line_of == NULL ? 0 : nline_of;
 	memset(&info, 0, sizeof info);
 	red_generic(buf_str(&stripped), stripped.len, &opts, &out->text,
 	    &info);
 	buf_free(&stripped);
-	out->reduced = true;
 	widest_range(&out->text, &out->omitted_first, &out->omitted_last);
+}
+
+/*
+ * Where in the slice's head the last command's output starts, when it
+ * starts there and the head is the whole slice: the bytes before it and
+ * after it are rendered apart, so that what came before can be told.
+ */
+static size_t
+command_split(const struct output_request *req, const struct log_slice *slice)
+{
+	uint64_t at;
+
+	if (req->raw || req->command == NULL || slice->truncated)
+		return 0;
+	at = req->command->offset;
+	if (at < slice->from || at > slice->from + slice->head.len)
+		return 0;
+	return (size_t)(at - slice->from);
+}
+
+static bool
+blank(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' &&
+		    p[i] != '\r')
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The command line to reduce by, or NULL: the read must start at the
+ * command's output (only blanks rendered before it), hold its end, and
+ * not be truncated.
+ */
+static char *
+command_text(const struct output_request *req, const struct log_slice *slice,
+    const struct output_text *out, const struct aiterm_buf *rendered,
+    size_t before)
+{
+	if (req->raw || req->command == NULL || slice->truncated ||
+	    req->command->offset < slice->from ||
+	    req->command->offset > slice->from + slice->head.len)
+		return NULL;
+	if (!req->command_done && !out->done_seen)
+		return NULL;
+	if (!blank(buf_str(rendered), before))
+		return NULL;
+	return last_command(req->session);
 }
 
 static void
@@ -199,6 +319,8 @@ output_collect(const struct output_request *req, struct output_text *out,
 	struct log_slice slice;
 	struct render r;
 	char *log = session_path(req->session, "output.log");
+	char *command = NULL;
+	size_t split, before;
 	int rc = -1;
 
 	render_init(&r, 0, REGION_OUTPUT, NULL, NULL);
@@ -216,8 +338,12 @@ output_collect(const struct output_request *req, struct output_text *out,
 	r.on_mark = note_mark;
 	r.arg = out;
 	/* raw: the bytes as the terminal got them; marks still counted. */
-	render_feed(&r, buf_str(&slice.head), slice.head.len, req->raw ?
-	    NULL : &rendered);
+	split = command_split(req, &slice);
+	render_feed(&r, buf_str(&slice.head), split, req->raw ? NULL :
+	    &rendered);
+	before = rendered.len;
+	render_feed(&r, buf_str(&slice.head) + split, slice.head.len - split,
+	    req->raw ? NULL : &rendered);
 	if (req->raw)
 		buf_add(&rendered, slice.head.data == NULL ? "" :
 		    slice.head.data, slice.head.len);
@@ -239,8 +365,10 @@ output_collect(const struct output_request *req, struct output_text *out,
 			buf_add(&rendered, slice.tail.data == NULL ? "" :
 			    slice.tail.data, slice.tail.len);
 	}
+	command = command_text(req, &slice, out, &rendered, before);
 	reduce(&rendered, cur.line, r.line_of, r.nline_of, req->meta->cols,
-	    req->raw, out);
+	    req->raw, command, req->exit_code >= 0 ? req->exit_code :
+	    out->done_seen ? out->done_exit : -1, out);
 	out->from = slice.from;
 	out->to = slice.to;
 	out->line = slice.to_line;
@@ -256,6 +384,7 @@ out:
 	render_free(&r);
 	log_slice_free(&slice);
 	buf_free(&rendered);
+	free(command);
 	free(log);
 	return rc;
 }

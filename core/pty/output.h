@@ -1,8 +1,10 @@
 /*
  * What a read returns to the AI: the log bytes from the session's read
  * cursor, with our marks, prompts and echoes dropped (render), reduced
- * (RED-STRIP, RED-REPEAT, RED-HEADTAIL) unless raw, and the cursor moved
- * past them.
+ * unless raw, and the cursor moved past them.  Reduction is the command
+ * reducer of the command that produced the output (RED-CMD) when one
+ * claims it, else the generic stages (RED-STRIP, RED-REPEAT,
+ * RED-HEADTAIL).
  */
 #ifndef AITERM_OUTPUT_H
 #define AITERM_OUTPUT_H
@@ -24,6 +26,9 @@ struct output_text {
 	bool			 reduced;
 	bool			 done_seen;	/* a D mark of ours was read */
 	int			 done_exit;
+	/* RED-CMD: the command reducer that ran, "" when none. */
+	char			 reducer[64];
+	char			 reducer_version[32];
 };
 
 struct output_request {
@@ -34,6 +39,15 @@ struct output_request {
 	uint64_t			 to;		/* UINT64_MAX: the end */
 	bool				 raw;
 	bool				 advance;	/* move the cursor */
+	/*
+	 * RED-CMD: the last command sent, when its output starts in this
+	 * read.  Its reducer runs only when the read holds all of that
+	 * output (command_done, or the read passes its end mark) and
+	 * nothing before it.
+	 */
+	const struct session_command	*command;	/* may be NULL */
+	bool				 command_done;
+	int				 exit_code;	/* -1 unknown */
 };
 
 /* Incremental read from the cursor. */

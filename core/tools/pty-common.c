@@ -95,6 +95,9 @@ result_json(const char *session, const struct waiter_result *r,
 		json_object_set_new(j, "duration_ms",
 		    json_real(r->duration_ms));
 	}
+	json_object_set_new(j, "reducer", o->reducer[0] != '\0' ?
+	    json_sprintf("%s %s", o->reducer, o->reducer_version) :
+	    json_null());
 	json_object_set_new(j, "omitted", o->omitted_last > 0 ?
 	    json_pack("[I, I]", (json_int_t)o->omitted_first,
 	    (json_int_t)o->omitted_last) : json_null());
@@ -111,6 +114,13 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		.echo_suffix = pw->echo_suffix,
 		.to = r != NULL ? r->scanned : UINT64_MAX,
 		.raw = pw->raw, .advance = true,
+		.command = pw->have_cmd ? &pw->cmd : NULL,
+		.command_done = pw->have_cmd && (pw->cmd.done ||
+		    (r != NULL && r->complete && (r->via == VIA_SENTINEL ||
+		    r->via == VIA_EXIT))),
+		.exit_code = pw->have_cmd && pw->cmd.done ? pw->cmd.exit_code :
+		    r != NULL && r->complete && (r->via == VIA_SENTINEL ||
+		    r->via == VIA_EXIT) ? r->exit_code : -1,
 	};
 	struct aiterm_error err = ERROR_INIT;
 	struct output_text out;

@@ -40,6 +40,7 @@
 	"\"bytes\":{\"type\":\"integer\"}," \
 	"\"omitted\":{\"type\":[\"array\",\"null\"],\"items\":" \
 	"{\"type\":\"integer\"}}," \
+	"\"reducer\":{\"type\":[\"string\",\"null\"]}," \
 	"\"mode\":{\"type\":\"string\"}}," \
 	"\"required\":[\"session_id\",\"complete\",\"via\",\"cursor\"]}"
 

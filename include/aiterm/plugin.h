@@ -161,20 +161,58 @@ struct aiterm_mux_ops {
 	const char *const *(*key_names)(void);
 };
 
-/* Reducer ops (kind reducer).  Pure functions: no I/O, no globals. */
+/*
+ * Reducer ops (kind reducer).  A reducer plugin carries a table of
+ * command reducers (RED-CMD).  Which command lines each one claims is data
+ * in the plugin's manifest ("reducers:" entries with name, version and
+ * commands); the core parses the command line, skips prefixes such as
+ * sudo, env, VAR=value and runners such as "uv run", matches the claims
+ * and calls reduce.  The descriptor's table and the manifest's entries
+ * must name the same reducers with the same versions, or the plugin is
+ * refused.
+ *
+ * reduce is a pure function: no I/O, no globals, no state between calls.
+ * It sees the output after RED-STRIP (escape sequences gone, CR redraws
+ * resolved, CRLF made LF, valid UTF-8) and appends a shorter faithful
+ * view of it to out.  It returns 0, or -1 to decline (the shape is not
+ * one it knows); the core then runs the generic stages.  What it folds it
+ * must say it folded (RED-FAITHFUL): a count, never silence; a failure, an
+ * error line, a failing test name, a conflict or a warning count is never
+ * folded.
+ *
+ * reduce returns 0 when it left something out: the core then adds one
+ * line saying which reducer ran and the exact pty_read line_range that
+ * returns the whole text.  It returns 1 when nothing was left out, only
+ * laid out more tightly (columns squeezed, a header folded into each
+ * row), and -1 to decline.  The core uses the stripped text instead
+ * whenever the result is not shorter.
+ */
 struct aiterm_reduce_input {
-	const char *text;	/* stripped output, UTF-8 */
-	size_t len;
-	const char *command;	/* the command line that produced it, or NULL */
-	int exit_code;		/* -1 when unknown */
+	const char		*text;	/* stripped output, UTF-8, LF lines */
+	size_t			 len;
+	const char		*command; /* the whole command line as typed */
+	/*
+	 * The words of the command that produced the output: prefixes
+	 * skipped, quotes removed, NULL-terminated; argv[0] is the program
+	 * name without its directory.
+	 */
+	const char *const	*argv;
+	int			 exit_code;	/* -1 when unknown */
+	/* The lines the AI should get at most; the core cuts beyond it. */
+	size_t			 max_lines;
+};
+
+struct aiterm_reducer {
+	const char	*name;		/* as in the manifest, [a-z0-9-]+ */
+	const char	*version;	/* as in the manifest */
+	int		(*reduce)(const struct aiterm_host *host,
+			    const struct aiterm_reduce_input *in,
+			    struct aiterm_buf *out);
 };
 
 struct aiterm_reducer_ops {
-	/* Nonzero when this reducer handles argv0 (after prefixes are skipped). */
-	int (*claims)(const char *const argv[]);
-	/* Append the reduced text to out; return 0, or -1 to decline. */
-	int (*reduce)(const struct aiterm_host *host,
-	    const struct aiterm_reduce_input *in, struct aiterm_buf *out);
+	/* The reducers, ended by an entry whose name is NULL. */
+	const struct aiterm_reducer *reducers;
 };
 
 /* Harness ops (kind harness): one agent CLI. */

@@ -29,22 +29,23 @@ mux_probe(const struct aiterm_host *host, struct aiterm_mux_info *info,
 static const struct aiterm_mux_ops mux_ops = { .probe = mux_probe };
 
 static int
-reducer_claims(const char *const argv[])
-{
-	return argv[0] != NULL && strcmp(argv[0], "testcmd") == 0;
-}
-
-static int
 reducer_reduce(const struct aiterm_host *host,
     const struct aiterm_reduce_input *in, struct aiterm_buf *out)
 {
+	if (in->argv != NULL && in->argv[1] != NULL &&
+	    strcmp(in->argv[1], "decline") == 0)
+		return -1;
 	host->buf_printf(out, "%zu bytes", in->len);
 	return 0;
 }
 
+static const struct aiterm_reducer reducers[] = {
+	{ "testcmd", "1.0", reducer_reduce },
+	{ NULL, NULL, NULL },
+};
+
 static const struct aiterm_reducer_ops reducer_ops = {
-	.claims = reducer_claims,
-	.reduce = reducer_reduce,
+	.reducers = reducers,
 };
 
 static const char *

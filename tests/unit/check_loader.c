@@ -97,16 +97,18 @@ START_TEST(test_good_plugins_callable)
 	const struct aiterm_mux_ops *mux;
 	const struct aiterm_harness_ops *har;
 	const struct aiterm_receiver_ops *rcv;
-	struct aiterm_reduce_input in = { "hello", 5, "testcmd", 0 };
 	const char *argv[] = { "testcmd", NULL };
+	struct aiterm_reduce_input in = { "hello", 5, "testcmd", argv, 0,
+	    200 };
 	struct aiterm_buf out = BUF_INIT;
 	struct aiterm_mux_info info;
 
 	p = registry_find(AITERM_KIND_REDUCER, "good-reducer");
 	ck_assert_ptr_nonnull(p);
 	red = p->ops;
-	ck_assert(red->claims(argv));
-	ck_assert_int_eq(red->reduce(host_get(), &in, &out), 0);
+	ck_assert_str_eq(red->reducers[0].name, "testcmd");
+	ck_assert_ptr_null(red->reducers[1].name);
+	ck_assert_int_eq(red->reducers[0].reduce(host_get(), &in, &out), 0);
 	ck_assert_str_eq(buf_str(&out), "5 bytes");
 	buf_free(&out);
 

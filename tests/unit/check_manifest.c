@@ -216,6 +216,9 @@ END_TEST
 START_TEST(test_good_reducer)
 {
 	static const char *const provides[] = { "git", "git-log" };
+	static const char *const status_cmds[] = { "git status",
+	    "git -c x status" };
+	static const char *const log_cmds[] = { "git log" };
 	struct manifest m;
 
 	/* Explicit "---" and "...", single-quoted abi, no summary. */
@@ -229,6 +232,14 @@ START_TEST(test_good_reducer)
 	ck_assert_ptr_null(m.summary);
 	ck_assert_ptr_null(m.platforms);
 	ck_assert(list_is(m.provides, provides, nitems(provides)));
+	ck_assert_uint_eq(m.nreducers, 2);
+	ck_assert_str_eq(m.reducers[0].name, "git-status");
+	ck_assert_str_eq(m.reducers[0].version, "1.0.0");
+	ck_assert(list_is(m.reducers[0].commands, status_cmds,
+	    nitems(status_cmds)));
+	ck_assert_str_eq(m.reducers[1].name, "git-log");
+	ck_assert_str_eq(m.reducers[1].version, "0.3");
+	ck_assert(list_is(m.reducers[1].commands, log_cmds, nitems(log_cmds)));
 	manifest_free(&m);
 }
 END_TEST
@@ -348,6 +359,33 @@ static const struct {
 	{ "yaml-alias.yaml", "2:7: YAML error: found undefined alias" },
 	{ "yaml-bad-utf8.yaml",
 	    "2:11: YAML error: invalid leading UTF-8 octet" },
+	{ "reducers-missing.yaml",
+	    "1:1: missing required key 'reducers' (a reducer manifest "
+	    "lists its reducers)" },
+	{ "reducers-on-mux.yaml",
+	    "1:1: 'reducers' is only for kind 'reducer'" },
+	{ "reducers-scalar.yaml",
+	    "7:11: 'reducers' must be a sequence of mappings" },
+	{ "reducers-entry-scalar.yaml",
+	    "8:5: 'reducers' entries must be mappings" },
+	{ "reducers-empty.yaml",
+	    "7:11: 'reducers' must not be empty" },
+	{ "reducers-unknown-key.yaml",
+	    "11:5: unknown key 'claims' in a 'reducers' entry" },
+	{ "reducers-missing-commands.yaml",
+	    "8:5: missing required key 'commands' in a 'reducers' entry" },
+	{ "reducers-no-commands.yaml",
+	    "8:5: reducer 'a' claims no commands" },
+	{ "reducers-bad-pattern.yaml",
+	    "10:16: 'commands' entries must be words separated by single "
+	    "spaces, got 'git  status'" },
+	{ "reducers-quote-pattern.yaml",
+	    "10:16: 'commands' entries must be words separated by single "
+	    "spaces, got 'git 'status''" },
+	{ "reducers-duplicate.yaml",
+	    "9:5: duplicate reducer 'a'" },
+	{ "reducers-bad-name.yaml",
+	    "8:12: 'name' must match [a-z0-9][a-z0-9-]*, got 'Git'" },
 };
 
 START_TEST(test_bad_fixture)

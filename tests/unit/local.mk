@@ -6,3 +6,4 @@ include $(srcdir)/tests/unit/mcp.mk
 include $(srcdir)/tests/unit/loader.mk
 include $(srcdir)/tests/unit/logread.mk
 include $(srcdir)/tests/unit/reduce.mk
+include $(srcdir)/tests/unit/redcmd.mk

@@ -1,0 +1,168 @@
+/* RED-CMD: matching command words to reducer plugins, and running one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/host.h"
+#include "plugin/registry.h"
+#include "reduce/cmd.h"
+#include "reduce/lines.h"
+#include "util/xmalloc.h"
+
+/* A reducer whose manifest claims the command, and how closely. */
+struct candidate {
+	const struct plugin_entry	*entry;
+	const struct manifest_reducer	*claim;
+	size_t				 score;	/* words in the pattern */
+	size_t				 order;
+};
+
+/*
+ * The number of words of pattern when it matches argv, else 0: the first
+ * word is argv[0], a word starting with '-' must occur in argv, and the
+ * others are the next non-option words of argv, in order.
+ */
+static size_t
+pattern_match(const char *pattern, char *const *argv)
+{
+	char word[128];
+	const char *p = pattern, *sp;
+	size_t n, words = 0, next = 1, i;
+
+	while (*p != '\0') {
+		sp = strchr(p, ' ');
+		n = sp != NULL ? (size_t)(sp - p) : strlen(p);
+		if (n >= sizeof word)
+			return 0;
+		memcpy(word, p, n);
+		word[n] = '\0';
+		p += n + (sp != NULL ? 1 : 0);
+		if (words == 0) {
+			if (strcmp(argv[0], word) != 0)
+				return 0;
+		} else if (word[0] == '-') {
+			for (i = 1; argv[i] != NULL; i++) {
+				if (strcmp(argv[i], word) == 0)
+					break;
+			}
+			if (argv[i] == NULL)
+				return 0;
+		} else {
+			while (argv[next] != NULL && argv[next][0] == '-')
+				next++;
+			if (argv[next] == NULL || strcmp(argv[next], word) != 0)
+				return 0;
+			next++;
+		}
+		words++;
+	}
+	return words;
+}
+
+static int
+candidate_cmp(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static size_t
+find_candidates(char *const *argv, struct candidate **out)
+{
+	const struct plugin_entry *e;
+	struct candidate *c = NULL;
+	size_t i, j, n = 0, score, best;
+	char **pat;
+
+	for (i = 0; i < registry_count(); i++) {
+		e = registry_entry(i);
+		if (!e->loaded || e->kind != AITERM_KIND_REDUCER)
+			continue;
+		for (j = 0; j < e->nreducers; j++) {
+			best = 0;
+			for (pat = e->reducers[j].commands; *pat != NULL;
+			    pat++) {
+				score = pattern_match(*pat, argv);
+				if (score > best)
+					best = score;
+			}
+			if (best == 0)
+				continue;
+			c = xrealloc(c, (n + 1) * sizeof *c);
+			c[n].entry = e;
+			c[n].claim = &e->reducers[j];
+			c[n].score = best;
+			c[n].order = n;
+			n++;
+		}
+	}
+	qsort(c, n, sizeof *c, candidate_cmp);
+	*out = c;
+	return n;
+}
+
+static const struct aiterm_reducer *
+table_entry(const struct plugin_entry *e, const char *name)
+{
+	const struct aiterm_reducer_ops *ops = e->plugin->ops;
+	const struct aiterm_reducer *r;
+
+	for (r = ops->reducers; r->name != NULL; r++) {
+		if (strcmp(r->name, name) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+int
+red_cmd_reduce(const char *line, const char *text, size_t len,
+    int exit_code, size_t max_lines, struct aiterm_buf *out,
+    struct red_cmd_result *res)
+{
+	struct aiterm_reduce_input in;
+	const struct aiterm_reducer *r;
+	struct candidate *c = NULL;
+	struct aiterm_buf tmp = BUF_INIT;
+	char **argv;
+	size_t n, i;
+	int rc = -1, got;
+
+	memset(res, 0, sizeof *res);
+	if ((argv = red_cmd_argv(line)) == NULL)
+		return -1;
+	n = find_candidates(argv, &c);
+	memset(&in, 0, sizeof in);
+	in.text = text;
+	in.len = len;
+	in.command = line;
+	in.argv = (const char *const *)argv;
+	in.exit_code = exit_code;
+	in.max_lines = max_lines;
+	for (i = 0; i < n && rc != 0; i++) {
+		r = table_entry(c[i].entry, c[i].claim->name);
+		if (r == NULL)
+			continue;
+		buf_reset(&tmp);
+		got = r->reduce(host_get(), &in, &tmp);
+		if (got < 0)
+			continue;
+		/* RED-FAITHFUL: shorter, and within the budget, or nothing. */
+		if (tmp.len >= len || (max_lines > 0 &&
+		    red_line_count(buf_str(&tmp), tmp.len) > max_lines))
+			break;
+		buf_add(out, buf_str(&tmp), tmp.len);
+		snprintf(res->name, sizeof res->name, "%s", r->name);
+		snprintf(res->version, sizeof res->version, "%s", r->version);
+		snprintf(res->plugin, sizeof res->plugin, "%s",
+		    c[i].entry->name);
+		res->lossless = got == 1;
+		rc = 0;
+	}
+	buf_free(&tmp);
+	free(c);
+	red_cmd_argv_free(argv);
+	return rc;
+}

@@ -1,0 +1,61 @@
+/*
+ * RED-CMD: choosing and running the command reducer for an output.
+ *
+ * The command line that produced the output is split into words the way
+ * a POSIX shell would (quotes and backslashes; no expansion).  Of a
+ * pipeline or a list (|, &&, ||, ;) the last simple command is the one
+ * whose output the terminal shows, unless it is a filter that passes the
+ * previous one's lines through (head, tail, less, more, cat, tee, grep -v
+ * ... see cmdline.c), in which case the one before it is taken.  Prefixes
+ * are skipped: VAR=value words, sudo and its options, env and its
+ * options, time, nice, nohup, command, exec, stdbuf, timeout DURATION,
+ * and runners: uv run, poetry run, pipenv run, pdm run, npx, bunx,
+ * pnpm exec/dlx, yarn exec/dlx, python[3] -m MODULE (MODULE becomes the
+ * program).  argv[0] loses its directory ("/usr/bin/git" is "git").
+ *
+ * The reducers are the loaded plugins of kind reducer.  A manifest
+ * command pattern is words: the first matches argv[0], each further word
+ * the next word of argv that is not an option, in order; a pattern word
+ * that starts with '-' must be present among argv's words.  A longer
+ * pattern beats a shorter one; among equals the plugin found first wins.
+ * A reducer that declines (returns -1) passes the turn to the next match.
+ */
+#ifndef AITERM_REDUCE_CMD_H
+#define AITERM_REDUCE_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/buf.h"
+
+/*
+ * The words of the command whose output a terminal shows for line,
+ * NULL-terminated and allocated (red_cmd_argv_free), or NULL when line is
+ * empty, multi-line, or not a simple command this parser understands
+ * (unbalanced quotes, a subshell, a here-document).
+ */
+char	**red_cmd_argv(const char *line);
+void	 red_cmd_argv_free(char **argv);
+
+/* The budget of lines a command reducer gets in a read. */
+#define RED_CMD_MAX_LINES	120
+
+struct red_cmd_result {
+	char	name[64];	/* the reducer that ran, "" when none */
+	char	version[32];
+	char	plugin[64];
+	bool	lossless;	/* it left nothing out (it returned 1) */
+};
+
+/*
+ * Run the command reducer for line on text (stripped output, len bytes)
+ * and append its result to out.  Returns 0 when a reducer ran and its
+ * result is shorter than text (RED-FAITHFUL), else -1 with out untouched.
+ * max_lines is the budget passed to the reducer; a result with more lines
+ * is refused.  exit_code is -1 when unknown.
+ */
+int	 red_cmd_reduce(const char *line, const char *text, size_t len,
+	    int exit_code, size_t max_lines, struct aiterm_buf *out,
+	    struct red_cmd_result *res);
+
+#endif

@@ -1,0 +1,141 @@
+/* Text helpers for command reducers (see redlib.h). */
+#include <string.h>
+
+#include "redlib.h"
+
+bool
+rl_next(const char *text, size_t len, size_t *pos, struct rl_line *l)
+{
+	const char *nl;
+
+	if (*pos >= len)
+		return false;
+	l->p = text + *pos;
+	nl = memchr(l->p, '\n', len - *pos);
+	l->len = nl != NULL ? (size_t)(nl - l->p) : len - *pos;
+	*pos += l->len + (nl != NULL ? 1 : 0);
+	return true;
+}
+
+size_t
+rl_count(const char *text, size_t len)
+{
+	struct rl_line l;
+	size_t pos = 0, n = 0;
+
+	while (rl_next(text, len, &pos, &l))
+		n++;
+	return n;
+}
+
+bool
+rl_starts(const struct rl_line *l, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return l->len >= n && memcmp(l->p, prefix, n) == 0;
+}
+
+bool
+rl_ends(const struct rl_line *l, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return l->len >= n && memcmp(l->p + l->len - n, suffix, n) == 0;
+}
+
+bool
+rl_has(const struct rl_line *l, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	return n == 0 || (l->len >= n && memmem(l->p, l->len, needle, n) !=
+	    NULL);
+}
+
+bool
+rl_eq(const struct rl_line *l, const char *s)
+{
+	return strlen(s) == l->len && memcmp(l->p, s, l->len) == 0;
+}
+
+static bool
+blank_char(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+struct rl_line
+rl_trim(struct rl_line l)
+{
+	while (l.len > 0 && blank_char(l.p[0])) {
+		l.p++;
+		l.len--;
+	}
+	while (l.len > 0 && blank_char(l.p[l.len - 1]))
+		l.len--;
+	return l;
+}
+
+bool
+rl_blank(const struct rl_line *l)
+{
+	return rl_trim(*l).len == 0;
+}
+
+void
+rl_put(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_line *l)
+{
+	h->buf_add(out, l->p, l->len);
+	h->buf_add(out, "\n", 1);
+}
+
+void
+rl_put_squeezed(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_line *l)
+{
+	size_t i = 0, start, run;
+
+	while (i < l->len) {
+		start = i;
+		while (i < l->len && !blank_char(l->p[i]))
+			i++;
+		h->buf_add(out, l->p + start, i - start);
+		for (run = 0; i < l->len && blank_char(l->p[i]); i++)
+			run++;
+		if (run > 0 && i < l->len)
+			h->buf_add(out, "  ", run >= 2 ? 2 : 1);
+	}
+	h->buf_add(out, "\n", 1);
+}
+
+const char *
+rl_subcommand(const char *const *argv)
+{
+	size_t i;
+
+	if (argv == NULL || argv[0] == NULL)
+		return NULL;
+	for (i = 1; argv[i] != NULL; i++) {
+		if (argv[i][0] != '-')
+			return argv[i];
+	}
+	return NULL;
+}
+
+bool
+rl_has_opt(const char *const *argv, const char *opt)
+{
+	size_t i, n = strlen(opt);
+	bool prefix = n > 0 && opt[n - 1] == '=';
+
+	if (argv == NULL)
+		return false;
+	for (i = 1; argv[i] != NULL; i++) {
+		if (prefix ? strncmp(argv[i], opt, n) == 0 :
+		    strcmp(argv[i], opt) == 0)
+			return true;
+	}
+	return false;
+}
