@@ -43,8 +43,9 @@ class Client:
         self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
         self.proc.stdin.flush()
 
-    def tool(self, name, **args):
-        reply = self.request("tools/call", {"name": name, "arguments": args})
+    def tool(self, tool_name, **args):
+        reply = self.request("tools/call",
+                             {"name": tool_name, "arguments": args})
         result = reply.get("result", {})
         text = "".join(c.get("text", "") for c in result.get("content", []))
         flag = " (isError)" if result.get("isError") else ""
@@ -56,15 +57,75 @@ class Client:
         self.proc.wait(timeout=10)
 
 
+def plugin_dirs(build):
+    """Every build folder holding a plugin manifest (plugins/*, plugins/*/*)."""
+    found = []
+    for top, dirs, files in os.walk(os.path.join(build, "plugins")):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        if any(f.endswith(".yaml") for f in files):
+            found.append(top)
+    return sorted(found)
+
+
+def step(title):
+    print(f"\n\033[1m=== {title}\033[0m")
+
+
+SCRIPT = r"""cat > notes.txt <<'EOF'
+it's "quoted", $NOT_EXPANDED, a \backslash
+EOF
+for i in 1 2 3; do printf 'line %s\n' "$i"; done
+wc -l < notes.txt"""
+
+
+def run_pty(client, work):
+    step("open a persistent terminal (a shell in a private tmux server)")
+    opened = client.tool("pty_open", name="demo", cwd=work)
+    sid = opened["structuredContent"]["session_id"]
+
+    step("cd and export persist between commands (one call each: "
+         "send, wait, output)")
+    client.tool("pty_send", session_id=sid, wait=True,
+                text="mkdir -p project && cd project && export GREETING=hello")
+    client.tool("pty_send", session_id=sid, text='pwd; echo "$GREETING"',
+                wait=True)
+
+    step("a multi-line script runs as one unit: heredoc, quotes, a loop")
+    client.tool("pty_send", session_id=sid, wait=True, text=SCRIPT)
+
+    step("a failing command: its exit code comes back")
+    client.tool("pty_send", session_id=sid, text="ls /nonexistent",
+                wait=True)
+
+    step("long output: head and tail, and the line_range to read the rest")
+    client.tool("pty_send", session_id=sid, text="seq 1 100000", wait=True)
+
+    if shutil.which("git"):
+        step("a command reducer: git status, summarised (RED-CMD)")
+        client.tool("pty_send", session_id=sid, wait=True, text=(
+            "git init -q . && git -c user.email=demo@example.com "
+            "-c user.name=demo commit -q --allow-empty -m init && "
+            "touch a.c b.c && git add a.c && echo change >> notes.txt"))
+        client.tool("pty_send", session_id=sid, text="git status",
+                    wait=True)
+
+    step("sessions outlive the server; a person can attach with the "
+         "command pty_open printed")
+    client.tool("pty_list")
+    client.tool("pty_close", session_id=sid)
+
+
 def main():
     binary = sys.argv[1]
     root = tempfile.mkdtemp(prefix="aiterm-demo.")
     build = os.path.dirname(os.path.abspath(binary))
-    plugin_dirs = sorted(os.path.join(build, "plugins", d)
-                         for d in os.listdir(os.path.join(build, "plugins"))
-                         if not d.startswith("."))
+    work = os.path.join(root, "work")
+    home = os.path.join(root, "home")
+    os.makedirs(work)
+    os.makedirs(home)
     env = dict(os.environ, AITERM_STATE_DIR=os.path.join(root, "state"),
-               AITERM_PLUGIN_PATH=":".join(plugin_dirs))
+               AITERM_PLUGIN_PATH=":".join(plugin_dirs(build)),
+               AITERM_SYSTEM_PLUGINDIR="", HOME=home)
     client = Client([binary], env)
     try:
         t0 = time.monotonic()
@@ -79,12 +140,7 @@ def main():
         tools = client.request("tools/list")["result"]["tools"]
         print("← tools: " + ", ".join(t["name"] for t in tools))
         client.tool("diagnostics")
-        demo_pty = os.path.join(os.path.dirname(__file__), "demo_pty.py")
-        if any(t["name"] == "pty_open" for t in tools) and \
-                os.path.exists(demo_pty):
-            sys.path.insert(0, os.path.dirname(__file__))
-            import demo_pty
-            demo_pty.run(client)
+        run_pty(client, work)
     finally:
         client.close()
         shutil.rmtree(root, ignore_errors=True)

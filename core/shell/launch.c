@@ -1,6 +1,7 @@
 /* argv and environment to start a shell with integration (see launch.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shell/launch.h"
 #include "shell/osc133.h"
@@ -74,17 +75,31 @@ launch_fish(const struct shell_integration_options *o, struct strv *argv,
 	strv_add(argv, buf_steal(&b, NULL));
 }
 
+/* Each shell, how to start it, and the script in the folder it reads. */
 static const struct integration_entry {
 	const char	*name;
 	void		(*launch)(const struct shell_integration_options *,
 			    struct strv *, struct strv *);
+	const char	*script;
 } integration_entries[] = {
-	{ "bash",	launch_bash },
-	{ "zsh",	launch_zsh },
-	{ "dash",	launch_sh },
-	{ "sh",		launch_sh },
-	{ "fish",	launch_fish },
+	{ "bash",	launch_bash,	"aiterm.bash" },
+	{ "zsh",	launch_zsh,	"zsh/.zshrc" },
+	{ "dash",	launch_sh,	"aiterm.sh" },
+	{ "sh",		launch_sh,	"aiterm.sh" },
+	{ "fish",	launch_fish,	"aiterm.fish" },
 };
+
+/* The folder holds the shell's script: else the shell runs without. */
+static bool
+script_present(const struct shell_integration_options *o,
+    const struct integration_entry *e)
+{
+	char *path = xasprintf("%s/%s", o->dir, e->script);
+	bool ok = access(path, R_OK) == 0;
+
+	free(path);
+	return ok;
+}
 
 static const struct integration_entry *
 find_entry(const char *shell)
@@ -130,6 +145,8 @@ shell_integration_argv(const struct shell_integration_options *o,
 	strv_init(&env);
 	strv_add(&argv, xstrdup(o->shell));
 	e = find_entry(o->shell);
+	if (e != NULL && o->require_scripts && !script_present(o, e))
+		e = NULL;
 	if (e != NULL) {
 		e->launch(o, &argv, &env);
 		if (o->token != NULL)

@@ -25,6 +25,12 @@ struct shell_integration_options {
 	const char	*token;		/* [A-Za-z0-9_.-], 1..64; NULL: none */
 	const char	*user_zdotdir;	/* the user's ZDOTDIR; NULL: unset */
 	const char	*user_env;	/* the user's ENV; NULL: unset */
+	/*
+	 * Integrate only when the shell's script is readable in dir (a
+	 * server run from a tree whose scripts are missing falls back to
+	 * sentinels instead of waiting for marks that never come).
+	 */
+	bool		 require_scripts;
 };
 
 struct shell_launch {

@@ -22,12 +22,21 @@
 static const char *const start_mark_shells[] = { "bash", "zsh", "fish",
     NULL };
 
+/*
+ * $AITERM_SHELL_DIR, else the installed folder, else (a server run from
+ * its build tree, not installed) the source tree's.
+ */
 static const char *
 integration_dir(void)
 {
 	const char *dir = getenv("AITERM_SHELL_DIR");
 
-	return dir != NULL && *dir != '\0' ? dir : AITERM_SHELLDIR;
+	if (dir != NULL && *dir != '\0')
+		return dir;
+	if (access(AITERM_SHELLDIR, R_OK | X_OK) != 0 &&
+	    access(AITERM_SRC_SHELLDIR, R_OK | X_OK) == 0)
+		return AITERM_SRC_SHELLDIR;
+	return AITERM_SHELLDIR;
 }
 
 static bool
@@ -197,6 +206,7 @@ pty_open_call(struct tool_call *call)
 	so.token = meta.token;
 	so.user_zdotdir = getenv("ZDOTDIR");
 	so.user_env = getenv("ENV");
+	so.require_scripts = true;
 	if (shell_integration_argv(&so, &launch, &err) != 0)
 		goto out_fail;
 	meta.integration = launch.integrated;

@@ -436,3 +436,16 @@ test('PTY-DONE typeahead: a command sent while an earlier one still runs complet
 	assert.ok(hasLine(res.text, 'first-2'), `the earlier output is read first: ${show(res.r)}`);
 	assert.ok(hasLine(res.text, 'second-4'), `complete only after the second ran: ${show(res.r)}`);
 });
+
+test('PTY-DONE shell integration scripts missing: the shell starts without them and commands complete by sentinel', T, async (t) => {
+	const empty = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'aiterm-noshell-'));
+	t.after(() => fs.rmSync(empty, { recursive: true, force: true }));
+	const rig = new Rig(t, { AITERM_SHELL_DIR: empty });
+	const c = await rig.server();
+	const { sc } = await c.open({ shell: 'bash' });
+	assert.equal(sc.integration, false, JSON.stringify(sc));
+	const res = await c.expectExit(sc.session_id, 'echo no-int-$((6*7)); false', 1);
+	assert.equal(res.sc.via, 'sentinel', show(res.r));
+	assert.equal(countLine(res.text, 'no-int-42'), 1, show(res.r));
+	assert.ok(!res.text.includes('aiterm='), `no sentinel text: ${show(res.r)}`);
+});

@@ -1533,6 +1533,18 @@ START_TEST(launch_argv)
 	ck_assert_ptr_null(l.env[0]);
 	shell_launch_free(&l);
 
+	/* Scripts required but missing: the shell alone, no integration. */
+	o.shell = "/bin/bash";
+	o.dir = "/nonexistent/aiterm/shell";
+	o.require_scripts = true;
+	ck_assert_int_eq(shell_integration_argv(&o, &l, &err), 0);
+	ck_assert(!l.integrated);
+	ck_assert_str_eq(l.argv[0], "/bin/bash");
+	ck_assert_ptr_null(l.argv[1]);
+	ck_assert_ptr_null(l.env[0]);
+	shell_launch_free(&l);
+	o.require_scripts = false;
+
 	o.token = "bad token";
 	ck_assert_int_eq(shell_integration_argv(&o, &l, &err), -1);
 	ck_assert_str_eq(error_msg(&err), "invalid shell integration token: "
