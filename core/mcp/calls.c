@@ -67,14 +67,28 @@ schema_of(const struct tool_entry *e)
 	return &schemas[i];
 }
 
+/*
+ * The hints, each only when it differs from the default MCP gives it
+ * (readOnlyHint false, destructiveHint true, idempotentHint false,
+ * openWorldHint true), except readOnlyHint, always present: the same
+ * meaning in fewer tokens.  The title is the tool's top-level "title"
+ * since 2025-06-18; clients of older versions find it here.
+ */
 static json_t *
 annotations(const struct tool_entry *e)
 {
-	return json_pack("{s:s, s:b, s:b, s:b, s:b}", "title", e->title,
-	    "readOnlyHint", (e->hints & TOOL_READ_ONLY) != 0,
-	    "destructiveHint", (e->hints & TOOL_DESTRUCTIVE) != 0,
-	    "idempotentHint", (e->hints & TOOL_IDEMPOTENT) != 0,
-	    "openWorldHint", (e->hints & TOOL_OPEN_WORLD) != 0);
+	bool ro = (e->hints & TOOL_READ_ONLY) != 0;
+	json_t *a = json_pack("{s:b}", "readOnlyHint", ro);
+
+	if (!ro && (e->hints & TOOL_DESTRUCTIVE) == 0)
+		json_object_set_new(a, "destructiveHint", json_false());
+	if (!ro && (e->hints & TOOL_IDEMPOTENT) != 0)
+		json_object_set_new(a, "idempotentHint", json_true());
+	if ((e->hints & TOOL_OPEN_WORLD) == 0)
+		json_object_set_new(a, "openWorldHint", json_false());
+	if (strcmp(the_server->protocol, "2025-06-18") < 0)
+		json_object_set_new(a, "title", json_string(e->title));
+	return a;
 }
 
 void

@@ -423,3 +423,22 @@ test('MCP shutdown: SIGTERM exits with status 0 within 2 s', T, async (t) => {
 	const st = await srv.waitExit(2000);
 	assert.deepEqual({ code: st.code, signal: st.signal }, { code: 0, signal: null }, srv.context());
 });
+
+test('MCP tools/list annotations: only hints that differ from the MCP defaults; title there only for pre-2025-06-18 clients', T, async (t) => {
+	const hints = async (version) => {
+		const srv = spawnServer(t);
+		const res = await srv.initialize(version, 1);
+		assertResult(res, 1, 'initialize');
+		await srv.write(line({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+		const msg = await srv.nextResponse(5000);
+		return Object.fromEntries(msg.result.tools.map((x) => [x.name, x]));
+	};
+	const now = await hints('2025-11-25');
+	assert.deepEqual(now.pty_read.annotations, { readOnlyHint: true });
+	assert.deepEqual(now.pty_send.annotations, { readOnlyHint: false });
+	assert.deepEqual(now.diagnostics.annotations, { readOnlyHint: true, openWorldHint: false });
+	assert.equal(now.pty_read.title, 'Read a terminal');
+	const old = await hints('2025-03-26');
+	assert.equal(old.pty_read.annotations.title, 'Read a terminal');
+	assert.equal(old.pty_read.annotations.readOnlyHint, true);
+});
