@@ -26,6 +26,23 @@ const delay = (ms) => new Promise((r) => setTimeout(r, ms));
  * is the first of ./build, <srcdir>/build, . and <srcdir> that holds an
  * aiterm-mcp (the current directory's ./build when none does).  The server is $AITERM_MCP if set, else <builddir>/aiterm-mcp.
  */
+
+/* Every build folder under dir that holds a plugin manifest (plugins/*, plugins/reducers/*). */
+function pluginDirs(dir) {
+	const found = [];
+	const walk = (d) => {
+		let entries;
+		try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch { return; }
+		if (entries.some((e) => e.isFile() && e.name.endsWith('.yaml')))
+			found.push(d);
+		for (const e of entries)
+			if (e.isDirectory() && !e.name.startsWith('.'))
+				walk(path.join(d, e.name));
+	};
+	walk(dir);
+	return found.sort();
+}
+
 function paths(argv) {
 	const opt = (name) => {
 		for (let i = 0; i < argv.length; i++) {
@@ -51,7 +68,7 @@ function paths(argv) {
 	const shellDir = path.join(srcdir, 'core/shell/integration');
 	if (!fs.existsSync(shellDir))
 		throw new Error(`${shellDir} does not exist: give --srcdir=DIR`);
-	return { srcdir, builddir, server, pluginPath: path.join(builddir, 'plugins/mux-tmux'), shellDir };
+	return { srcdir, builddir, server, pluginPath: pluginDirs(path.join(builddir, 'plugins')).join(':'), shellDir };
 }
 
 /* Arguments that are not --option[=value] (options taking a value listed). */

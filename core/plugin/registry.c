@@ -134,7 +134,8 @@ scan_dir(const char *dir)
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, name_cmp);
+	if (n > 1)
+		qsort(names, n, sizeof *names, name_cmp);
 	for (i = 0; i < n; i++) {
 		path = xasprintf("%s/%s", dir, names[i]);
 		load_manifest(path);

@@ -215,14 +215,12 @@ reduce(const struct aiterm_buf *rendered, uint64_t base_line,
     unsigned long long *line_of, size_t nline_of, unsigned cols, bool raw,
     const char *command, int exit_code, struct output_text *out)
 {
-	struct red_headtail_opts opts = {
-		.max_lines = 120, .head_lines = 40, .tail_lines = 60,
-		.max_line_bytes = 2000, .base_line = base_line - 1,
-		.wrap_cols = cols,
-	};
+	struct red_headtail_opts opts = RED_HEADTAIL_READ;
 	struct aiterm_buf stripped = BUF_INIT;
 	struct red_info info;
 
+	opts.base_line = base_line - 1;
+	opts.wrap_cols = cols;
 	if (raw) {
 		output_utf8_clean(rendered->data, rendered->len, &out->text);
 		return;

@@ -58,6 +58,8 @@ struct red_headtail_opts {
 
 /* Suggested limits for what an AI reads in one go. */
 #define RED_HEADTAIL_DEFAULTS { 200, 60, 120, 2048, 0, NULL, 0, 0 }
+/* The limits of a pty_read of new output (core/pty/output.c). */
+#define RED_HEADTAIL_READ { 120, 40, 60, 2000, 0, NULL, 0, 0 }
 
 struct red_headtail_info {
 	size_t		 lines_in;

@@ -7,8 +7,12 @@
 noinst_LTLIBRARIES += plugins/reducers/lib/libredlib.la
 plugins_reducers_lib_libredlib_la_SOURCES = \
 	plugins/reducers/lib/redlib.c plugins/reducers/lib/redlib.h
+plugins_reducers_lib_libredlib_la_CPPFLAGS = $(reducer_cppflags)
 plugins_reducers_lib_libredlib_la_CFLAGS = $(AM_CFLAGS)
 
 # CPPFLAGS for family modules: the ABI header and lib/, never core/.
-reducer_cppflags = -I$(top_srcdir)/include -I$(top_srcdir)/plugins/reducers/lib
+reducer_cppflags = -I$(top_srcdir)/include -I$(top_srcdir)/plugins/reducers/lib \
+	-D_GNU_SOURCE
 
+include $(srcdir)/plugins/reducers/tests/local.mk
+include $(srcdir)/plugins/reducers/build/local.mk

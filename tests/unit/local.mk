@@ -7,3 +7,5 @@ include $(srcdir)/tests/unit/loader.mk
 include $(srcdir)/tests/unit/logread.mk
 include $(srcdir)/tests/unit/reduce.mk
 include $(srcdir)/tests/unit/redcmd.mk
+include $(srcdir)/tests/unit/red-tests.mk
+include $(srcdir)/tests/unit/red-build.mk

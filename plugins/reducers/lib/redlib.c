@@ -1,4 +1,5 @@
 /* Text helpers for command reducers (see redlib.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "redlib.h"
@@ -138,4 +139,47 @@ rl_has_opt(const char *const *argv, const char *opt)
 			return true;
 	}
 	return false;
+}
+
+bool
+rl_split(const struct aiterm_reduce_input *in, struct rl_lines *t)
+{
+	struct rl_line l;
+	size_t pos = 0, n;
+
+	t->n = 0;
+	n = rl_count(in->text, in->len);
+	t->v = calloc(n > 0 ? n : 1, sizeof *t->v);
+	if (t->v == NULL)
+		return false;
+	while (t->n < n && rl_next(in->text, in->len, &pos, &l))
+		t->v[t->n++] = l;
+	return true;
+}
+
+void
+rl_lines_free(struct rl_lines *t)
+{
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+bool
+rl_number(const char **p, const char *end, size_t *n)
+{
+	const char *s = *p;
+	size_t v = 0;
+
+	if (s >= end || *s < '0' || *s > '9')
+		return false;
+	while (s < end && *s >= '0' && *s <= '9') {
+		if (v > ((size_t)-1 - 9) / 10)
+			return false;
+		v = v * 10 + (size_t)(*s - '0');
+		s++;
+	}
+	*p = s;
+	*n = v;
+	return true;
 }

@@ -38,6 +38,22 @@ void	rl_put(const struct aiterm_host *h, struct aiterm_buf *out,
 void	rl_put_squeezed(const struct aiterm_host *h, struct aiterm_buf *out,
 	    const struct rl_line *l);
 
+/* The lines of a text, split once so that a reducer can look ahead. */
+struct rl_lines {
+	struct rl_line	*v;
+	size_t		 n;
+};
+
+/* Split in->text into lines; false when out of memory. */
+bool	rl_split(const struct aiterm_reduce_input *in, struct rl_lines *t);
+void	rl_lines_free(struct rl_lines *t);
+
+/*
+ * A decimal number at *p (before end), moved past; false when there is
+ * none or it does not fit a size_t.
+ */
+bool	rl_number(const char **p, const char *end, size_t *n);
+
 /*
  * The argv helpers: the first word after argv[0] that is not an option
  * ("status" in "git -c x=y status -s" is not found: -c takes a value, and
@@ -46,5 +62,29 @@ void	rl_put_squeezed(const struct aiterm_host *h, struct aiterm_buf *out,
  */
 const char *rl_subcommand(const char *const *argv);
 bool	rl_has_opt(const char *const *argv, const char *opt);
+
+/*
+ * The one exported symbol of a reducer family: its name, version and
+ * reducer table (ended by a NULL name), e.g.
+ *
+ *	RL_PLUGIN("reducers-git", "0.1.0", reducers)
+ */
+#define RL_PLUGIN(plugin_name, plugin_version, table)			\
+	static const struct aiterm_reducer_ops rl_ops = {		\
+		.reducers = (table),					\
+	};								\
+	static const struct aiterm_plugin rl_plugin = {			\
+		.abi_major = AITERM_ABI_MAJOR,				\
+		.abi_minor = AITERM_ABI_MINOR,				\
+		.kind = AITERM_KIND_REDUCER,				\
+		.name = (plugin_name),					\
+		.version = (plugin_version),				\
+		.ops = &rl_ops,						\
+	};								\
+	const struct aiterm_plugin *					\
+	aiterm_plugin_describe(void)					\
+	{								\
+		return &rl_plugin;					\
+	}
 
 #endif

@@ -1,0 +1,305 @@
+/*
+ * The build reducers (plugin reducers-build: make/ninja and C/C++
+ * compiler diagnostics, tsc) through the real dispatch: red_cmd_reduce on
+ * stripped text, with the plugin loaded from the build tree
+ * ($AITERM_PLUGIN_PATH).
+ *
+ * - Fixtures: the corpus cases of this family reduce, are shorter and
+ *   keep every must_keep string.
+ * - Exact: the layout of a small make run and of a tsc overload error.
+ * - Edges: empty output, nothing to leave out, shapes the reducers do
+ *   not know.
+ */
+#include <check.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/registry.h"
+#include "reduce/cmd.h"
+#include "reduce/strip.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+#ifndef FIXTURES_DIR
+#define FIXTURES_DIR "../shared/fixtures"
+#endif
+
+/*
+ * Helpers
+ */
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	struct aiterm_buf b = BUF_INIT;
+	char chunk[8192];
+	FILE *f;
+	size_t n;
+
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	buf_add(&b, "", 0);
+	return buf_steal(&b, len);
+}
+
+/* red_cmd_reduce on text; the result (or NULL when it declined). */
+static char *
+reduce(const char *line, const char *text, struct red_cmd_result *res)
+{
+	struct aiterm_buf out = BUF_INIT;
+
+	if (red_cmd_reduce(line, text, strlen(text), 0, 200, &out,
+	    res) != 0) {
+		buf_free(&out);
+		return NULL;
+	}
+	buf_add(&out, "", 0);
+	return buf_steal(&out, NULL);
+}
+
+static void
+check_exact(const char *line, const char *text, const char *name,
+    const char *want)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	got = reduce(line, text, &res);
+	ck_assert_msg(got != NULL, "%s declined", line);
+	ck_assert_str_eq(res.name, name);
+	ck_assert_str_eq(res.plugin, "reducers-build");
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+static void
+check_declines(const char *line, const char *text)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	got = reduce(line, text, &res);
+	ck_assert_msg(got == NULL, "%s reduced (%s):\n%s", line, res.name,
+	    got);
+}
+
+/*
+ * Fixtures
+ */
+
+static const struct fixture {
+	const char	*name;
+	const char	*reducer;
+} fixtures[] = {
+	{ "make-c-warnings-error", "make" },
+	{ "tsc-noemit-errors", "tsc" },
+};
+
+START_TEST(test_fixture)
+{
+	const struct fixture *fx = &fixtures[_i];
+	struct aiterm_buf text = BUF_INIT;
+	struct red_cmd_result res;
+	json_t *meta, *keep, *v;
+	json_error_t jerr;
+	char *path, *cmd, *raw, *got, *nl;
+	size_t len, i;
+
+	path = xasprintf("%s/reduce/%s/cmd", FIXTURES_DIR, fx->name);
+	cmd = slurp(path, NULL);
+	free(path);
+	if ((nl = strchr(cmd, '\n')) != NULL)
+		*nl = '\0';
+	path = xasprintf("%s/reduce/%s/out", FIXTURES_DIR, fx->name);
+	raw = slurp(path, &len);
+	free(path);
+	red_strip(raw, len, &text);
+	buf_add(&text, "", 0);
+	path = xasprintf("%s/reduce/%s/meta.json", FIXTURES_DIR, fx->name);
+	meta = json_load_file(path, 0, &jerr);
+	ck_assert_msg(meta != NULL, "%s: %s", path, jerr.text);
+	free(path);
+	got = reduce(cmd, buf_str(&text), &res);
+	ck_assert_msg(got != NULL, "%s: declined", fx->name);
+	ck_assert_str_eq(res.name, fx->reducer);
+	ck_assert(!res.lossless);
+	ck_assert_uint_lt(strlen(got), text.len);
+	keep = json_object_get(meta, "must_keep");
+	json_array_foreach(keep, i, v)
+		ck_assert_msg(strstr(got, json_string_value(v)) != NULL,
+		    "%s: \"%s\" missing from:\n%s", fx->name,
+		    json_string_value(v), got);
+	json_decref(meta);
+	free(got);
+	buf_free(&text);
+	free(raw);
+	free(cmd);
+}
+END_TEST
+
+/*
+ * Exact layouts
+ */
+
+START_TEST(test_make_layout)
+{
+	check_exact("make -j4",
+	    "make[1]: Entering directory '/srv/kv'\n"
+	    "gcc -O2 -Wall -c -o a.o a.c\n"
+	    "a.c: In function 'main':\n"
+	    "a.c:3:9: warning: unused variable 'x' [-Wunused-variable]\n"
+	    "    3 |     int x;\n"
+	    "      |         ^\n"
+	    "/usr/bin/x86_64-linux-gnu-gcc-12 -o kv a.o\n"
+	    "/usr/bin/ld: a.o: in function `main':\n"
+	    "a.c:(.text+0x5): undefined reference to `kv_open'\n"
+	    "collect2: error: ld returned 1 exit status\n"
+	    "make[1]: *** [Makefile:9: kv] Error 1\n"
+	    "make[1]: Leaving directory '/srv/kv'\n",
+	    "make",
+	    "a.c: In function 'main':\n"
+	    "a.c:3:9: warning: unused variable 'x' [-Wunused-variable]\n"
+	    "    3 |     int x;\n"
+	    "/usr/bin/ld: a.o: in function `main':\n"
+	    "a.c:(.text+0x5): undefined reference to `kv_open'\n"
+	    "collect2: error: ld returned 1 exit status\n"
+	    "make[1]: *** [Makefile:9: kv] Error 1\n"
+	    "(1 error, 1 warning; +2 commands, +2 directory lines, "
+	    "+1 caret lines)\n");
+}
+END_TEST
+
+START_TEST(test_cc_and_ninja)
+{
+	check_exact("clang -Wall -c x.c",
+	    "x.c:2:12: error: use of undeclared identifier 'y'\n"
+	    "    2 |     return y;\n"
+	    "      |            ^\n"
+	    "x.c:5:20: warning: unused parameter 'argc' [-Wunused-parameter]\n"
+	    "    5 | int main(int argc, char **argv)\n"
+	    "      |                    ^\n"
+	    "x.c:5:33: warning: unused parameter 'argv' [-Wunused-parameter]\n"
+	    "    5 | int main(int argc, char **argv)\n"
+	    "      |                                 ^\n"
+	    "2 warnings and 1 error generated.\n",
+	    "cc",
+	    "x.c:2:12: error: use of undeclared identifier 'y'\n"
+	    "    2 |     return y;\n"
+	    "x.c:5:20: warning: unused parameter 'argc' [-Wunused-parameter]\n"
+	    "    5 | int main(int argc, char **argv)\n"
+	    "x.c:5:33: warning: unused parameter 'argv' [-Wunused-parameter]\n"
+	    "    5 | int main(int argc, char **argv)\n"
+	    "2 warnings and 1 error generated.\n"
+	    "(1 error, 2 warnings; +3 caret lines)\n");
+	check_exact("ninja -C build",
+	    "[1/3] Building C object CMakeFiles/kv.dir/a.c.o\n"
+	    "[2/3] Building C object CMakeFiles/kv.dir/b.c.o\n"
+	    "[3/3] Linking C executable kv\n",
+	    "make",
+	    "(0 errors, 0 warnings; +3 commands)\n");
+}
+END_TEST
+
+START_TEST(test_tsc_overloads)
+{
+	check_exact("npx tsc --noEmit",
+	    "src/a.ts(3,1): error TS2769: No overload matches this call.\n"
+	    "  Overload 1 of 2, '(x: number): void', gave the following "
+	    "error.\n"
+	    "    Argument of type 'string' is not assignable to parameter of "
+	    "type 'number'.\n"
+	    "  Overload 2 of 2, '(x: number, y?: number): void', gave the "
+	    "following error.\n"
+	    "    Argument of type 'string' is not assignable to parameter of "
+	    "type 'number'.\n"
+	    "src/b.ts(1,7): error TS2322: Type 'string' is not assignable to "
+	    "type 'number'.\n",
+	    "tsc",
+	    "src/a.ts(3,1): error TS2769: No overload matches this call.\n"
+	    "  Overload 1 of 2, '(x: number): void', gave the following "
+	    "error.\n"
+	    "    Argument of type 'string' is not assignable to parameter of "
+	    "type 'number'.\n"
+	    "  (+1 more overloads, same error)\n"
+	    "src/b.ts(1,7): error TS2322: Type 'string' is not assignable to "
+	    "type 'number'.\n"
+	    "(2 errors in 2 files)\n");
+}
+END_TEST
+
+START_TEST(test_tsc_pretty)
+{
+	check_exact("tsc --pretty",
+	    "src/a.ts:9:24 - error TS7006: Parameter 'limit' implicitly has "
+	    "an 'any' type.\n\n"
+	    "9 export function recent(limit) {\n"
+	    "                         ~~~~~\n\n\n"
+	    "Found 1 error in src/a.ts:9\n\n",
+	    "tsc",
+	    "src/a.ts:9:24 - error TS7006: Parameter 'limit' implicitly has "
+	    "an 'any' type.\n"
+	    "9 export function recent(limit) {\n"
+	    "Found 1 error in src/a.ts:9\n");
+}
+END_TEST
+
+/*
+ * Edges
+ */
+
+START_TEST(test_declined)
+{
+	check_declines("make", "");
+	check_declines("tsc", "");
+	check_declines("make", "make: Nothing to be done for 'all'.\n");
+	check_declines("gcc -o x x.c", "x.c:1:1: warning: empty file\n");
+	/* Nothing to fold: tsc's lines are the facts. */
+	check_declines("tsc", "src/b.ts(1,7): error TS2322: Type 'string' is "
+	    "not assignable to type 'number'.\n");
+	check_declines("tsc --version", "Version 5.4.5\n");
+}
+END_TEST
+
+static Suite *
+make_red_build_suite(void)
+{
+	Suite *s = suite_create("red_build");
+	TCase *tc;
+
+	tc = tcase_create("Fixtures");
+	tcase_add_loop_test(tc, test_fixture, 0,
+	    (int)(sizeof fixtures / sizeof fixtures[0]));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Exact");
+	tcase_add_test(tc, test_make_layout);
+	tcase_add_test(tc, test_cc_and_ninja);
+	tcase_add_test(tc, test_tsc_overloads);
+	tcase_add_test(tc, test_tsc_pretty);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Edges");
+	tcase_add_test(tc, test_declined);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	registry_load(getenv("AITERM_PLUGIN_PATH"), NULL);
+	sr = srunner_create(make_red_build_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
