@@ -26,5 +26,5 @@ CLEANFILES += bench/mux-ops$(EXEEXT)
 
 # Node benchmarks (print figures; not run by make check): see bench/README.md.
 EXTRA_DIST += bench/README.md bench/package.json bench/package-lock.json \
-	bench/latency.cjs bench/tokens.cjs bench/lib/mcp.cjs \
+	bench/latency.cjs bench/tokens.cjs bench/observe.cjs bench/lib/mcp.cjs \
 	bench/lib/strip.cjs bench/lib/tokens.cjs

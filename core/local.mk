@@ -8,6 +8,7 @@ core_libaiterm_la_LIBADD = $(DEP_LIBS)
 include $(srcdir)/core/util/local.mk
 include $(srcdir)/core/state/local.mk
 include $(srcdir)/core/proc/local.mk
+include $(srcdir)/core/observe/local.mk
 include $(srcdir)/core/plugin/local.mk
 include $(srcdir)/core/mcp/local.mk
 include $(srcdir)/core/tools/local.mk

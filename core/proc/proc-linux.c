@@ -1,89 +1,216 @@
 /*
- * The process layer on Linux: what /proc/<pid>/stat says.
+ * The process layer on Linux: what /proc says.  The table is one read of
+ * /proc/<pid>/stat per process; the executable is the link /proc/<pid>/exe
+ * and argv is /proc/<pid>/cmdline.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proc/proc.h"
+#include "util/xmalloc.h"
 
 /*
- * starttime is field 22 of /proc/<pid>/stat (proc(5)), in clock ticks
- * since boot.  Field 2 is the command name in parentheses, which may hold
- * spaces and ')' itself, so fields are counted from the last ')', after
- * which field 3 begins.
+ * Fields of /proc/<pid>/stat as numbered in proc(5).  Field 2 is the
+ * command name in parentheses, which may hold spaces and ')' itself, so
+ * fields are counted from the last ')', after which field 3 begins.
  */
-#define PROC_STAT_STARTTIME	22
-#define PROC_STAT_AFTER_COMM	3
+enum {
+	PROC_STAT_AFTER_COMM = 3,
+	PROC_STAT_STATE = 3,
+	PROC_STAT_PPID = 4,
+	PROC_STAT_PGRP = 5,
+	PROC_STAT_TPGID = 8,
+	PROC_STAT_UTIME = 14,
+	PROC_STAT_STIME = 15,
+	PROC_STAT_CUTIME = 16,
+	PROC_STAT_CSTIME = 17,
+	PROC_STAT_STARTTIME = 22,
+	PROC_STAT_NFIELDS = 23,	/* fields[0 .. 22], 0-2 unused */
+};
 
 /* Large enough for every field and any command name the kernel prints. */
 #define PROC_STAT_SIZE		4096
+/* Longer argument vectors are digested up to here. */
+#define PROC_CMDLINE_MAX	(256 * 1024)
 
-/* Read /proc/<pid>/stat into buf, NUL-terminated. */
-static int
-proc_read_stat(long pid, char *buf, size_t size)
+/* Which proc_state each state letter of proc(5) is. */
+static const struct {
+	char		letter;
+	enum proc_state	state;
+} proc_states[] = {
+	{ 'R', PROC_RUNNING },
+	{ 'S', PROC_SLEEPING },
+	{ 'D', PROC_SLEEPING },
+	{ 'I', PROC_SLEEPING },
+	{ 'T', PROC_STOPPED },
+	{ 't', PROC_STOPPED },
+	{ 'Z', PROC_ZOMBIE },
+};
+
+struct proc_fields {
+	const char	*start[PROC_STAT_NFIELDS];
+	size_t		 len[PROC_STAT_NFIELDS];
+};
+
+/* Read a whole small file into buf (NUL-terminated); the length or -1. */
+static ssize_t
+proc_read_file(const char *path, char *buf, size_t size)
 {
-	char path[64];
 	size_t len = 0;
 	ssize_t n;
-	int fd, rc = -1;
+	int fd;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
 	while (len < size - 1) {
 		n = read(fd, buf + len, size - 1 - len);
 		if (n == -1 && errno == EINTR)
 			continue;
-		if (n == -1)
-			goto out_close;
+		if (n == -1) {
+			close(fd);
+			return -1;
+		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
 	}
 	buf[len] = '\0';
-	rc = 0;
-
-out_close:
 	close(fd);
-	return rc;
+	return (ssize_t)len;
 }
 
-/* Find field number want (counted as in proc(5)); fills *field and *flen. */
 static int
-proc_stat_field(const char *stat, int want, const char **field, size_t *flen)
+proc_read_stat(long pid, char *buf, size_t size)
 {
-	const char *p, *start = NULL;
+	char path[64];
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	return proc_read_file(path, buf, size) == -1 ? -1 : 0;
+}
+
+/* Split the fields after the command name; the name goes to name. */
+static int
+proc_split(const char *stat, struct proc_fields *f, char *name, size_t nlen)
+{
+	const char *open = strchr(stat, '('), *p;
+	size_t len;
 	int n;
 
-	if ((p = strrchr(stat, ')')) == NULL)
+	if (open == NULL || (p = strrchr(stat, ')')) == NULL || p < open)
 		return -1;
+	if (name != NULL) {
+		len = (size_t)(p - open - 1);
+		if (len >= nlen)
+			len = nlen - 1;
+		memcpy(name, open + 1, len);
+		name[len] = '\0';
+	}
 	p++;
-	for (n = PROC_STAT_AFTER_COMM; n <= want; n++) {
+	for (n = PROC_STAT_AFTER_COMM; n < PROC_STAT_NFIELDS; n++) {
 		if (*p != ' ')
 			return -1;
-		start = ++p;
+		f->start[n] = ++p;
 		while (*p != ' ' && *p != '\n' && *p != '\0')
 			p++;
-		if (p == start)
+		if (p == f->start[n])
 			return -1;
+		f->len[n] = (size_t)(p - f->start[n]);
 	}
-	*field = start;
-	*flen = (size_t)(p - start);
 	return 0;
 }
 
-int
-proc_start_id(long pid, char *buf, size_t len)
+static int
+proc_field_num(const struct proc_fields *f, int n, long long *out)
+{
+	char num[32], *end;
+
+	if (f->len[n] >= sizeof num)
+		return -1;
+	memcpy(num, f->start[n], f->len[n]);
+	num[f->len[n]] = '\0';
+	errno = 0;
+	*out = strtoll(num, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	return 0;
+}
+
+static long
+proc_ticks(void)
+{
+	static long hz;
+
+	if (hz <= 0 && (hz = sysconf(_SC_CLK_TCK)) <= 0)
+		hz = 100;
+	return hz;
+}
+
+static unsigned long long
+proc_ticks_ms(long long ticks)
+{
+	return ticks <= 0 ? 0 :
+	    (unsigned long long)ticks * 1000ULL / (unsigned long long)proc_ticks();
+}
+
+static enum proc_state
+proc_state_of(char letter)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof proc_states / sizeof proc_states[0]; i++) {
+		if (proc_states[i].letter == letter)
+			return proc_states[i].state;
+	}
+	return PROC_OTHER;
+}
+
+/* Fill ps from the text of /proc/<pid>/stat. */
+static int
+proc_parse(const char *stat, long pid, struct proc_stat *ps)
+{
+	struct proc_fields f;
+	long long v[PROC_STAT_NFIELDS];
+	static const int want[] = { PROC_STAT_PPID, PROC_STAT_PGRP,
+	    PROC_STAT_TPGID, PROC_STAT_UTIME, PROC_STAT_STIME,
+	    PROC_STAT_CUTIME, PROC_STAT_CSTIME, PROC_STAT_STARTTIME };
+	size_t i;
+
+	memset(ps, 0, sizeof *ps);
+	if (proc_split(stat, &f, ps->name, sizeof ps->name) != 0)
+		return -1;
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		if (proc_field_num(&f, want[i], &v[want[i]]) != 0)
+			return -1;
+	}
+	if (f.len[PROC_STAT_STARTTIME] >= sizeof ps->start_id)
+		return -1;
+	ps->pid = pid;
+	ps->ppid = (long)v[PROC_STAT_PPID];
+	ps->pgrp = (long)v[PROC_STAT_PGRP];
+	ps->tpgid = (long)v[PROC_STAT_TPGID];
+	ps->state = proc_state_of(f.start[PROC_STAT_STATE][0]);
+	ps->start_ms = proc_ticks_ms(v[PROC_STAT_STARTTIME]);
+	ps->cpu_ms = proc_ticks_ms(v[PROC_STAT_UTIME] + v[PROC_STAT_STIME]);
+	ps->child_cpu_ms = proc_ticks_ms(v[PROC_STAT_CUTIME] +
+	    v[PROC_STAT_CSTIME]);
+	memcpy(ps->start_id, f.start[PROC_STAT_STARTTIME],
+	    f.len[PROC_STAT_STARTTIME]);
+	ps->start_id[f.len[PROC_STAT_STARTTIME]] = '\0';
+	return 0;
+}
+
+static int
+proc_stat_of(long pid, struct proc_stat *ps)
 {
 	char stat[PROC_STAT_SIZE];
-	const char *field;
-	size_t flen, i;
 
 	if (pid <= 0 || pid > INT_MAX) {
 		errno = ESRCH;
@@ -91,57 +218,163 @@ proc_start_id(long pid, char *buf, size_t len)
 	}
 	if (proc_read_stat(pid, stat, sizeof stat) == -1)
 		return -1;
-	if (proc_stat_field(stat, PROC_STAT_STARTTIME, &field, &flen) == -1) {
+	if (proc_parse(stat, pid, ps) == -1) {
 		errno = EINVAL;
 		return -1;
 	}
-	for (i = 0; i < flen; i++) {
-		if (!isdigit((unsigned char)field[i])) {
-			errno = EINVAL;
-			return -1;
-		}
-	}
-	if (flen >= len) {
-		errno = ERANGE;
-		return -1;
-	}
-	memcpy(buf, field, flen);
-	buf[flen] = '\0';
 	return 0;
 }
 
-/* Fields 5 (pgrp) and 8 (tpgid) of /proc/<pid>/stat. */
-#define PROC_STAT_PGRP		5
-#define PROC_STAT_TPGID		8
-
-static int
-proc_stat_long(const char *stat, int want, long *out)
+int
+proc_start_id(long pid, char *buf, size_t len)
 {
-	const char *field;
-	char num[32];
-	size_t flen;
+	struct proc_stat ps;
+	size_t n;
 
-	if (proc_stat_field(stat, want, &field, &flen) == -1 ||
-	    flen >= sizeof num)
+	if (proc_stat_of(pid, &ps) == -1)
 		return -1;
-	memcpy(num, field, flen);
-	num[flen] = '\0';
-	*out = strtol(num, NULL, 10);
+	if ((n = strlen(ps.start_id)) >= len) {
+		errno = ERANGE;
+		return -1;
+	}
+	memcpy(buf, ps.start_id, n + 1);
 	return 0;
 }
 
 int
 proc_tty_foreground(long pid, long *pgrp, long *tpgid)
 {
-	char stat[PROC_STAT_SIZE];
+	struct proc_stat ps;
 
-	if (pid <= 0 || pid > INT_MAX || proc_read_stat(pid, stat,
-	    sizeof stat) == -1)
+	if (proc_stat_of(pid, &ps) == -1)
 		return -1;
-	if (proc_stat_long(stat, PROC_STAT_PGRP, pgrp) == -1 ||
-	    proc_stat_long(stat, PROC_STAT_TPGID, tpgid) == -1) {
-		errno = EINVAL;
+	*pgrp = ps.pgrp;
+	*tpgid = ps.tpgid;
+	return 0;
+}
+
+static long
+proc_dirent_pid(const char *name)
+{
+	long pid = 0;
+
+	for (; *name != '\0'; name++) {
+		if (!isdigit((unsigned char)*name) || pid > INT_MAX / 10)
+			return -1;
+		pid = pid * 10 + (*name - '0');
+	}
+	return pid > 0 ? pid : -1;
+}
+
+int
+proc_table_read(struct proc_table *t)
+{
+	struct dirent *de;
+	DIR *d;
+	long pid;
+
+	t->n = 0;
+	if ((d = opendir("/proc")) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if ((pid = proc_dirent_pid(de->d_name)) == -1)
+			continue;
+		if (t->n == t->cap) {
+			t->cap = t->cap == 0 ? 256 : t->cap * 2;
+			t->procs = xrealloc(t->procs, t->cap *
+			    sizeof *t->procs);
+		}
+		/* Gone since readdir: left out. */
+		if (proc_stat_of(pid, &t->procs[t->n]) == 0)
+			t->n++;
+	}
+	closedir(d);
+	return 0;
+}
+
+void
+proc_table_free(struct proc_table *t)
+{
+	free(t->procs);
+	t->procs = NULL;
+	t->n = t->cap = 0;
+}
+
+/*
+ * starttime counts clock ticks of CLOCK_BOOTTIME (proc(5)); now is
+ * truncated to a tick the same way, so a process started after a reading
+ * of the clock never has a smaller start_ms than that reading.
+ */
+unsigned long long
+proc_clock_ms(void)
+{
+	struct timespec ts;
+	unsigned long long ticks;
+
+	if (clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	ticks = (unsigned long long)ts.tv_sec * (unsigned long long)proc_ticks()
+	    + (unsigned long long)ts.tv_nsec /
+	    (1000000000ULL / (unsigned long long)proc_ticks());
+	return proc_ticks_ms((long long)ticks);
+}
+
+int
+proc_exe_name(long pid, char *buf, size_t len)
+{
+	static const char deleted[] = " (deleted)";
+	char path[64], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+	size_t blen;
+
+	snprintf(path, sizeof path, "/proc/%ld/exe", pid);
+	if ((n = readlink(path, target, sizeof target - 1)) <= 0)
+		return -1;
+	target[n] = '\0';
+	blen = strlen(target);
+	if (blen > sizeof deleted - 1 && strcmp(target + blen -
+	    (sizeof deleted - 1), deleted) == 0)
+		target[blen - (sizeof deleted - 1)] = '\0';
+	base = strrchr(target, '/');
+	base = base == NULL ? target : base + 1;
+	if (*base == '\0' || strlen(base) >= len) {
+		errno = ERANGE;
 		return -1;
 	}
+	memcpy(buf, base, strlen(base) + 1);
+	return 0;
+}
+
+int
+proc_argv(long pid, struct aiterm_buf *out)
+{
+	char path[64], chunk[4096];
+	size_t total = 0, before = out->len;
+	ssize_t n = 0;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	while (total < PROC_CMDLINE_MAX) {
+		n = read(fd, chunk, sizeof chunk);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		buf_add(out, chunk, (size_t)n);
+		total += (size_t)n;
+	}
+	close(fd);
+	/* A zombie or a kernel thread has an empty cmdline: unknown. */
+	if (total == 0 || n == -1) {
+		out->len = before;
+		if (out->data != NULL)
+			out->data[before] = '\0';
+		return -1;
+	}
+	if (out->data[out->len - 1] != '\0')
+		buf_addc(out, '\0');
 	return 0;
 }

@@ -1,12 +1,19 @@
 /*
  * The process layer: what the OS says about a process.  One file per
  * platform (proc-linux.c, proc-darwin.c) behind this interface, chosen by
- * the build.
+ * the build.  What is decided from these facts without the OS (which
+ * processes are one launch) is in launch.c.
  */
 #ifndef AITERM_PROC_H
 #define AITERM_PROC_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "util/buf.h"
+
+#define PROC_START_ID_MAX	32
+#define PROC_NAME_MAX		64
 
 /*
  * A start identifier for pid that differs whenever the PID is reused
@@ -21,5 +28,70 @@ int	proc_start_id(long pid, char *buf, size_t len);
  * equal.  Returns 0, or -1 when the process does not exist.
  */
 int	proc_tty_foreground(long pid, long *pgrp, long *tpgid);
+
+enum proc_state {
+	PROC_RUNNING,		/* on a CPU or runnable */
+	PROC_SLEEPING,		/* waiting (any kind of sleep) */
+	PROC_STOPPED,		/* SIGSTOP/SIGTSTP or a tracing stop */
+	PROC_ZOMBIE,		/* exited, not reaped yet */
+	PROC_OTHER,		/* anything else the OS reports */
+};
+
+/* One row of the process table. */
+struct proc_stat {
+	long		 pid;
+	long		 ppid;
+	long		 pgrp;
+	long		 tpgid;		/* foreground group of its tty, -1 none */
+	enum proc_state	 state;
+	/*
+	 * Start time in ms on the clock of proc_clock_ms (Linux: since boot),
+	 * comparable only with other start_ms and proc_clock_ms.
+	 */
+	unsigned long long start_ms;
+	unsigned long long cpu_ms;	/* user + system CPU so far */
+	/*
+	 * CPU of its children that it waited for (Linux cutime + cstime);
+	 * 0 where the platform does not say (macOS).
+	 */
+	unsigned long long child_cpu_ms;
+	char		 start_id[PROC_START_ID_MAX];	/* as proc_start_id */
+	/*
+	 * What the process runs, for classifying it: the OS's short command
+	 * name from the table; proc_exe_name is the better source.  Never
+	 * returned to a client.
+	 */
+	char		 name[PROC_NAME_MAX];
+};
+
+struct proc_table {
+	struct proc_stat	*procs;
+	size_t			 n;
+	size_t			 cap;
+};
+
+#define PROC_TABLE_INIT { NULL, 0, 0 }
+
+/*
+ * Every process the OS shows now, one read of each.  Processes that end
+ * while the table is read are left out.  Returns 0, or -1 with errno.
+ */
+int	proc_table_read(struct proc_table *t);
+void	proc_table_free(struct proc_table *t);
+
+/* Now on the clock and at the resolution of proc_stat.start_ms. */
+unsigned long long proc_clock_ms(void);
+
+/*
+ * The file name (no directory) of the executable pid runs, NUL-terminated.
+ * Returns 0, or -1 when it cannot be read.
+ */
+int	proc_exe_name(long pid, char *buf, size_t len);
+
+/*
+ * Append pid's argument vector to out, each argument followed by a NUL.
+ * Returns 0, or -1 when it cannot be read (gone, a zombie, not ours).
+ */
+int	proc_argv(long pid, struct aiterm_buf *out);
 
 #endif

@@ -9,3 +9,4 @@ include $(srcdir)/tests/unit/reduce.mk
 include $(srcdir)/tests/unit/redcmd.mk
 include $(srcdir)/tests/unit/red-tests.mk
 include $(srcdir)/tests/unit/red-build.mk
+include $(srcdir)/tests/unit/observe.mk
