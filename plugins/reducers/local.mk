@@ -14,5 +14,7 @@ plugins_reducers_lib_libredlib_la_CFLAGS = $(AM_CFLAGS)
 reducer_cppflags = -I$(top_srcdir)/include -I$(top_srcdir)/plugins/reducers/lib \
 	-D_GNU_SOURCE
 
+include $(srcdir)/plugins/reducers/git/local.mk
+include $(srcdir)/plugins/reducers/files/local.mk
 include $(srcdir)/plugins/reducers/tests/local.mk
 include $(srcdir)/plugins/reducers/build/local.mk

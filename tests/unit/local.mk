@@ -7,6 +7,8 @@ include $(srcdir)/tests/unit/loader.mk
 include $(srcdir)/tests/unit/logread.mk
 include $(srcdir)/tests/unit/reduce.mk
 include $(srcdir)/tests/unit/redcmd.mk
+include $(srcdir)/tests/unit/red-git.mk
+include $(srcdir)/tests/unit/red-files.mk
 include $(srcdir)/tests/unit/red-tests.mk
 include $(srcdir)/tests/unit/red-build.mk
 include $(srcdir)/tests/unit/observe.mk

@@ -183,3 +183,19 @@ rl_number(const char **p, const char *end, size_t *n)
 	*n = v;
 	return true;
 }
+
+size_t
+rl_budget(const struct aiterm_reduce_input *in)
+{
+	return in->max_lines > 0 ? in->max_lines : 120;
+}
+
+struct rl_line
+rl_from(struct rl_line l, size_t skip)
+{
+	if (skip > l.len)
+		skip = l.len;
+	l.p += skip;
+	l.len -= skip;
+	return l;
+}

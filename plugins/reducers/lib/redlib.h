@@ -48,6 +48,11 @@ struct rl_lines {
 bool	rl_split(const struct aiterm_reduce_input *in, struct rl_lines *t);
 void	rl_lines_free(struct rl_lines *t);
 
+/* The line budget of a reducer: in->max_lines, or 120 when it is 0. */
+size_t	rl_budget(const struct aiterm_reduce_input *in);
+/* The line without its first skip bytes (all of them when shorter). */
+struct rl_line rl_from(struct rl_line l, size_t skip);
+
 /*
  * A decimal number at *p (before end), moved past; false when there is
  * none or it does not fit a size_t.

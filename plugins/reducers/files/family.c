@@ -1,0 +1,11 @@
+/* The file-listing reducers' plugin descriptor (reducers-files.yaml). */
+#include "files.h"
+
+static const struct aiterm_reducer reducers[] = {
+	{ "grep", "0.1.0", red_grep },
+	{ "find", "0.1.0", red_find },
+	{ "ls-long", "0.1.0", red_ls },
+	{ NULL, NULL, NULL },
+};
+
+RL_PLUGIN("reducers-files", "0.1.0", reducers)

@@ -1,0 +1,29 @@
+/*
+ * The file-listing reducers (grep and rg, find, ls -l) and the few
+ * helpers they share.  Each reducer is a pure function of its input; see
+ * struct aiterm_reducer in aiterm/plugin.h.
+ */
+#ifndef AITERM_RED_FILES_H
+#define AITERM_RED_FILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "aiterm/plugin.h"
+#include "redlib.h"
+
+/* Append l with blanks at its start gone and blank runs made one space. */
+void	fl_put_tight(const struct aiterm_host *h, struct aiterm_buf *out,
+	    struct rl_line l);
+
+/* Whether argv holds a short option letter c ("-rn" holds 'n'). */
+bool	fl_has_short(const char *const *argv, char c);
+
+int	red_grep(const struct aiterm_host *, const struct aiterm_reduce_input *,
+	    struct aiterm_buf *);
+int	red_find(const struct aiterm_host *, const struct aiterm_reduce_input *,
+	    struct aiterm_buf *);
+int	red_ls(const struct aiterm_host *, const struct aiterm_reduce_input *,
+	    struct aiterm_buf *);
+
+#endif

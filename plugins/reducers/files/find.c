@@ -1,0 +1,201 @@
+/*
+ * find (printing paths): a listing that fits the budget is declined, as
+ * the generic stages show it whole.  A longer one keeps its first and
+ * last paths whole and sums up those in between in two lines: how many,
+ * the subfolders of the folder they share that hold most of them, and
+ * the commonest kinds of name ("*.gz (2400)", "copyright (780)").  Error
+ * lines ("find: 'x': Permission denied") are all kept, before the paths.
+ * Output of -ls, -printf, -exec and the like is declined.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "files.h"
+
+#define FD_HEAD		20
+#define FD_TAIL		10
+#define FD_TOP_DIRS	8
+#define FD_TOP_NAMES	6
+
+/* Actions whose output is not one path a line. */
+static const char *const fd_actions[] = {
+	"-ls", "-fls", "-printf", "-fprintf", "-print0", "-fprint",
+	"-fprint0", "-exec", "-execdir", "-ok", "-okdir", NULL,
+};
+
+struct fd_count {
+	struct rl_line	 key;
+	size_t		 n;
+	bool		 dir;	/* a path went on below it */
+};
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	const struct fd_count *x = a, *y = b;
+	size_t n = x->key.len < y->key.len ? x->key.len : y->key.len;
+	int c = memcmp(x->key.p, y->key.p, n);
+
+	if (c != 0)
+		return c;
+	return x->key.len < y->key.len ? -1 : x->key.len > y->key.len;
+}
+
+static int
+count_cmp(const void *a, const void *b)
+{
+	const struct fd_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return key_cmp(a, b);
+}
+
+/*
+ * Sort keys, merge equal ones into counts, and order by count; returns
+ * the number of distinct keys.
+ */
+static size_t
+tally(struct fd_count *v, size_t n)
+{
+	size_t i, m = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof *v, key_cmp);
+	for (i = 1; i < n; i++) {
+		if (key_cmp(&v[m], &v[i]) == 0) {
+			v[m].n += v[i].n;
+			v[m].dir = v[m].dir || v[i].dir;
+		} else
+			v[++m] = v[i];
+	}
+	m++;
+	qsort(v, m, sizeof *v, count_cmp);
+	return m;
+}
+
+/* The kind of a path's name: "*.ext" as its extension, else the name. */
+static struct rl_line
+name_kind(struct rl_line p, bool *ext)
+{
+	size_t i;
+
+	for (i = p.len; i > 0 && p.p[i - 1] != '/'; i--)
+		;
+	p = rl_from(p, i);
+	*ext = false;
+	for (i = p.len; i > 1; i--) {
+		if (p.p[i - 1] == '.') {
+			*ext = true;
+			return rl_from(p, i - 1);
+		}
+	}
+	return p;
+}
+
+static void
+put_top(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct fd_count *v, size_t n, size_t top, const char *star,
+    bool *exts)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < top; i++) {
+		h->buf_printf(out, "%s%s%.*s%s (%zu)", i > 0 ? ", " : "",
+		    exts != NULL && exts[i] ? star : "", (int)v[i].key.len,
+		    v[i].key.p, v[i].dir ? "/" : "", v[i].n);
+	}
+	if (n > top)
+		h->buf_printf(out, ", +%zu more", n - top);
+	h->buf_add(out, "\n", 1);
+}
+
+int
+red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
+    struct aiterm_buf *out)
+{
+	struct rl_lines t;
+	struct fd_count *dirs = NULL, *names = NULL;
+	size_t *paths = NULL, np = 0, i, j, k, root, nd = 0, nn = 0, errors = 0;
+	size_t budget;
+	bool ext, *exts = NULL;
+	int rc = -1;
+
+	for (i = 0; fd_actions[i] != NULL; i++) {
+		if (rl_has_opt(in->argv, fd_actions[i]))
+			return -1;
+	}
+	if (!rl_split(in, &t))
+		return -1;
+	budget = rl_budget(in);
+	if (t.n <= budget)
+		goto out;
+	paths = calloc(t.n, sizeof *paths);
+	dirs = calloc(t.n, sizeof *dirs);
+	names = calloc(t.n, sizeof *names);
+	if (paths == NULL || dirs == NULL || names == NULL)
+		goto out;
+	for (i = 0; i < t.n; i++) {
+		if (rl_starts(&t.v[i], "find: "))
+			errors++;
+		else if (!rl_blank(&t.v[i]))
+			paths[np++] = i;
+	}
+	if (np <= FD_HEAD + FD_TAIL || errors + FD_HEAD + FD_TAIL + 2 > budget)
+		goto out;
+	/* The folder every path is in: up to the last '/' all share. */
+	root = t.v[paths[0]].len;
+	for (i = 1; i < np; i++) {
+		const struct rl_line *a = &t.v[paths[0]], *b = &t.v[paths[i]];
+
+		for (j = 0; j < root && j < b->len && a->p[j] == b->p[j]; j++)
+			;
+		root = j;
+	}
+	while (root > 0 && t.v[paths[0]].p[root - 1] != '/')
+		root--;
+	for (i = FD_HEAD; i < np - FD_TAIL; i++) {
+		struct rl_line p = rl_from(t.v[paths[i]], root);
+
+		for (k = 0; k < p.len && p.p[k] != '/'; k++)
+			;
+		dirs[nd].key.p = p.p;
+		dirs[nd].key.len = k;
+		dirs[nd].dir = k < p.len;
+		dirs[nd++].n = 1;
+		names[nn].key = name_kind(p, &ext);
+		names[nn].dir = false;
+		names[nn++].n = 1;
+	}
+	nd = tally(dirs, nd);
+	nn = tally(names, nn);
+	exts = calloc(nn > 0 ? nn : 1, sizeof *exts);
+	if (exts == NULL)
+		goto out;
+	for (i = 0; i < nn; i++)
+		exts[i] = names[i].key.len > 0 && names[i].key.p[0] == '.';
+	for (i = 0; i < t.n; i++) {
+		if (rl_starts(&t.v[i], "find: "))
+			rl_put(h, out, &t.v[i]);
+	}
+	for (i = 0; i < FD_HEAD; i++)
+		rl_put(h, out, &t.v[paths[i]]);
+	h->buf_printf(out, "… %zu more paths; %s%.*s most are in: ",
+	    np - FD_HEAD - FD_TAIL, root > 0 ? "in " : "", (int)root,
+	    t.v[paths[0]].p);
+	put_top(h, out, dirs, nd, FD_TOP_DIRS, "", NULL);
+	h->buf_add(out, "… by name: ", strlen("… by name: "));
+	put_top(h, out, names, nn, FD_TOP_NAMES, "*", exts);
+	for (i = np - FD_TAIL; i < np; i++)
+		rl_put(h, out, &t.v[paths[i]]);
+	rc = 0;
+out:
+	free(paths);
+	free(dirs);
+	free(names);
+	free(exts);
+	rl_lines_free(&t);
+	return rc;
+}

@@ -1,0 +1,41 @@
+/* Helpers shared by the file-listing reducers (see files.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "files.h"
+
+void
+fl_put_tight(const struct aiterm_host *h, struct aiterm_buf *out,
+    struct rl_line l)
+{
+	size_t i = 0, start;
+
+	l = rl_trim(l);
+	while (i < l.len) {
+		start = i;
+		while (i < l.len && l.p[i] != ' ' && l.p[i] != '\t')
+			i++;
+		h->buf_add(out, l.p + start, i - start);
+		if (i < l.len)
+			h->buf_add(out, " ", 1);
+		while (i < l.len && (l.p[i] == ' ' || l.p[i] == '\t'))
+			i++;
+	}
+}
+
+bool
+fl_has_short(const char *const *argv, char c)
+{
+	size_t i;
+
+	if (argv == NULL)
+		return false;
+	for (i = 1; argv[i] != NULL; i++) {
+		if (argv[i][0] == '-' && argv[i][1] != '-' &&
+		    strchr(argv[i] + 1, c) != NULL)
+			return true;
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	}
+	return false;
+}

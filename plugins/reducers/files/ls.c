@@ -1,0 +1,294 @@
+/*
+ * ls -l (and -la, -lh, ll ...): each entry keeps its fields with the
+ * column padding squeezed to one space; when every entry has the same
+ * owner and group, they are said once on the first line and left out of
+ * the rows.  "total N", folder headings and error lines stay.  Nothing
+ * else is left out when the listing fits the budget.  A longer listing of
+ * one folder keeps its first and last entries and counts those between
+ * by type ("… 780 more: 730 directories, 50 links").  Output that is not
+ * a long listing (plain ls, another locale's dates) is declined.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "files.h"
+
+#define LS_HEAD		25
+#define LS_TAIL		12
+#define LS_FIELDS	12
+
+static const char *const ls_months[] = {
+	"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+	"Nov", "Dec", NULL,
+};
+
+/* The types of the first perms letter, as the summary counts them. */
+static const struct {
+	char		 c;
+	const char	*one, *many;
+} ls_types[] = {
+	{ 'd', "directory", "directories" },
+	{ '-', "file", "files" },
+	{ 'l', "link", "links" },
+	{ 'c', "character device", "character devices" },
+	{ 'b', "block device", "block devices" },
+	{ 'p', "fifo", "fifos" },
+	{ 's', "socket", "sockets" },
+	{ 'D', "door", "doors" },
+};
+#define LS_NTYPES (sizeof ls_types / sizeof ls_types[0])
+
+struct ls_entry {
+	struct rl_line	 lead;	/* fields before the owner (perms, links) */
+	struct rl_line	 owner;	/* owner and group, squeezed apart */
+	struct rl_line	 rest;	/* size, date and name */
+	char		 type;
+};
+
+struct ls_field {
+	size_t	start, len;
+};
+
+static size_t
+fields(const struct rl_line *l, struct ls_field *f, size_t max)
+{
+	size_t i = 0, n = 0;
+
+	while (i < l->len && n < max) {
+		while (i < l->len && l->p[i] == ' ')
+			i++;
+		if (i >= l->len)
+			break;
+		f[n].start = i;
+		while (i < l->len && l->p[i] != ' ')
+			i++;
+		f[n].len = i - f[n].start;
+		n++;
+	}
+	return n;
+}
+
+static bool
+is_perms(const char *p, size_t n)
+{
+	size_t i;
+
+	if ((n != 10 && n != 11) || strchr("-dlcbpsD", p[0]) == NULL)
+		return false;
+	for (i = 1; i < 10; i++) {
+		if (strchr("rwxsStTl-", p[i]) == NULL)
+			return false;
+	}
+	return n == 10 || strchr(".+@", p[10]) != NULL;
+}
+
+static bool
+all_digits(const char *p, size_t n, const char *also)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if ((p[i] < '0' || p[i] > '9') && strchr(also, p[i]) == NULL)
+			return false;
+	}
+	return n > 0;
+}
+
+/* The number of fields of a date starting at f[0], or 0. */
+static size_t
+date_fields(const char *s, const struct ls_field *f, size_t n)
+{
+	size_t i;
+
+	if (n >= 3 && f[0].len == 3) {
+		for (i = 0; ls_months[i] != NULL; i++) {
+			if (memcmp(s + f[0].start, ls_months[i], 3) == 0)
+				break;
+		}
+		if (ls_months[i] != NULL && f[1].len <= 2 &&
+		    all_digits(s + f[1].start, f[1].len, "") &&
+		    all_digits(s + f[2].start, f[2].len, ":"))
+			return 3;
+	}
+	if (n >= 2 && f[0].len == 10 && all_digits(s + f[0].start, 10, "-") &&
+	    s[f[0].start + 4] == '-' && all_digits(s + f[1].start, f[1].len,
+	    ":.")) {
+		if (n >= 3 && f[2].len == 5 && (s[f[2].start] == '+' ||
+		    s[f[2].start] == '-'))
+			return 3;
+		return 2;
+	}
+	return 0;
+}
+
+/* Read an entry; false when the line is not one. */
+static bool
+entry(const struct rl_line *l, struct ls_entry *e)
+{
+	struct ls_field f[LS_FIELDS];
+	size_t n = fields(l, f, LS_FIELDS), pi, di, d = 0, size_at;
+
+	for (pi = 0; pi < 3 && pi < n; pi++) {
+		if (is_perms(l->p + f[pi].start, f[pi].len))
+			break;
+	}
+	if (pi >= 3 || pi >= n || pi + 2 >= n ||
+	    !all_digits(l->p + f[pi + 1].start, f[pi + 1].len, ""))
+		return false;
+	for (di = pi + 3; di < n; di++) {
+		if ((d = date_fields(l->p, f + di, n - di)) > 0)
+			break;
+	}
+	if (di >= n || di + d >= n + 1)
+		return false;
+	e->type = l->p[f[pi].start];
+	size_at = di - 1;
+	if ((e->type == 'c' || e->type == 'b') && size_at > pi + 2 &&
+	    l->p[f[size_at - 1].start + f[size_at - 1].len - 1] == ',')
+		size_at--;
+	e->lead.p = l->p;
+	e->lead.len = f[pi + 1].start + f[pi + 1].len;
+	e->owner.len = 0;
+	e->owner.p = l->p + f[pi + 1].start + f[pi + 1].len;
+	if (size_at > pi + 2) {
+		e->owner.p = l->p + f[pi + 2].start;
+		e->owner.len = f[size_at - 1].start + f[size_at - 1].len -
+		    f[pi + 2].start;
+	}
+	e->rest.p = l->p + f[size_at].start;
+	e->rest.len = l->len - f[size_at].start;
+	return true;
+}
+
+static bool
+same(const struct rl_line *a, const struct rl_line *b)
+{
+	return a->len == b->len && memcmp(a->p, b->p, a->len) == 0;
+}
+
+/* Append the fields of l squeezed (blank runs made one space). */
+static void
+put_squeezed(const struct aiterm_host *h, struct aiterm_buf *out,
+    struct rl_line l)
+{
+	fl_put_tight(h, out, l);
+}
+
+/* Append an entry: its fields squeezed, the name as it is. */
+static void
+put_entry(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct ls_entry *e, bool owner)
+{
+	struct ls_field f[LS_FIELDS];
+	struct rl_line head, name;
+	size_t n, i, d = 0, at;
+
+	put_squeezed(h, out, e->lead);
+	if (owner && e->owner.len > 0) {
+		h->buf_add(out, " ", 1);
+		put_squeezed(h, out, e->owner);
+	}
+	/* rest: size (one or two fields), date, then the name. */
+	n = fields(&e->rest, f, LS_FIELDS);
+	for (i = 1; i < n; i++) {
+		if ((d = date_fields(e->rest.p, f + i, n - i)) > 0)
+			break;
+	}
+	at = f[i + d - 1].start + f[i + d - 1].len + 1;
+	head.p = e->rest.p;
+	head.len = at - 1;
+	name = rl_from(e->rest, at);
+	h->buf_add(out, " ", 1);
+	put_squeezed(h, out, head);
+	h->buf_add(out, " ", 1);
+	h->buf_add(out, name.p, name.len);
+	h->buf_add(out, "\n", 1);
+}
+
+int
+red_ls(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
+    struct aiterm_buf *out)
+{
+	struct rl_lines t;
+	struct ls_entry *e = NULL;
+	bool *is = NULL, one_owner = true, lossy = false;
+	size_t i, j, k, n = 0, fixed = 0, sections = 0, budget, seen = 0;
+	size_t types[LS_NTYPES], mid;
+	struct rl_line owner = { NULL, 0 };
+	int rc = -1;
+
+	if (!rl_split(in, &t))
+		return -1;
+	e = calloc(t.n > 0 ? t.n : 1, sizeof *e);
+	is = calloc(t.n > 0 ? t.n : 1, sizeof *is);
+	if (e == NULL || is == NULL)
+		goto out;
+	for (i = 0; i < t.n; i++) {
+		const struct rl_line *l = &t.v[i];
+
+		if (entry(l, &e[i])) {
+			is[i] = true;
+			if (n++ == 0)
+				owner = e[i].owner;
+			else if (!same(&owner, &e[i].owner))
+				one_owner = false;
+		} else if (rl_blank(l))
+			continue;
+		else if (rl_starts(l, "total ") || rl_starts(l, "ls: ") ||
+		    rl_ends(l, ":")) {
+			fixed++;
+			sections += rl_ends(l, ":") ? 1 : 0;
+		} else
+			goto out;	/* not a long listing */
+	}
+	if (n == 0)
+		goto out;
+	one_owner = one_owner && owner.len > 0 && n > 3;
+	budget = rl_budget(in);
+	if (one_owner) {
+		h->buf_add(out, "(every entry: ", 14);
+		put_squeezed(h, out, owner);
+		h->buf_add(out, ")\n", 2);
+		fixed++;
+	}
+	if (n + fixed > budget && (sections > 0 ||
+	    LS_HEAD + LS_TAIL + 1 + fixed > budget))
+		goto out;
+	lossy = n + fixed > budget;
+	memset(types, 0, sizeof types);
+	mid = lossy ? n - LS_HEAD - LS_TAIL : 0;
+	for (i = 0; i < t.n; i++) {
+		if (!is[i]) {
+			if (!rl_blank(&t.v[i]))
+				rl_put(h, out, &t.v[i]);
+			continue;
+		}
+		seen++;
+		if (!lossy || seen <= LS_HEAD || seen > n - LS_TAIL) {
+			put_entry(h, out, &e[i], !one_owner);
+			continue;
+		}
+		for (j = 0; j < LS_NTYPES; j++) {
+			if (ls_types[j].c == e[i].type)
+				types[j]++;
+		}
+		if (seen < n - LS_TAIL)
+			continue;
+		h->buf_printf(out, "… %zu more:", mid);
+		for (j = 0, k = 0; j < LS_NTYPES; j++) {
+			if (types[j] == 0)
+				continue;
+			h->buf_printf(out, "%s %zu %s", k++ > 0 ? "," : "",
+			    types[j], types[j] == 1 ? ls_types[j].one :
+			    ls_types[j].many);
+		}
+		h->buf_add(out, "\n", 1);
+	}
+	rc = lossy ? 0 : 1;
+out:
+	free(e);
+	free(is);
+	rl_lines_free(&t);
+	return rc;
+}

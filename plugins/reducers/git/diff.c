@@ -1,0 +1,444 @@
+/*
+ * The diff reduction shared by git diff, git show and git log -p.
+ *
+ * Each file's header block ("diff --git", "index", "---", "+++", mode and
+ * rename lines) becomes one line: a letter and the path ("M src/net.c",
+ * "A new.c", "D old.c", "R old -> new (similarity 90%)"), with "(binary)"
+ * or a mode change when git said so.  Hunk headers stay as they are, and
+ * so does every changed line.  Context lines before the first and after
+ * the last change of a hunk go; a run of context between two changes
+ * stays when it is one or two lines, and becomes "  … N unchanged lines"
+ * when longer.  When the changed lines do not fit the budget, each hunk
+ * shows its first rows and "… N more changed lines (+a -b)".  A line
+ * outside any file's section is kept as it is (a warning, a stat line).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "git.h"
+
+enum df_kind {
+	DF_KEEP,	/* a line kept as it is */
+	DF_FILE,	/* a file's header block, as one line */
+	DF_HUNK,	/* a hunk header */
+	DF_ROW,		/* a changed line, or context kept between changes */
+	DF_GAP,		/* a run of context between changes, as a count */
+};
+
+struct df_row {
+	enum df_kind	 kind;
+	size_t		 line;	/* first line in t */
+	size_t		 end;	/* DF_FILE: end of the header block */
+	size_t		 n;	/* DF_GAP: lines in the run */
+	size_t		 hunk;	/* DF_ROW, DF_GAP: the hunk's index */
+	bool		 add, del; /* DF_ROW: which change it is */
+};
+
+struct df_hunk {
+	size_t		 rows;	/* body rows (changes, context, gaps) */
+};
+
+struct df_parse {
+	struct df_row	*rows;
+	size_t		 nrows, cap;
+	struct df_hunk	*hunks;
+	size_t		 nhunks, hcap;
+	size_t		 dropped;	/* context lines left out */
+	size_t		 files;
+	bool		 nomem;
+};
+
+static void
+add_row(struct df_parse *p, enum df_kind kind, size_t line)
+{
+	struct df_row *r;
+
+	if (p->nomem)
+		return;
+	if (p->nrows == p->cap) {
+		size_t cap = p->cap > 0 ? p->cap * 2 : 64;
+
+		r = realloc(p->rows, cap * sizeof *r);
+		if (r == NULL) {
+			p->nomem = true;
+			return;
+		}
+		p->rows = r;
+		p->cap = cap;
+	}
+	r = &p->rows[p->nrows++];
+	memset(r, 0, sizeof *r);
+	r->kind = kind;
+	r->line = line;
+	r->hunk = p->nhunks > 0 ? p->nhunks - 1 : 0;
+	if (kind == DF_ROW || kind == DF_GAP)
+		p->hunks[r->hunk].rows++;
+}
+
+static void
+add_hunk(struct df_parse *p)
+{
+	struct df_hunk *v;
+
+	if (p->nomem)
+		return;
+	if (p->nhunks == p->hcap) {
+		size_t cap = p->hcap > 0 ? p->hcap * 2 : 16;
+
+		v = realloc(p->hunks, cap * sizeof *v);
+		if (v == NULL) {
+			p->nomem = true;
+			return;
+		}
+		p->hunks = v;
+		p->hcap = cap;
+	}
+	memset(&p->hunks[p->nhunks++], 0, sizeof *v);
+}
+
+/* The unsigned number at *s, advancing it; 1 when there is none. */
+static size_t
+hunk_number(const char **s, const char *end, bool *ok)
+{
+	size_t v = 0;
+
+	if (*s >= end || **s < '0' || **s > '9') {
+		*ok = false;
+		return 0;
+	}
+	while (*s < end && **s >= '0' && **s <= '9')
+		v = v * 10 + (size_t)(*(*s)++ - '0');
+	return v;
+}
+
+/*
+ * Parse a hunk header: the number of parents (1, or more for a combined
+ * diff) and the line counts of the old (first parent) and new sides.
+ */
+static bool
+hunk_header(const struct rl_line *l, size_t *parents, size_t *old,
+    size_t *new)
+{
+	const char *s = l->p, *end = l->p + l->len;
+	size_t ats = 0, i, n;
+	bool ok = true;
+
+	while (s < end && *s == '@')
+		s++, ats++;
+	if (ats < 2 || s >= end || *s != ' ')
+		return false;
+	*parents = ats - 1;
+	for (i = 0; i <= *parents && ok; i++) {
+		while (s < end && *s == ' ')
+			s++;
+		if (s >= end || *s != (i < *parents ? '-' : '+'))
+			return false;
+		s++;
+		hunk_number(&s, end, &ok);
+		n = 1;
+		if (s < end && *s == ',') {
+			s++;
+			n = hunk_number(&s, end, &ok);
+		}
+		if (i == 0)
+			*old = n;
+		*new = n;
+	}
+	return ok;
+}
+
+/* Whether l belongs to the header block of a file (before its hunks). */
+static bool
+file_meta(const struct rl_line *l)
+{
+	static const char *const meta[] = {
+		"index ", "--- ", "+++ ", "new file mode ", "deleted file mode ",
+		"old mode ", "new mode ", "similarity index ",
+		"dissimilarity index ", "rename from ", "rename to ",
+		"copy from ", "copy to ", "Binary files ", "GIT binary patch",
+		"mode ", NULL,
+	};
+	size_t i;
+
+	for (i = 0; meta[i] != NULL; i++) {
+		if (rl_starts(l, meta[i]))
+			return true;
+	}
+	return false;
+}
+
+static void
+parse(const struct rl_lines *t, size_t first, size_t last,
+    struct df_parse *p)
+{
+	size_t i, parents = 1, old = 0, new = 0, ctx = 0, ctx_at = 0, k;
+	bool in_hunk = false, changed = false, in_file = false;
+	struct df_row *file = NULL;
+
+	for (i = first; i < last && !p->nomem; i++) {
+		const struct rl_line *l = &t->v[i];
+		char c = l->len > 0 ? l->p[0] : ' ';
+		bool add = false, del = false;
+
+		if (in_hunk && (old > 0 || new > 0 || c == '\\') &&
+		    !(gt_diff_start(l) && old == 0 && new == 0)) {
+			if (c == '\\') {
+				if (changed)
+					add_row(p, DF_ROW, i);
+				continue;
+			}
+			for (k = 0; k < parents && k < l->len; k++) {
+				if (l->p[k] == '+')
+					add = true;
+				else if (l->p[k] == '-')
+					del = true;
+				else if (l->p[k] != ' ')
+					break;
+			}
+			if (l->len > 0 && k < parents && k < l->len) {
+				/* Not a body line: the hunk was shorter. */
+				in_hunk = false;
+			} else {
+				if (del && !add) {
+					if (old > 0)
+						old--;
+				} else if (add) {
+					if (new > 0)
+						new--;
+				} else {
+					if (old > 0)
+						old--;
+					if (new > 0)
+						new--;
+				}
+				if (parents > 1 && !del)
+					old = new;
+				if (!add && !del) {
+					if (ctx++ == 0)
+						ctx_at = i;
+					continue;
+				}
+				if (changed && ctx > 0 && ctx <= 2) {
+					for (k = 0; k < ctx; k++)
+						add_row(p, DF_ROW, ctx_at + k);
+				} else if (changed && ctx > 0) {
+					add_row(p, DF_GAP, ctx_at);
+					if (!p->nomem)
+						p->rows[p->nrows - 1].n = ctx;
+					p->dropped += ctx;
+				} else
+					p->dropped += ctx;
+				ctx = 0;
+				changed = true;
+				add_row(p, DF_ROW, i);
+				if (!p->nomem) {
+					p->rows[p->nrows - 1].add = add;
+					p->rows[p->nrows - 1].del = del;
+				}
+				continue;
+			}
+		}
+		if (in_hunk) {
+			p->dropped += ctx;
+			ctx = 0;
+			in_hunk = false;
+		}
+		if (gt_diff_start(l)) {
+			add_row(p, DF_FILE, i);
+			file = p->nomem ? NULL : &p->rows[p->nrows - 1];
+			if (file != NULL)
+				file->end = i + 1;
+			in_file = true;
+			p->files++;
+		} else if (l->p != NULL && rl_starts(l, "@@") && in_file &&
+		    hunk_header(l, &parents, &old, &new)) {
+			add_hunk(p);
+			add_row(p, DF_HUNK, i);
+			in_hunk = true;
+			changed = false;
+			ctx = 0;
+			file = NULL;
+		} else if (file != NULL && file_meta(l)) {
+			file->end = i + 1;
+		} else if (!rl_blank(l)) {
+			add_row(p, DF_KEEP, i);
+			file = NULL;
+			in_file = false;
+		}
+	}
+	if (in_hunk)
+		p->dropped += ctx;
+}
+
+/* The path of a "--- a/x" or "+++ b/x" line; empty for /dev/null. */
+static struct rl_line
+side_path(const struct rl_line *l)
+{
+	struct rl_line s = rl_trim(rl_from(*l, 4));
+
+	if (rl_eq(&s, "/dev/null"))
+		s.len = 0;
+	else if (s.len > 2 && s.p[1] == '/' && (s.p[0] == 'a' ||
+	    s.p[0] == 'b'))
+		s = rl_from(s, 2);
+	return s;
+}
+
+/* Append a file's header block [start, end) as one line. */
+static void
+put_file(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_lines *t, size_t start, size_t end)
+{
+	struct rl_line d = t->v[start], path = { NULL, 0 }, from = { NULL, 0 };
+	struct rl_line minus = { NULL, 0 }, sim = { NULL, 0 };
+	struct rl_line omode = { NULL, 0 }, nmode = { NULL, 0 };
+	const char *b, *letter = "M";
+	bool binary = false;
+	size_t i;
+
+	for (i = start + 1; i < end; i++) {
+		const struct rl_line *l = &t->v[i];
+
+		if (rl_starts(l, "new file mode "))
+			letter = "A";
+		else if (rl_starts(l, "deleted file mode "))
+			letter = "D";
+		else if (rl_starts(l, "rename from ")) {
+			letter = "R";
+			from = rl_from(*l, 12);
+		} else if (rl_starts(l, "copy from ")) {
+			letter = "C";
+			from = rl_from(*l, 10);
+		} else if (rl_starts(l, "rename to "))
+			path = rl_from(*l, 10);
+		else if (rl_starts(l, "copy to "))
+			path = rl_from(*l, 8);
+		else if (rl_starts(l, "similarity index "))
+			sim = rl_from(*l, 17);
+		else if (rl_starts(l, "old mode "))
+			omode = rl_from(*l, 9);
+		else if (rl_starts(l, "new mode "))
+			nmode = rl_from(*l, 9);
+		else if (rl_starts(l, "--- "))
+			minus = side_path(l);
+		else if (rl_starts(l, "+++ ") && path.len == 0)
+			path = side_path(l);
+		else if (rl_starts(l, "Binary files ") ||
+		    rl_starts(l, "GIT binary patch"))
+			binary = true;
+	}
+	if (path.len == 0)
+		path = minus;
+	if (path.len == 0 && rl_starts(&d, "diff --git ")) {
+		d = rl_from(d, 11);
+		b = NULL;
+		for (i = 0; i + 3 <= d.len; i++) {
+			if (memcmp(d.p + i, " b/", 3) == 0)
+				b = d.p + i + 3;
+		}
+		path = b != NULL ? rl_from(d, (size_t)(b - d.p)) : d;
+	} else if (path.len == 0)
+		path = rl_from(d, rl_starts(&d, "diff --cc ") ? 10 : 16);
+	if (from.len > 0)
+		h->buf_printf(out, "%s %.*s -> %.*s", letter, (int)from.len,
+		    from.p, (int)path.len, path.p);
+	else
+		h->buf_printf(out, "%s %.*s", letter, (int)path.len, path.p);
+	if (sim.len > 0)
+		h->buf_printf(out, " (similarity %.*s)", (int)sim.len, sim.p);
+	if (omode.len > 0 && nmode.len > 0)
+		h->buf_printf(out, " (mode %.*s -> %.*s)", (int)omode.len,
+		    omode.p, (int)nmode.len, nmode.p);
+	if (binary)
+		h->buf_add(out, " (binary)", 9);
+	h->buf_add(out, "\n", 1);
+}
+
+/* The lines the rows take with at most cap body rows a hunk. */
+static size_t
+lines_with(const struct df_parse *p, size_t cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nrows; i++) {
+		const struct df_row *r = &p->rows[i];
+
+		if (r->kind != DF_ROW && r->kind != DF_GAP)
+			n++;
+	}
+	for (i = 0; i < p->nhunks; i++)
+		n += p->hunks[i].rows > cap ? cap + 1 : p->hunks[i].rows;
+	return n;
+}
+
+long
+gt_diff(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_lines *t, size_t first, size_t last, size_t budget,
+    size_t *context, bool *dropped)
+{
+	struct df_parse p;
+	size_t i, j, cap = 0, shown = 0, adds, dels, lines;
+	long rc = -1;
+
+	memset(&p, 0, sizeof p);
+	parse(t, first, last, &p);
+	if (p.nomem || p.files == 0)
+		goto out;
+	for (i = 0; i < p.nhunks; i++) {
+		if (p.hunks[i].rows > cap)
+			cap = p.hunks[i].rows;
+	}
+	while (cap > 0 && lines_with(&p, cap) > budget)
+		cap--;
+	if ((lines = lines_with(&p, cap)) > budget)
+		goto out;
+	for (i = 0; i < p.nrows; i++) {
+		const struct df_row *r = &p.rows[i];
+
+		switch (r->kind) {
+		case DF_KEEP:
+			rl_put(h, out, &t->v[r->line]);
+			break;
+		case DF_FILE:
+			put_file(h, out, t, r->line, r->end);
+			break;
+		case DF_HUNK:
+			rl_put(h, out, &t->v[r->line]);
+			shown = 0;
+			break;
+		case DF_ROW:
+		case DF_GAP:
+			if (shown++ < cap) {
+				if (r->kind == DF_ROW)
+					rl_put(h, out, &t->v[r->line]);
+				else
+					h->buf_printf(out, "  … %zu unchanged "
+					    "lines\n", r->n);
+				break;
+			}
+			if (shown != p.hunks[r->hunk].rows)
+				break;
+			/* The last row of a cut hunk: count what was cut. */
+			adds = dels = 0;
+			for (j = i + 1; j-- > 0 && shown-- > cap;) {
+				if (p.rows[j].add)
+					adds++;
+				if (p.rows[j].del)
+					dels++;
+			}
+			h->buf_printf(out, "… %zu more changed lines (+%zu "
+			    "-%zu)\n", adds + dels, adds, dels);
+			*dropped = true;
+			break;
+		}
+	}
+	if (p.dropped > 0)
+		*dropped = true;
+	*context = p.dropped;
+	rc = (long)lines;
+out:
+	free(p.rows);
+	free(p.hunks);
+	return rc;
+}

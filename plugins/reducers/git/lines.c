@@ -1,0 +1,9 @@
+/* Helpers shared by the git reducers (see git.h). */
+#include "git.h"
+
+bool
+gt_diff_start(const struct rl_line *l)
+{
+	return rl_starts(l, "diff --git ") || rl_starts(l, "diff --cc ") ||
+	    rl_starts(l, "diff --combined ");
+}

@@ -1,0 +1,423 @@
+/*
+ * The file-listing reducers (plugin reducers-files: grep and rg, find,
+ * ls -l) through the real dispatch: red_cmd_reduce on stripped text, with
+ * the plugins loaded from the build tree ($AITERM_PLUGIN_PATH).
+ *
+ * - Fixtures: the corpus cases of this family reduce within the core's
+ *   budget, are shorter and keep every must_keep string.
+ * - Exact: the layout of small grep, rg and ls -l outputs.
+ * - Edges: empty output, shapes the reducers do not know, error lines,
+ *   listings larger than the budget.
+ */
+#include <check.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/registry.h"
+#include "reduce/cmd.h"
+#include "reduce/lines.h"
+#include "reduce/strip.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+#ifndef FIXTURES_DIR
+#define FIXTURES_DIR "../shared/fixtures"
+#endif
+
+/*
+ * Helpers
+ */
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	struct aiterm_buf b = BUF_INIT;
+	char chunk[8192];
+	FILE *f;
+	size_t n;
+
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	buf_add(&b, "", 0);
+	return buf_steal(&b, len);
+}
+
+/* red_cmd_reduce on text; the result (or NULL when it declined). */
+static char *
+reduce_n(const char *line, const char *text, size_t max,
+    struct red_cmd_result *res)
+{
+	struct aiterm_buf out = BUF_INIT;
+
+	if (red_cmd_reduce(line, text, strlen(text), 0, max, &out,
+	    res) != 0) {
+		buf_free(&out);
+		return NULL;
+	}
+	buf_add(&out, "", 0);
+	return buf_steal(&out, NULL);
+}
+
+static char *
+reduce(const char *line, const char *text, struct red_cmd_result *res)
+{
+	return reduce_n(line, text, 200, res);
+}
+
+static void
+check_exact(const char *line, const char *text, const char *name,
+    bool lossless, const char *want)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	got = reduce(line, text, &res);
+	ck_assert_msg(got != NULL, "%s declined", line);
+	ck_assert_str_eq(res.name, name);
+	ck_assert_str_eq(res.plugin, "reducers-files");
+	ck_assert_str_eq(got, want);
+	ck_assert_int_eq(res.lossless, lossless);
+	free(got);
+}
+
+static void
+check_declines(const char *line, const char *text)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	got = reduce(line, text, &res);
+	ck_assert_msg(got == NULL, "%s reduced (%s):\n%s", line, res.name,
+	    got);
+}
+
+/*
+ * Fixtures
+ */
+
+static const struct fixture {
+	const char	*name;
+	const char	*reducer;
+	bool		 lossless;
+} fixtures[] = {
+	{ "grep-rn-color-fixme", "grep", false },
+	{ "grep-rn-usr-include", "grep", false },
+	{ "rg-n-piped-usr-include", "grep", true },
+	{ "find-usr-share-doc-files", "find", false },
+	{ "ls-la-color-usr-share-doc", "ls-long", false },
+};
+
+START_TEST(test_fixture)
+{
+	const struct fixture *fx = &fixtures[_i];
+	struct aiterm_buf text = BUF_INIT;
+	struct red_cmd_result res;
+	json_t *meta, *keep, *v;
+	json_error_t jerr;
+	char *path, *cmd, *raw, *got, *nl;
+	size_t len, i;
+
+	path = xasprintf("%s/reduce/%s/cmd", FIXTURES_DIR, fx->name);
+	cmd = slurp(path, NULL);
+	free(path);
+	if ((nl = strchr(cmd, '\n')) != NULL)
+		*nl = '\0';
+	path = xasprintf("%s/reduce/%s/out", FIXTURES_DIR, fx->name);
+	raw = slurp(path, &len);
+	free(path);
+	red_strip(raw, len, &text);
+	buf_add(&text, "", 0);
+	got = reduce_n(cmd, buf_str(&text), RED_CMD_MAX_LINES, &res);
+	ck_assert_msg(got != NULL, "%s: declined", fx->name);
+	ck_assert_str_eq(res.name, fx->reducer);
+	ck_assert_str_eq(res.plugin, "reducers-files");
+	ck_assert_int_eq(res.lossless, fx->lossless);
+	ck_assert_uint_lt(strlen(got), text.len);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), RED_CMD_MAX_LINES);
+	path = xasprintf("%s/reduce/%s/meta.json", FIXTURES_DIR, fx->name);
+	meta = json_load_file(path, 0, &jerr);
+	ck_assert_msg(meta != NULL, "%s: %s", path, jerr.text);
+	free(path);
+	keep = json_object_get(meta, "must_keep");
+	json_array_foreach(keep, i, v) {
+		ck_assert_msg(strstr(got, json_string_value(v)) != NULL,
+		    "%s: lost \"%s\" in:\n%s", fx->name, json_string_value(v),
+		    got);
+	}
+	json_decref(meta);
+	free(got);
+	free(raw);
+	free(cmd);
+	buf_free(&text);
+}
+END_TEST
+
+/*
+ * grep and rg
+ */
+
+START_TEST(test_grep_layout)
+{
+	check_exact("grep -rn TODO src",
+	    "src/a.c:12:\t\tint x;   /* TODO: y */\n"
+	    "src/a.c:40:    return 0; // TODO\n"
+	    "grep: src/secret: Permission denied\n"
+	    "src/b c.c:3:TODO  two  spaces\n",
+	    "grep", true,
+	    "src/a.c:12:int x; /* TODO: y */\n"
+	    "src/a.c:40:return 0; // TODO\n"
+	    "grep: src/secret: Permission denied\n"
+	    "src/b c.c:3:TODO two spaces\n");
+	/* rg's heading layout on a terminal. */
+	check_exact("rg EAGAIN",
+	    "include/a.h\n"
+	    "3:#define   EAGAIN   11\n"
+	    "9:  x = EAGAIN;\n"
+	    "\n"
+	    "include/b.h\n"
+	    "1:EAGAIN\n",
+	    "grep", true,
+	    "include/a.h\n"
+	    "3:#define EAGAIN 11\n"
+	    "9:x = EAGAIN;\n"
+	    "\n"
+	    "include/b.h\n"
+	    "1:EAGAIN\n");
+	/* A pipe: no file names, lines made tight. */
+	check_exact("ps aux | grep nginx",
+	    "root       812  0.0  0.1  nginx: master process\n"
+	    "www-data   813  0.0  0.2  nginx: worker process\n",
+	    "grep", true,
+	    "root 812 0.0 0.1 nginx: master process\n"
+	    "www-data 813 0.0 0.2 nginx: worker process\n");
+}
+END_TEST
+
+START_TEST(test_grep_grouped)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i, f;
+
+	for (f = 0; f < 10; f++) {
+		for (i = 0; i < 30; i++)
+			buf_printf(&b, "dir/file%zu.c:%zu:  match %zu\n", f,
+			    i + 1, i);
+	}
+	buf_adds(&b, "grep: dir/locked: Permission denied\n");
+	got = reduce("grep -rn match dir", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert(!res.lossless);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
+	ck_assert_ptr_nonnull(strstr(got, "grep: dir/locked: Permission "
+	    "denied\n"));
+	for (f = 0; f < 10; f++) {
+		char want[64];
+
+		snprintf(want, sizeof want, "dir/file%zu.c:1:match 0\n", f);
+		ck_assert_msg(strstr(got, want) != NULL, "no %s", want);
+	}
+	ck_assert_ptr_nonnull(strstr(got, " more: "));
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_grep_many_files)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got, want[64];
+	size_t f;
+
+	for (f = 0; f < 400; f++)
+		buf_printf(&b, "d/f%zu.h:%zu:FIXME %zu\n", f, f + 1, f);
+	got = reduce("grep -rn FIXME d", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
+	for (f = 0; f < 400; f++) {
+		snprintf(want, sizeof want, "d/f%zu.h", f);
+		ck_assert_msg(strstr(got, want) != NULL, "lost %s", want);
+	}
+	ck_assert_ptr_nonnull(strstr(got, "d/f0.h:1:FIXME 0\n"));
+	ck_assert_ptr_nonnull(strstr(got, "d/f399.h:400:FIXME 399\n"));
+	ck_assert_ptr_nonnull(strstr(got, "more matches in "));
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_grep_declines)
+{
+	struct aiterm_buf b = BUF_INIT;
+	size_t i;
+
+	check_declines("grep x", "");
+	/* One file over the budget: nothing to group by. */
+	for (i = 0; i < 300; i++)
+		buf_printf(&b, "line %zu with x in it\n", i);
+	check_declines("grep x file.txt", buf_str(&b));
+	buf_reset(&b);
+	/* Context groups over the budget are not torn apart. */
+	for (i = 0; i < 100; i++)
+		buf_printf(&b, "a.c-%zu-before\na.c:%zu:x\n--\n", i * 3 + 1,
+		    i * 3 + 2);
+	check_declines("grep -rn -C1 x .", buf_str(&b));
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * find
+ */
+
+START_TEST(test_find)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i;
+
+	buf_adds(&b, "find: './root': Permission denied\n");
+	for (i = 0; i < 500; i++)
+		buf_printf(&b, "./%s/f%zu.%s\n", i % 2 ? "src" : "doc", i,
+		    i % 5 ? "c" : "md");
+	got = reduce("find . -type f", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert(!res.lossless);
+	ck_assert_ptr_nonnull(strstr(got, "find: './root': Permission "
+	    "denied\n"));
+	ck_assert_ptr_nonnull(strstr(got, "./doc/f0.md\n"));
+	ck_assert_ptr_nonnull(strstr(got, "./src/f499.c\n"));
+	ck_assert_ptr_nonnull(strstr(got, "… 470 more paths; in ./ most are "
+	    "in: doc/ (235), src/ (235)\n"));
+	ck_assert_ptr_nonnull(strstr(got, "… by name: *.c (376), *.md (94)"
+	    "\n"));
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_find_declines)
+{
+	struct aiterm_buf b = BUF_INIT;
+	size_t i;
+
+	check_declines("find .", "");
+	check_declines("find . -name x", "./a/x\n./b/x\n");
+	for (i = 0; i < 500; i++)
+		buf_printf(&b, "%zu 4 -rw-r--r-- 1 u g 0 Jan 1 00:00 ./f%zu\n",
+		    i, i);
+	check_declines("find . -ls", buf_str(&b));
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * ls -l
+ */
+
+START_TEST(test_ls_layout)
+{
+	check_exact("ls -la",
+	    "total 16\n"
+	    "drwxr-xr-x  4 root root  4096 Dec  2 16:34 .\n"
+	    "drwxr-xr-x 12 root root  4096 Dec  2 16:19 ..\n"
+	    "-rw-r--r--  1 root root   120 May 20  2025 a  b.txt\n"
+	    "lrwxrwxrwx  1 root root    11 Jan 14  2023 lib -> ../lib\n",
+	    "ls-long", true,
+	    "(every entry: root root)\n"
+	    "total 16\n"
+	    "drwxr-xr-x 4 4096 Dec 2 16:34 .\n"
+	    "drwxr-xr-x 12 4096 Dec 2 16:19 ..\n"
+	    "-rw-r--r-- 1 120 May 20 2025 a  b.txt\n"
+	    "lrwxrwxrwx 1 11 Jan 14 2023 lib -> ../lib\n");
+	check_exact("ls -l /dev/null x",
+	    "crw-rw-rw- 1 root root 1, 3 Dec  2 16:19 /dev/null\n"
+	    "-rw-r--r-- 1 me   me     0 Dec  2 16:19 x\n",
+	    "ls-long", true,
+	    "crw-rw-rw- 1 root root 1, 3 Dec 2 16:19 /dev/null\n"
+	    "-rw-r--r-- 1 me me 0 Dec 2 16:19 x\n");
+}
+END_TEST
+
+START_TEST(test_ls_many)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i;
+
+	buf_adds(&b, "total 800\n");
+	for (i = 0; i < 400; i++)
+		buf_printf(&b, "%s  1 u g  %4zu Jan  1  2024 n%03zu\n",
+		    i % 4 ? "-rw-r--r--" : "drwxr-xr-x", i, i);
+	got = reduce("ls -l", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert(!res.lossless);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
+	ck_assert_ptr_nonnull(strstr(got, "total 800\n"));
+	ck_assert_ptr_nonnull(strstr(got, " n000\n"));
+	ck_assert_ptr_nonnull(strstr(got, " n399\n"));
+	ck_assert_ptr_nonnull(strstr(got, "… 363 more: 90 directories, 273 "
+	    "files\n"));
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_ls_declines)
+{
+	check_declines("ls -l", "");
+	check_declines("ls", "a.txt  b.txt  c.txt  src  tests\n");
+	check_declines("ls -l", "insgesamt 8\n-rw-r--r-- 1 u g 0 Dez  2 "
+	    "16:19 x\n");
+}
+END_TEST
+
+static void
+setup(void)
+{
+	registry_load(getenv("AITERM_PLUGIN_PATH"), NULL);
+}
+
+static void
+teardown(void)
+{
+	registry_reset();
+}
+
+int
+main(void)
+{
+	Suite *s = suite_create("red-files");
+	TCase *tc = tcase_create("files");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_fixture, 0,
+	    (int)(sizeof fixtures / sizeof fixtures[0]));
+	tcase_add_test(tc, test_grep_layout);
+	tcase_add_test(tc, test_grep_grouped);
+	tcase_add_test(tc, test_grep_many_files);
+	tcase_add_test(tc, test_grep_declines);
+	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_find_declines);
+	tcase_add_test(tc, test_ls_layout);
+	tcase_add_test(tc, test_ls_many);
+	tcase_add_test(tc, test_ls_declines);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

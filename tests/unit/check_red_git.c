@@ -1,0 +1,468 @@
+/*
+ * The git reducers (plugin reducers-git: git status, git log, git diff,
+ * git show) through the real dispatch: red_cmd_reduce on stripped text,
+ * with the plugins loaded from the build tree ($AITERM_PLUGIN_PATH).
+ *
+ * - Fixtures: the corpus cases of this family reduce within the core's
+ *   budget, are shorter and keep every must_keep string.
+ * - Exact: the layout of a small status, log and diff.
+ * - Edges: empty output, other formats and languages, errors, listings
+ *   larger than the budget.
+ */
+#include <check.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/registry.h"
+#include "reduce/cmd.h"
+#include "reduce/lines.h"
+#include "reduce/strip.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+#ifndef FIXTURES_DIR
+#define FIXTURES_DIR "../shared/fixtures"
+#endif
+
+/*
+ * Helpers
+ */
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	struct aiterm_buf b = BUF_INIT;
+	char chunk[8192];
+	FILE *f;
+	size_t n;
+
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	buf_add(&b, "", 0);
+	return buf_steal(&b, len);
+}
+
+/* red_cmd_reduce on text; the result (or NULL when it declined). */
+static char *
+reduce_n(const char *line, const char *text, size_t max,
+    struct red_cmd_result *res)
+{
+	struct aiterm_buf out = BUF_INIT;
+
+	if (red_cmd_reduce(line, text, strlen(text), 0, max, &out,
+	    res) != 0) {
+		buf_free(&out);
+		return NULL;
+	}
+	buf_add(&out, "", 0);
+	return buf_steal(&out, NULL);
+}
+
+static char *
+reduce(const char *line, const char *text, struct red_cmd_result *res)
+{
+	return reduce_n(line, text, 200, res);
+}
+
+static void
+check_exact(const char *line, const char *text, const char *name,
+    bool lossless, const char *want)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	got = reduce(line, text, &res);
+	ck_assert_msg(got != NULL, "%s declined", line);
+	ck_assert_str_eq(res.name, name);
+	ck_assert_str_eq(res.plugin, "reducers-git");
+	ck_assert_str_eq(got, want);
+	ck_assert_int_eq(res.lossless, lossless);
+	free(got);
+}
+
+static void
+check_declines(const char *line, const char *text)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	got = reduce(line, text, &res);
+	ck_assert_msg(got == NULL, "%s reduced (%s):\n%s", line, res.name,
+	    got);
+}
+
+/*
+ * Fixtures
+ */
+
+static const struct fixture {
+	const char	*name;
+	const char	*reducer;
+	bool		 lossless;
+} fixtures[] = {
+	{ "git-status-mixed-color", "git-status", true },
+	{ "git-diff-worktree-color", "git-diff", false },
+	{ "git-log-default", "git-log", false },
+};
+
+START_TEST(test_fixture)
+{
+	const struct fixture *fx = &fixtures[_i];
+	struct aiterm_buf text = BUF_INIT;
+	struct red_cmd_result res;
+	json_t *meta, *keep, *v;
+	json_error_t jerr;
+	char *path, *cmd, *raw, *got, *nl;
+	size_t len, i;
+
+	path = xasprintf("%s/reduce/%s/cmd", FIXTURES_DIR, fx->name);
+	cmd = slurp(path, NULL);
+	free(path);
+	if ((nl = strchr(cmd, '\n')) != NULL)
+		*nl = '\0';
+	path = xasprintf("%s/reduce/%s/out", FIXTURES_DIR, fx->name);
+	raw = slurp(path, &len);
+	free(path);
+	red_strip(raw, len, &text);
+	buf_add(&text, "", 0);
+	got = reduce_n(cmd, buf_str(&text), RED_CMD_MAX_LINES, &res);
+	ck_assert_msg(got != NULL, "%s: declined", fx->name);
+	ck_assert_str_eq(res.name, fx->reducer);
+	ck_assert_str_eq(res.plugin, "reducers-git");
+	ck_assert_int_eq(res.lossless, fx->lossless);
+	ck_assert_uint_lt(strlen(got), text.len);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), RED_CMD_MAX_LINES);
+	path = xasprintf("%s/reduce/%s/meta.json", FIXTURES_DIR, fx->name);
+	meta = json_load_file(path, 0, &jerr);
+	ck_assert_msg(meta != NULL, "%s: %s", path, jerr.text);
+	free(path);
+	keep = json_object_get(meta, "must_keep");
+	json_array_foreach(keep, i, v) {
+		ck_assert_msg(strstr(got, json_string_value(v)) != NULL,
+		    "%s: lost \"%s\" in:\n%s", fx->name, json_string_value(v),
+		    got);
+	}
+	json_decref(meta);
+	free(got);
+	free(raw);
+	free(cmd);
+	buf_free(&text);
+}
+END_TEST
+
+/*
+ * git status
+ */
+
+START_TEST(test_status_layout)
+{
+	check_exact("git status",
+	    "On branch dev\n"
+	    "Your branch is up to date with 'origin/dev'.\n"
+	    "\n"
+	    "Changes to be committed:\n"
+	    "  (use \"git restore --staged <file>...\" to unstage)\n"
+	    "\trenamed:    a.c -> b.c\n"
+	    "\n"
+	    "Unmerged paths:\n"
+	    "  (use \"git add <file>...\" to mark resolution)\n"
+	    "\tboth modified:   src/x.c\n"
+	    "\n"
+	    "Changes not staged for commit:\n"
+	    "\tmodified:   lib/sub (new commits)\n"
+	    "\n"
+	    "Untracked files:\n"
+	    "\tnotes.txt\n",
+	    "git-status", true,
+	    "On branch dev\n"
+	    "Your branch is up to date with 'origin/dev'.\n"
+	    "Staged:\n"
+	    "R a.c -> b.c\n"
+	    "Unmerged (conflicts):\n"
+	    "both modified: src/x.c\n"
+	    "Not staged:\n"
+	    "M lib/sub (new commits)\n"
+	    "Untracked:\n"
+	    "notes.txt\n");
+	check_exact("sudo git status",
+	    "On branch main\n"
+	    "Your branch is up to date with 'origin/main'.\n"
+	    "\n"
+	    "nothing to commit, working tree clean\n",
+	    "git-status", true,
+	    "On branch main\n"
+	    "Your branch is up to date with 'origin/main'.\n"
+	    "nothing to commit, working tree clean\n");
+}
+END_TEST
+
+START_TEST(test_status_many)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i;
+
+	buf_adds(&b, "On branch main\n\nChanges not staged for commit:\n");
+	for (i = 0; i < 20; i++)
+		buf_printf(&b, "\tmodified:   src/m%zu.c\n", i);
+	buf_adds(&b, "\nUntracked files:\n");
+	for (i = 0; i < 400; i++)
+		buf_printf(&b, "\tgen/file%zu.o\n", i);
+	got = reduce("git status", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert(!res.lossless);
+	ck_assert_ptr_nonnull(strstr(got, "M src/m19.c\n"));
+	ck_assert_ptr_nonnull(strstr(got, "gen/file0.o\n"));
+	ck_assert_ptr_nonnull(strstr(got, "more\n"));
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_status_declines)
+{
+	check_declines("git status", "");
+	check_declines("git status",
+	    "fatal: not a git repository (or any of the parent "
+	    "directories): .git\n");
+	check_declines("git status",
+	    "Auf Branch main\n\nÄnderungen, die nicht zum Commit vorgemerkt "
+	    "sind:\n\tgeändert:       src/net.c\n");
+	check_declines("git status -s", " M src/net.c\n?? notes.txt\n"
+	    "?? other.txt\n");
+	check_declines("git status --porcelain=v2", "1 .M N... 100644 "
+	    "100644 100644 aaaa bbbb src/net.c\n");
+}
+END_TEST
+
+/*
+ * git diff and git show
+ */
+
+static const char small_diff[] =
+    "diff --git a/src/a.c b/src/a.c\n"
+    "index 1111111..2222222 100644\n"
+    "--- a/src/a.c\n"
+    "+++ b/src/a.c\n"
+    "@@ -1,9 +1,9 @@ int main(void)\n"
+    " one\n"
+    " two\n"
+    " three\n"
+    "-four\n"
+    "+FOUR\n"
+    " five\n"
+    "-six\n"
+    "+SIX\n"
+    " seven\n"
+    " eight\n"
+    " nine\n"
+    "diff --git a/old.txt b/new.txt\n"
+    "similarity index 90%\n"
+    "rename from old.txt\n"
+    "rename to new.txt\n"
+    "diff --git a/logo.png b/logo.png\n"
+    "new file mode 100644\n"
+    "index 0000000..3333333\n"
+    "Binary files /dev/null and b/logo.png differ\n"
+    "diff --git a/run.sh b/run.sh\n"
+    "old mode 100644\n"
+    "new mode 100755\n";
+
+START_TEST(test_diff_layout)
+{
+	check_exact("git diff", small_diff, "git-diff", false,
+	    "M src/a.c\n"
+	    "@@ -1,9 +1,9 @@ int main(void)\n"
+	    "-four\n"
+	    "+FOUR\n"
+	    " five\n"
+	    "-six\n"
+	    "+SIX\n"
+	    "R old.txt -> new.txt (similarity 90%)\n"
+	    "A logo.png (binary)\n"
+	    "M run.sh (mode 100644 -> 100755)\n"
+	    "(6 context lines left out)\n");
+}
+END_TEST
+
+START_TEST(test_diff_budget)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i, f;
+
+	for (f = 0; f < 3; f++) {
+		buf_printf(&b, "diff --git a/f%zu b/f%zu\nindex 1..2 100644\n"
+		    "--- a/f%zu\n+++ b/f%zu\n@@ -1,300 +1,300 @@\n", f, f, f,
+		    f);
+		for (i = 0; i < 300; i++)
+			buf_printf(&b, "-old %zu\n+new %zu\n", i, i);
+	}
+	got = reduce("git diff", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert(!res.lossless);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
+	ck_assert_ptr_nonnull(strstr(got, "M f2\n"));
+	ck_assert_ptr_nonnull(strstr(got, "-old 0\n+new 0\n"));
+	ck_assert_ptr_nonnull(strstr(got, "more changed lines (+"));
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_diff_declines)
+{
+	check_declines("git diff", "");
+	check_declines("git diff --stat", " src/a.c | 4 ++--\n 1 file "
+	    "changed, 2 insertions(+), 2 deletions(-)\n");
+	check_declines("git diff", "fatal: ambiguous argument 'x': unknown "
+	    "revision or path not in the working tree.\n");
+}
+END_TEST
+
+START_TEST(test_show)
+{
+	struct aiterm_buf b = BUF_INIT;
+
+	buf_adds(&b, "commit 0123456789abcdef0123456789abcdef01234567\n"
+	    "Author: A U Thor <a@example.com>\n"
+	    "Date:   Mon Jun 10 12:00:00 2024 +0200\n"
+	    "\n"
+	    "    Fix the frobnicator\n"
+	    "\n"
+	    "    It frobbed twice.\n"
+	    "\n");
+	buf_adds(&b, small_diff);
+	check_exact("git show", buf_str(&b), "git-show", false,
+	    "commit 0123456789abcdef0123456789abcdef01234567\n"
+	    "Author: A U Thor <a@example.com>\n"
+	    "Date:  Mon Jun 10 12:00:00 2024 +0200\n"
+	    "Fix the frobnicator\n"
+	    "It frobbed twice.\n"
+	    "M src/a.c\n"
+	    "@@ -1,9 +1,9 @@ int main(void)\n"
+	    "-four\n"
+	    "+FOUR\n"
+	    " five\n"
+	    "-six\n"
+	    "+SIX\n"
+	    "R old.txt -> new.txt (similarity 90%)\n"
+	    "A logo.png (binary)\n"
+	    "M run.sh (mode 100644 -> 100755)\n"
+	    "(6 context lines left out)\n");
+	check_declines("git show HEAD:README", "# Project\n\nSome text that "
+	    "is a file, not a commit.\n");
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * git log
+ */
+
+START_TEST(test_log_layout)
+{
+	check_exact("git log -2",
+	    "commit aaaaaaa1111111111111111111111111111111111 (HEAD -> main)\n"
+	    "Merge: bbbbbbb ccccccc\n"
+	    "Author: A U Thor <a@example.com>\n"
+	    "Date:   Tue Feb  4 09:10:11 2025 +0100\n"
+	    "\n"
+	    "    Merge branch 'x'\n"
+	    "\n"
+	    "commit bbbbbbb2222222222222222222222222222222222\n"
+	    "Author: B Other <b@example.com>\n"
+	    "Date:   Mon Feb  3 09:10:11 2025 +0100\n"
+	    "\n"
+	    "    Add x\n"
+	    "    \n"
+	    "    Signed-off-by: B Other <b@example.com>\n",
+	    "git-log", false,
+	    "aaaaaaa (HEAD -> main) [merge] Merge branch 'x' (2025-02-04, "
+	    "A U Thor)\n"
+	    "bbbbbbb Add x (2025-02-03, B Other)\n"
+	    "[2 commits; message bodies left out: 1 lines]\n");
+}
+END_TEST
+
+START_TEST(test_log_many)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i;
+
+	for (i = 0; i < 500; i++)
+		buf_printf(&b, "commit %040zx\nAuthor: X <x@y>\nDate:   Mon "
+		    "Jun 10 12:00:00 2024 +0200\n\n    Change %zu\n\n", i + 1,
+		    i);
+	got = reduce("git log", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
+	ck_assert_ptr_nonnull(strstr(got, "Change 0 (2024-06-10, X)\n"));
+	ck_assert_ptr_nonnull(strstr(got, "more commits\n"));
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_log_declines)
+{
+	check_declines("git log --oneline", "825aff1 Bump version\n"
+	    "624d7af hash: free the old slot array after a resize\n");
+	check_declines("git log --graph", "* commit 825aff1e15aa19b92ec2c7f"
+	    "eeb76bacd2d80be17\n| Author: M <m@x>\n");
+	check_declines("git log", "fatal: your current branch 'main' does "
+	    "not have any commits yet\n");
+}
+END_TEST
+
+static void
+setup(void)
+{
+	registry_load(getenv("AITERM_PLUGIN_PATH"), NULL);
+}
+
+static void
+teardown(void)
+{
+	registry_reset();
+}
+
+int
+main(void)
+{
+	Suite *s = suite_create("red-git");
+	TCase *tc = tcase_create("git");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_fixture, 0,
+	    (int)(sizeof fixtures / sizeof fixtures[0]));
+	tcase_add_test(tc, test_status_layout);
+	tcase_add_test(tc, test_status_many);
+	tcase_add_test(tc, test_status_declines);
+	tcase_add_test(tc, test_diff_layout);
+	tcase_add_test(tc, test_diff_budget);
+	tcase_add_test(tc, test_diff_declines);
+	tcase_add_test(tc, test_show);
+	tcase_add_test(tc, test_log_layout);
+	tcase_add_test(tc, test_log_many);
+	tcase_add_test(tc, test_log_declines);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
