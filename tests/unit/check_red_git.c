@@ -390,7 +390,7 @@ START_TEST(test_log_layout)
 	    "aaaaaaa (HEAD -> main) [merge] Merge branch 'x' (2025-02-04, "
 	    "A U Thor)\n"
 	    "bbbbbbb Add x (2025-02-03, B Other)\n"
-	    "[2 commits; message bodies left out: 1 lines]\n");
+	    "[2 commits; message bodies left out: 1 line]\n");
 }
 END_TEST
 

@@ -44,8 +44,8 @@ red_git_diff(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	if (d < t.n && d <= 20 && gt_diff(h, out, &t, 0, t.n,
 	    rl_budget(in) - 1, &context, &dropped) >= 0) {
 		if (context > 0)
-			h->buf_printf(out, "(%zu context lines left out)\n",
-			    context);
+			h->buf_printf(out, "(%zu context line%s left out)\n",
+			    context, context == 1 ? "" : "s");
 		rc = dropped ? 0 : 1;
 	}
 	rl_lines_free(&t);
@@ -94,7 +94,8 @@ red_git_show(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	    budget - shown - 1, &context, &dropped) < 0))
 		goto out;
 	if (context > 0)
-		h->buf_printf(out, "(%zu context lines left out)\n", context);
+		h->buf_printf(out, "(%zu context line%s left out)\n",
+		    context, context == 1 ? "" : "s");
 	rc = dropped ? 0 : 1;
 out:
 	rl_lines_free(&t);
