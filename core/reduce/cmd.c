@@ -99,7 +99,9 @@ find_candidates(char *const *argv, struct candidate **out)
 			n++;
 		}
 	}
-	qsort(c, n, sizeof *c, candidate_cmp);
+	/* qsort must not be given NULL, even for no elements. */
+	if (n > 1)
+		qsort(c, n, sizeof *c, candidate_cmp);
 	*out = c;
 	return n;
 }

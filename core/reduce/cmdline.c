@@ -107,8 +107,11 @@ skip_redirect(const char *p)
 			p++;
 		return *p == '-' ? p + 1 : p;
 	}
-	/* The target: a plain or quoted word, its quotes not checked. */
-	while (*p != '\0' && strchr(" \t|&;<>()", *p) == NULL) {
+	/*
+	 * The target: a plain or quoted word, its quotes not checked.  A LF
+	 * or CR ends it, so that the caller sees a second line.
+	 */
+	while (*p != '\0' && strchr(" \t\n\r|&;<>()", *p) == NULL) {
 		if (*p == '\'' || *p == '"') {
 			char q = *p++;
 
@@ -159,6 +162,9 @@ split_line(const char *p, struct split *s)
 			seg_push_word(s);
 			p++;
 		} else if (*p == '#' && !s->in_word) {
+			/* A comment ends at a LF, where a second line starts. */
+			if (strpbrk(p, "\n\r") != NULL)
+				return -1;
 			break;
 		} else if (*p == '<' || *p == '>' ||
 		    (p[0] == '&' && p[1] == '>')) {

@@ -75,6 +75,11 @@ static const struct {
 	{ "(cd x && make)", "(none)" },
 	{ "cat <<EOF", "(none)" },
 	{ "make\nls", "(none)" },
+	/* A LF after a redirect is a second line too (fuzz/crashes/cmd-argv-*). */
+	{ "make >log\ngit status", "(none)" },
+	{ "cat </etc/hosts\r\nls", "(none)" },
+	{ "echo 'a\nb' >x", "echo|a\nb" },
+	{ "make # build\nrm -rf x", "(none)" },
 	{ "echo `date`", "(none)" },
 	{ "trailing\\", "(none)" },
 };
@@ -169,6 +174,26 @@ START_TEST(test_dispatch_no_match)
 }
 END_TEST
 
+/*
+ * No reducer claims the command: the empty candidate list is not sorted
+ * (qsort(NULL, 0, ...) is undefined; clang's UBSan caught it, reproducer
+ * fuzz/crashes/cmd-reduce-qsort-null), with or without plugins loaded.
+ */
+START_TEST(test_dispatch_no_candidates)
+{
+	struct aiterm_buf out = BUF_INIT;
+	struct red_cmd_result res;
+
+	ck_assert_int_eq(run("dd if=/dev/urandom of=/dev/null", long_text,
+	    &out, &res), -1);
+	registry_reset();
+	ck_assert_int_eq(run("testcmd", long_text, &out, &res), -1);
+	ck_assert_uint_eq(out.len, 0);
+	ck_assert_str_eq(res.name, "");
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_dispatch_faithful)
 {
 	struct aiterm_buf out = BUF_INIT;
@@ -203,6 +228,7 @@ main(void)
 	tcase_add_test(tc, test_dispatch_match);
 	tcase_add_test(tc, test_dispatch_no_match);
 	tcase_add_test(tc, test_dispatch_faithful);
+	tcase_add_test(tc, test_dispatch_no_candidates);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
