@@ -1,4 +1,7 @@
-/* Server internals shared by the files of core/mcp/ only. */
+/*
+ * Server internals shared by the files of core/mcp/ only (and by the fuzz
+ * harness, which feeds a server in memory: fuzz/fuzz-mcp.c).
+ */
 #ifndef AITERM_SERVER_INT_H
 #define AITERM_SERVER_INT_H
 
@@ -38,6 +41,15 @@ struct server {
 };
 
 extern struct server *the_server;
+
+/*
+ * Make s the server, with its framer, and no input yet: bytes fed to
+ * s->framer are dispatched and answered on stdout.  server_fini releases
+ * what it holds and unsets the server.
+ */
+void	server_init(struct server *s, const struct server_options *opts,
+	    uv_loop_t *loop);
+void	server_fini(struct server *s);
 
 /* Write one JSON value as a line to stdout; steals msg. */
 void	server_send(json_t *msg);

@@ -298,19 +298,36 @@ open_stdin(struct server *s)
 	return rc == 0 ? 0 : -1;
 }
 
+void
+server_init(struct server *s, const struct server_options *opts,
+    uv_loop_t *loop)
+{
+	memset(s, 0, sizeof *s);
+	the_server = s;
+	s->opts = *opts;
+	s->loop = loop;
+	s->log_level = AITERM_LOG_WARNING;
+	framer_init(&s->framer, opts->max_message, on_line, on_too_large,
+	    NULL);
+}
+
+void
+server_fini(struct server *s)
+{
+	framer_free(&s->framer);
+	json_decref(s->client_info);
+	json_decref(s->client_caps);
+	s->client_info = s->client_caps = NULL;
+	the_server = NULL;
+}
+
 int
 server_run(const struct server_options *opts)
 {
 	static struct server s;
 
-	memset(&s, 0, sizeof s);
-	the_server = &s;
-	s.opts = *opts;
-	s.loop = uv_default_loop();
-	s.log_level = AITERM_LOG_WARNING;
+	server_init(&s, opts, uv_default_loop());
 	signal(SIGPIPE, SIG_IGN);
-	framer_init(&s.framer, opts->max_message, on_line, on_too_large,
-	    NULL);
 	uv_signal_init(s.loop, &s.sigterm);
 	uv_signal_start(&s.sigterm, on_signal, SIGTERM);
 	uv_signal_init(s.loop, &s.sigint);
@@ -320,9 +337,6 @@ server_run(const struct server_options *opts)
 	if (open_stdin(&s) != 0)
 		return 1;
 	uv_run(s.loop, UV_RUN_DEFAULT);
-	framer_free(&s.framer);
-	json_decref(s.client_info);
-	json_decref(s.client_caps);
-	the_server = NULL;
+	server_fini(&s);
 	return s.exit_status;
 }

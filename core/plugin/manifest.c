@@ -959,25 +959,21 @@ out_free_buf:
 	return rc;
 }
 
-int
-manifest_load(const char *path, struct manifest *m, struct aiterm_error *err)
+/* Load the manifest held in data[0..len), read from path. */
+static int
+load_data(const char *path, const char *data, size_t len, struct manifest *m,
+    struct aiterm_error *err)
 {
 	struct reader r = { path, NULL, m, err, BUF_INIT };
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	char *data = NULL;
-	size_t len = 0;
 	int rc = -1;
 
-	memset(m, 0, sizeof *m);
-	m->path = xstrdup(path);
-	if (read_file(path, &data, &len, err) == -1)
-		goto out_free_manifest;
 	if (check_depth(&r, data, len) == -1)
-		goto out_free_data;
+		goto out_free_quote;
 	if (!yaml_parser_initialize(&parser)) {
 		error_set(err, "%s: YAML error: out of memory", path);
-		goto out_free_data;
+		goto out_free_quote;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)data,
 	    len);
@@ -994,10 +990,43 @@ out_delete_document:
 	yaml_document_delete(&doc);
 out_delete_parser:
 	yaml_parser_delete(&parser);
-out_free_data:
+out_free_quote:
+	buf_free(&r.quote);
+	return rc;
+}
+
+int
+manifest_load(const char *path, struct manifest *m, struct aiterm_error *err)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int rc = -1;
+
+	memset(m, 0, sizeof *m);
+	m->path = xstrdup(path);
+	if (read_file(path, &data, &len, err) == -1)
+		goto out_free_manifest;
+	rc = load_data(path, data, len, m, err);
 	free(data);
 out_free_manifest:
-	buf_free(&r.quote);
+	if (rc == -1)
+		manifest_free(m);
+	return rc;
+}
+
+int
+manifest_load_data(const char *path, const char *data, size_t len,
+    struct manifest *m, struct aiterm_error *err)
+{
+	int rc = -1;
+
+	memset(m, 0, sizeof *m);
+	m->path = xstrdup(path);
+	if (len > MANIFEST_MAX_SIZE)
+		error_set(err, "%s: larger than %d bytes", path,
+		    MANIFEST_MAX_SIZE);
+	else
+		rc = load_data(path, data, len, m, err);
 	if (rc == -1)
 		manifest_free(m);
 	return rc;

@@ -37,6 +37,13 @@ struct manifest {
 
 int		 manifest_load(const char *path, struct manifest *m,
 		    struct aiterm_error *err);
+/*
+ * The same for a manifest already in memory (data[0..len), which need not
+ * end in NUL), as if it had been read from path, which names it in
+ * messages and in m->path.
+ */
+int		 manifest_load_data(const char *path, const char *data,
+		    size_t len, struct manifest *m, struct aiterm_error *err);
 void		 manifest_free(struct manifest *m);
 
 /* "mux", "harness", "reducer", "receiver"; NULL for an unknown kind. */

@@ -429,6 +429,59 @@ START_TEST(test_null_error_slot)
 }
 END_TEST
 
+/*
+ * manifest_load_data (the fuzz harness's entry point) is manifest_load
+ * without the file: the same result and the same message for every
+ * fixture, and the same size limit.
+ */
+START_TEST(test_load_data_same)
+{
+	struct aiterm_error err = ERROR_INIT, err2 = ERROR_INIT;
+	struct manifest m, m2;
+	struct aiterm_buf data = BUF_INIT;
+	char chunk[4096], *path;
+	size_t i, n;
+	FILE *f;
+	int rc;
+
+	for (i = 0; i < nitems(bad) + 1; i++) {
+		path = fixture(i < nitems(bad) ? bad[i].file :
+		    "good-reducer.yaml");
+		f = fopen(path, "rb");
+		ck_assert_ptr_nonnull(f);
+		buf_reset(&data);
+		while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+			buf_add(&data, chunk, n);
+		fclose(f);
+		rc = manifest_load(path, &m, &err);
+		ck_assert_int_eq(manifest_load_data(path, data.data, data.len,
+		    &m2, &err2), rc);
+		if (rc == 0) {
+			ck_assert_str_eq(m2.path, m.path);
+			ck_assert_str_eq(m2.name, m.name);
+			ck_assert_uint_eq(m2.nreducers, m.nreducers);
+			manifest_free(&m);
+			manifest_free(&m2);
+		} else {
+			ck_assert_str_eq(error_msg(&err2), error_msg(&err));
+			ck_assert(is_zeroed(&m2));
+		}
+		error_clear(&err);
+		error_clear(&err2);
+		free(path);
+	}
+	buf_reset(&data);
+	while (data.len <= MAX_SIZE)
+		buf_adds(&data, "# a long comment\n");
+	ck_assert_int_eq(manifest_load_data("big.yaml", data.data, data.len,
+	    &m2, &err2), -1);
+	ck_assert_str_eq(error_msg(&err2), "big.yaml: larger than 65536 bytes");
+	ck_assert(is_zeroed(&m2));
+	error_clear(&err2);
+	buf_free(&data);
+}
+END_TEST
+
 /* Limits. */
 
 START_TEST(test_size_limit)
@@ -639,6 +692,7 @@ make_manifest_suite(void)
 	tcase_add_test(tc, test_cannot_open);
 	tcase_add_test(tc, test_cannot_read);
 	tcase_add_test(tc, test_null_error_slot);
+	tcase_add_test(tc, test_load_data_same);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Limits");

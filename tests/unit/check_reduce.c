@@ -1379,19 +1379,38 @@ END_TEST
  * Hostile input
  */
 
+/*
+ * Bounded output: RED-STRIP writes at most one character per input byte
+ * (3 bytes for U+FFFD) plus the blanks of cursor motions, budgeted to the
+ * input's size plus 64 KiB; the pipeline at most its line budget, each
+ * line cut to max_line_bytes plus a marker.
+ */
+#define STRIP_BOUND(len)	(4 * (len) + 65536)
+#define LINE_SLACK		512
+
 static void
 check_hostile(const char *in, size_t len)
 {
 	struct red_headtail_opts opts = RED_HEADTAIL_DEFAULTS;
 	struct aiterm_buf out = BUF_INIT;
 	struct red_info info;
+	size_t budget = opts.head_lines + opts.tail_lines + 1 +
+	    opts.max_lines / 4;
 
 	red_strip(in, len, &out);
 	ck_assert(clean_text(out.data, out.len));
+	ck_assert_uint_le(out.len, STRIP_BOUND(len));
 	buf_reset(&out);
 	red_generic(in, len, &opts, &out, &info);
 	ck_assert(clean_text(out.data, out.len));
 	ck_assert_uint_le(info.out_bytes, info.stripped_bytes);
+	ck_assert_uint_le(info.stripped_bytes, STRIP_BOUND(len));
+	if (!info.fell_back) {
+		if (info.stripped_lines > opts.max_lines)
+			ck_assert_uint_le(info.lines_out, budget);
+		ck_assert_uint_le(out.len, info.lines_out *
+		    (opts.max_line_bytes + LINE_SLACK));
+	}
 	buf_free(&out);
 }
 
@@ -1463,6 +1482,33 @@ START_TEST(test_hostile_escapes)
 }
 END_TEST
 
+/* A megabyte of ill-formed UTF-8 of every kind, with some line breaks. */
+START_TEST(test_hostile_invalid_utf8)
+{
+	static const char *const bad[] = {
+		"\xff", "\xfe", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80",
+		"\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80", "\x80", "\xbf",
+		"\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xc2\x9b", "\xc2\x9d",
+		"\xef\xbf\xbd", "\r", "\n", "x",
+	};
+	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
+	uint64_t state = 7;
+
+	while (in.len < (1u << 20))
+		buf_adds(&in, bad[rng_next(&state) % (sizeof bad / sizeof bad[0])]);
+	check_hostile(in.data, in.len);
+	/* One line of nothing but invalid bytes. */
+	buf_reset(&in);
+	while (in.len < (1u << 20))
+		buf_adds(&in, "\xff\xc0\x80");
+	red_strip(in.data, in.len, &out);
+	ck_assert(clean_text(out.data, out.len));
+	check_hostile(in.data, in.len);
+	buf_free(&in);
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_hostile_lone_esc)
 {
 	check_hostile("\x1b", 1);
@@ -1528,6 +1574,7 @@ make_reduce_suite(void)
 	tcase_add_test(tc, test_hostile_random);
 	tcase_add_test(tc, test_hostile_long_line);
 	tcase_add_test(tc, test_hostile_escapes);
+	tcase_add_test(tc, test_hostile_invalid_utf8);
 	tcase_add_test(tc, test_hostile_lone_esc);
 	suite_add_tcase(s, tc);
 
