@@ -18,3 +18,4 @@ include $(srcdir)/plugins/reducers/git/local.mk
 include $(srcdir)/plugins/reducers/files/local.mk
 include $(srcdir)/plugins/reducers/tests/local.mk
 include $(srcdir)/plugins/reducers/build/local.mk
+include $(srcdir)/plugins/reducers/sys/local.mk

@@ -12,3 +12,5 @@ include $(srcdir)/tests/unit/red-files.mk
 include $(srcdir)/tests/unit/red-tests.mk
 include $(srcdir)/tests/unit/red-build.mk
 include $(srcdir)/tests/unit/observe.mk
+include $(srcdir)/tests/unit/red-sys.mk
+include $(srcdir)/tests/unit/red-corpus.mk
