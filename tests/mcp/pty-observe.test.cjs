@@ -150,7 +150,9 @@ test('pty_observe: a node shim and its native child are one launch; SIGSTOP wins
 	/* Until sh has started sleep (a fork not yet exec'd is still node). */
 	const o = await until(async () => {
 		const r = await observe(c, id);
+		/* A fork caught before its exec still looks like its parent. */
 		return r.sc.processes === 4 && r.sc.harness.identity && r.sc.harness.shim &&
+			r.sc.launches.length === 1 && r.sc.launches[0].processes === 2 &&
 			(!linux || comm(r.sc.harness.identity.pid) === 'sleep') ? r : null;
 	}, 15000, 'the harness identity');
 	const sc = o.sc;
