@@ -19,3 +19,4 @@ include $(srcdir)/plugins/reducers/files/local.mk
 include $(srcdir)/plugins/reducers/tests/local.mk
 include $(srcdir)/plugins/reducers/build/local.mk
 include $(srcdir)/plugins/reducers/sys/local.mk
+include $(srcdir)/plugins/reducers/pkg/local.mk

@@ -14,3 +14,4 @@ include $(srcdir)/tests/unit/red-build.mk
 include $(srcdir)/tests/unit/observe.mk
 include $(srcdir)/tests/unit/red-sys.mk
 include $(srcdir)/tests/unit/red-corpus.mk
+include $(srcdir)/tests/unit/red-pkg.mk
