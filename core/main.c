@@ -19,6 +19,7 @@
 #include "config.h"
 #include "mcp/server.h"
 #include "plugin/registry.h"
+#include "pty/session.h"
 #include "state/stateroot.h"
 #include "util/error.h"
 
@@ -150,7 +151,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "aiterm-mcp: state root: %s\n",
 		    error_msg(&err));
 		error_clear(&err);
-	}
+	} else
+		session_cleanup_all();
 	registry_load_default();
 	rc = server_run(&so);
 	registry_reset();

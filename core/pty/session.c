@@ -276,6 +276,30 @@ out:
 	return rc;
 }
 
+void
+session_cleanup_all(void)
+{
+	struct aiterm_error err = ERROR_INIT;
+	char *root = state_path("sessions"), *dir;
+	struct dirent *de;
+	DIR *d;
+
+	if (root == NULL || (d = opendir(root)) == NULL) {
+		free(root);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!session_id_valid(de->d_name))
+			continue;
+		dir = session_path(de->d_name, NULL);
+		atomic_cleanup(dir, &err);
+		error_clear(&err);
+		free(dir);
+	}
+	closedir(d);
+	free(root);
+}
+
 const struct aiterm_mux_ops *
 session_mux(struct aiterm_error *err)
 {

@@ -84,6 +84,11 @@ int	session_command_write(const char *id, const struct session_command *c,
 int	session_command_read(const char *id, struct session_command *c);
 /* Remove the session's folder and everything in it. */
 int	session_remove(const char *id, struct aiterm_error *err);
+/*
+ * Remove what a writer killed in the middle of an atomic write left in
+ * every session's folder (temporaries whose writer is gone); best effort.
+ */
+void	session_cleanup_all(void);
 
 /* The multiplexer plugin in use, or NULL with err. */
 const struct aiterm_mux_ops *session_mux(struct aiterm_error *err);

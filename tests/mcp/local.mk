@@ -9,7 +9,9 @@ EXTRA_DIST += tests/mcp/run.sh tests/mcp/package.json \
 	tests/mcp/lib/pty.cjs tests/mcp/lib/sshd.cjs \
 	tests/mcp/pty.test.cjs tests/mcp/pty-persist.test.cjs \
 	tests/mcp/pty-scale.test.cjs tests/mcp/pty-ssh.test.cjs \
-	tests/mcp/pty-errors.test.cjs tests/mcp/pty-observe.test.cjs
+	tests/mcp/pty-errors.test.cjs tests/mcp/pty-observe.test.cjs \
+	tests/mcp/faults.test.cjs tests/mcp/security.test.cjs \
+	tests/mcp/soak.test.cjs
 
 # node_modules is a directory, which CLEANFILES (rm -f) cannot remove; it
 # survives make clean (no new download) and goes with make distclean.  In a

@@ -1,0 +1,336 @@
+'use strict';
+/*
+ * Faults (PTY-SEND, PTY-LIST, PTY-CLOSE, OPS-BOUNDARY): SIGKILL of the
+ * server in the middle of a send (the lock is reported stale with its
+ * owner, no state file is half written, the documented recovery works);
+ * the shell inside a session killed and the session killed from outside
+ * with tmux kill-session (the tmux server killed is in
+ * pty-persist.test.cjs); the state root on a full and on a read-only
+ * filesystem (root only: a small tmpfs); the client vanishing (stdout
+ * EPIPE, stdin EOF in the middle of a request) while sessions live on.
+ */
+const { execFileSync, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { RawServer, serverBinary } = require('./lib/server.cjs');
+const { Rig, hasLine, show, delay, until, alive, waitGone } = require('./lib/pty.cjs');
+
+const T = { timeout: 90000 };
+
+/* Runs tmux on the rig's own socket, never the user's server. */
+function tmux(rig, args) {
+	return execFileSync('tmux', ['-S', path.join(rig.env.AITERM_STATE_DIR, 'tmux.sock'), ...args], {
+		encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'pipe'],
+		env: { PATH: process.env.PATH, TMUX: '' },
+	});
+}
+
+/*
+ * The state files of a session, each checked to be whole (the JSON ones
+ * parse); temporaries of an atomic write (".<name>.tmp.<pid>.<random>")
+ * are refused unless allowTemps.  Returns { name: content }.
+ */
+function checkWhole(dir, allowTemps = false) {
+	const files = fs.readdirSync(dir);
+	const temps = files.filter((f) => /\.tmp\./.test(f));
+	if (!allowTemps)
+		assert.deepEqual(temps, [], `no temporaries left in ${dir}: ${files.join(' ')}`);
+	const state = {};
+	for (const f of files.filter((x) => !temps.includes(x))) {
+		const data = fs.readFileSync(path.join(dir, f), 'utf8');
+		if (f.endsWith('.json') || f === 'send.lock')
+			assert.doesNotThrow(() => JSON.parse(data), `${f} is whole JSON: ${data.slice(0, 200)}`);
+		state[f] = data;
+	}
+	return state;
+}
+
+/* A raw-wire server on the rig's state root (for faults the SDK client hides). */
+function rawServer(t, rig) {
+	const child = spawn(serverBinary(), [], { env: rig.env, cwd: rig.dirs.home, stdio: ['pipe', 'pipe', 'pipe'] });
+	const srv = new RawServer(child, rig.dirs, rig.env);
+	t.after(() => srv.dispose());
+	return srv;
+}
+
+async function rawCall(srv, name, args, ms = 20000) {
+	const r = await srv.request('tools/call', { name, arguments: args }, undefined, ms);
+	assert.ok(r.result && r.result.isError !== true, `${name}: ${JSON.stringify(r)}`);
+	return r.result;
+}
+
+test('PTY-SEND SIGKILL of the server in the middle of a send: stale lock with its owner, whole state, recovery', T, async (t) => {
+	const rig = new Rig(t);
+	const c1 = await rig.server();
+	await c1.open({ name: 'victim', shell: 'bash' });
+	await c1.expectExit('victim', 'echo before-$((2+3))', 0);
+	const dir = path.join(rig.dirs.state, 'sessions/victim');
+	const lock = path.join(dir, 'send.lock');
+	/* Close to 64 KiB: 250 chunks, each drained before the next, so the send takes a while. */
+	const big = 'echo ' + 'z'.repeat(64000);
+	const pending = c1.call('pty_send', { session_id: 'victim', text: big }, 60000).then((r) => ({ r }), (err) => ({ err }));
+	/* A tight poll: the lock is held only while the chunks are typed. */
+	const deadline = Date.now() + 20000;
+	while (!fs.existsSync(lock)) {
+		assert.ok(Date.now() < deadline, 'send.lock while the send types');
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+	const owner = JSON.parse(fs.readFileSync(lock, 'utf8'));
+	assert.equal(owner.pid, c1.pid, `the lock names the sender: ${JSON.stringify(owner)}`);
+	await c1.kill('SIGKILL');
+	const p = await pending;
+	assert.ok(p.err, `the killed server did not answer: ${p.r && show(p.r)}`);
+	assert.ok(fs.existsSync(lock), 'the lock of the killed sender stays');
+	/* The kill may land inside an atomic write: its temporary may stay, the state files are whole. */
+	const before = checkWhole(dir, true);
+	assert.ok(before['command.json'] && before['meta.json'], Object.keys(before).join(' '));
+	t.diagnostic(`left by the kill: ${fs.readdirSync(dir).join(' ')}`);
+
+	/* A new server removes the temporaries of writers that are gone. */
+	const c2 = await rig.server();
+	checkWhole(dir);
+	const s = await c2.err('pty_send', { session_id: 'victim', text: 'echo after' });
+	assert.match(s.text, /stale/i, s.text);
+	assert.match(s.text, new RegExp(`pid ${c1.pid}\\b`), `names the owner: ${s.text}`);
+	assert.match(s.text, /pty_close/, `says how to recover: ${s.text}`);
+	const list = await c2.ok('pty_list', {});
+	const e = list.sc.sessions.find((x) => x.session_id === 'victim');
+	assert.ok(e && e.alive === true, `the session itself lives: ${show(list.r)}`);
+	/* Reads still work, and the lock is never removed silently. */
+	await c2.ok('pty_read', { session_id: 'victim' });
+	assert.ok(fs.existsSync(lock), 'still there after a second server looked at it');
+	assert.deepEqual(checkWhole(dir)['command.json'], before['command.json'], 'command.json unchanged');
+
+	/* The documented recovery: pty_close and pty_open with the same name. */
+	const cl = await c2.ok('pty_close', { session_id: 'victim' });
+	assert.equal(cl.sc.closed, true, show(cl.r));
+	assert.ok(!fs.existsSync(dir), 'the folder and its stale lock are gone');
+	await c2.open({ name: 'victim', shell: 'bash' });
+	const r = await c2.expectExit('victim', 'echo recovered-$((4*4))', 0);
+	assert.ok(hasLine(r.text, 'recovered-16'), show(r.r));
+	assert.ok(!/z{100}/.test(r.text), 'nothing of the cut send is replayed');
+});
+
+test('PTY-LIST the shell killed, the session killed with tmux kill-session: clear errors, the list tells the truth', T, async (t) => {
+	const rig = new Rig(t);
+	const c = await rig.server();
+	await c.open({ name: 'shellgone', shell: 'bash' });
+	await c.open({ name: 'killed', shell: 'bash' });
+	await c.open({ name: 'bystander', shell: 'bash' });
+	const pidFile = path.join(rig.dirs.tmp, 'shell.pid');
+	await c.expectExit('shellgone', `echo $$ > ${pidFile}`, 0);
+	const shellPid = Number(fs.readFileSync(pidFile, 'utf8'));
+	assert.ok(shellPid > 1);
+	process.kill(shellPid, 'SIGKILL');
+	assert.ok(await waitGone(shellPid, 5000), 'shell gone');
+	tmux(rig, ['kill-session', '-t', '=killed']);
+
+	const list = await until(async () => {
+		const l = await c.ok('pty_list', {});
+		const g = l.sc.sessions.find((x) => x.session_id === 'shellgone');
+		return g && g.alive === false ? l : null;
+	}, 10000, 'the dead shell in pty_list');
+	const by = (id) => list.sc.sessions.find((x) => x.session_id === id);
+	assert.equal(by('shellgone').alive, false, show(list.r));
+	assert.equal(by('shellgone').exit_status !== undefined || by('shellgone').lost === true, true,
+		`the dead shell says how it ended or that it is lost: ${show(list.r)}`);
+	assert.ok(by('killed'), `the killed session is still listed (its state is on disk): ${show(list.r)}`);
+	assert.equal(by('killed').lost, true, show(list.r));
+	assert.equal(by('killed').alive, false, show(list.r));
+	assert.equal(by('bystander').alive, true, show(list.r));
+	assert.notEqual(by('bystander').lost, true, show(list.r));
+	assert.match(list.text, /killed\s+lost/, list.text);
+
+	const s1 = await c.err('pty_send', { session_id: 'shellgone', text: 'echo hi', wait: true, timeout: 2 }, 20000);
+	assert.match(s1.text, /shellgone/, s1.text);
+	assert.match(s1.text, /exit|dead|ended|lost|signal/i, s1.text);
+	const s2 = await c.err('pty_send', { session_id: 'killed', text: 'echo hi', wait: true, timeout: 2 }, 20000);
+	assert.match(s2.text, /lost/i, s2.text);
+	assert.match(s2.text, /killed/, s2.text);
+	const k = await c.err('pty_key', { session_id: 'killed', key: 'enter' });
+	assert.match(k.text, /lost|killed/i, k.text);
+	/* The bystander is untouched; both can be closed and their names reused. */
+	await c.expectExit('bystander', 'echo ok-$((1+2))', 0);
+	for (const id of ['shellgone', 'killed']) {
+		const cl = await c.ok('pty_close', { session_id: id });
+		assert.equal(cl.sc.session_id, id, show(cl.r));
+		await c.open({ name: id, shell: 'bash' });
+		const r = await c.expectExit(id, `echo again-${id}`, 0);
+		assert.ok(hasLine(r.text, `again-${id}`), show(r.r));
+	}
+});
+
+/*
+ * A small tmpfs for the state root (root only), outside the rig's root so
+ * that the rig's cleanup can remove its own tree; registered after the rig
+ * so that it is unmounted after the rig's tmux server is gone.
+ */
+function smallFs(t, rig, size) {
+	const mnt = fs.mkdtempSync(path.join(os.tmpdir(), 'aiterm-fs-'));
+	execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'aiterm-test', mnt]);
+	t.after(async () => {
+		try { execFileSync('mount', ['-o', 'remount,rw', mnt], { stdio: 'ignore' }); } catch { /* not ro */ }
+		for (let i = 0; i < 20; i++) {
+			try {
+				execFileSync('umount', [mnt], { stdio: 'ignore' });
+				break;
+			} catch {
+				await delay(100);
+			}
+		}
+		try { execFileSync('umount', ['-l', mnt], { stdio: 'ignore' }); } catch { /* unmounted */ }
+		fs.rmSync(mnt, { recursive: true, force: true });
+	});
+	const state = path.join(mnt, 'state');
+	rig.env.AITERM_STATE_DIR = state;
+	rig.sockets.add(path.join(state, 'tmux.sock'));
+	return { mnt, state };
+}
+
+const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const rootOnly = Object.assign({}, T, asRoot ? {} : { skip: 'mounting a tmpfs needs root' });
+
+test('OPS-BOUNDARY state root on a full filesystem: explicit errors, the previous state intact, works again once freed', rootOnly, async (t) => {
+	const rig = new Rig(t);
+	const { mnt, state } = smallFs(t, rig, '2m');
+	const c = await rig.server();
+	await c.open({ name: 'full', shell: 'bash' });
+	await c.expectExit('full', 'echo fill-$((9*9))', 0);
+	await c.ok('pty_read', { session_id: 'full' });
+	const dir = path.join(state, 'sessions/full');
+	const before = checkWhole(dir);
+	/* Fill the filesystem to the last byte. */
+	const filler = path.join(mnt, 'filler');
+	const fd = fs.openSync(filler, 'w');
+	const chunk = Buffer.alloc(64 * 1024, 0x61);
+	let filled = 0;
+	for (;;) {
+		try {
+			filled += fs.writeSync(fd, chunk);
+		} catch (err) {
+			assert.equal(err.code, 'ENOSPC', String(err));
+			break;
+		}
+	}
+	for (const n of [4096, 512, 1]) {
+		try { for (;;) filled += fs.writeSync(fd, chunk, 0, n); } catch { /* full */ }
+	}
+	fs.closeSync(fd);
+	t.diagnostic(`filled the tmpfs with ${filled} bytes`);
+
+	const s = await c.err('pty_send', { session_id: 'full', text: 'echo lost-$((1+1))' });
+	assert.match(s.text, /no space left|ENOSPC/i, `names the cause: ${s.text}`);
+	const o = await c.err('pty_open', { name: 'another', shell: 'bash' });
+	assert.match(o.text, /no space left|ENOSPC/i, o.text);
+	assert.ok(!fs.existsSync(path.join(state, 'sessions/another/meta.json')), 'no half-made session');
+	const after = checkWhole(dir);
+	for (const f of ['meta.json', 'command.json', 'cursor.json', 'last-command'])
+		if (before[f] !== undefined)
+			assert.equal(after[f], before[f], `${f} intact on the full filesystem`);
+	const l = await c.ok('pty_list', {});
+	assert.deepEqual(l.sc.sessions.filter((x) => x.session_id !== 'full' && x.managed).map((x) => x.session_id), [],
+		`only the one session: ${show(l.r)}`);
+
+	fs.rmSync(filler);
+	const r = await c.expectExit('full', 'echo free-$((7*6))', 0);
+	assert.ok(hasLine(r.text, 'free-42'), show(r.r));
+	assert.ok(!hasLine(r.text, 'lost-2'), `the refused send was not typed: ${show(r.r)}`);
+	if (fs.existsSync(path.join(state, 'sessions/another')))
+		await c.ok('pty_close', { session_id: 'another' });
+	await c.open({ name: 'another', shell: 'bash' });
+	await c.expectExit('another', 'true', 0);
+});
+
+/*
+ * A filesystem with a file open for writing cannot be remounted read-only,
+ * and the pipe-pane writer holds output.log open; so the session's tmux
+ * server is stopped first (its session becomes lost), then the root is
+ * remounted read-only and a new server is started on it.
+ */
+test('OPS-BOUNDARY state root on a read-only filesystem: explicit errors, the previous state intact', rootOnly, async (t) => {
+	const rig = new Rig(t);
+	const { mnt, state } = smallFs(t, rig, '4m');
+	const c = await rig.server();
+	await c.open({ name: 'ro', shell: 'bash' });
+	await c.expectExit('ro', 'echo ro-$((5+5))', 0);
+	await c.ok('pty_read', { session_id: 'ro' });
+	await c.close();
+	const pid = rig.tmuxPid();
+	process.kill(pid, 'SIGTERM');
+	assert.ok(await waitGone(pid, 5000), 'tmux server gone');
+	const dir = path.join(state, 'sessions/ro');
+	const before = checkWhole(dir);
+	await until(async () => {
+		try {
+			execFileSync('mount', ['-o', 'remount,ro', mnt], { stdio: 'ignore' });
+			return true;
+		} catch {
+			return false;
+		}
+	}, 5000, 'remount read-only');
+
+	const c2 = await rig.server();
+	const l = await c2.ok('pty_list', {});
+	const e = l.sc.sessions.find((x) => x.session_id === 'ro');
+	assert.ok(e && e.lost === true, `listed as lost: ${show(l.r)}`);
+	const r = await c2.call('pty_read', { session_id: 'ro', full: true });
+	assert.ok(r.isError === true || r.structuredContent.via === 'lost' || /ro-10/.test(JSON.stringify(r)), show(r));
+	const o = await c2.err('pty_open', { name: 'ro2', shell: 'bash' });
+	assert.match(o.text, /read-only|EROFS/i, `names the cause: ${o.text}`);
+	const cl = await c2.err('pty_close', { session_id: 'ro' });
+	assert.match(cl.text, /read-only|EROFS/i, cl.text);
+	assert.deepEqual(checkWhole(dir), before, 'every state file intact');
+	assert.ok(!/ro2/.test(fs.readdirSync(path.join(state, 'sessions')).join(' ')), 'no half-made session');
+
+	execFileSync('mount', ['-o', 'remount,rw', mnt]);
+	const cl2 = await c2.ok('pty_close', { session_id: 'ro' });
+	assert.equal(cl2.sc.closed, true, show(cl2.r));
+	await c2.open({ name: 'ro', shell: 'bash' });
+	const r2 = await c2.expectExit('ro', 'echo rw-$((2*2))', 0);
+	assert.ok(hasLine(r2.text, 'rw-4'), show(r2.r));
+});
+
+test('MCP the client vanishes: stdout EPIPE and stdin EOF in the middle of a request exit cleanly, sessions live on', T, async (t) => {
+	const rig = new Rig(t);
+	/* stdout EPIPE: the client stops reading, the next response cannot be written. */
+	const a = rawServer(t, rig);
+	await a.initialize();
+	const o = await rawCall(a, 'pty_open', { name: 'epipe', shell: 'bash' });
+	rig.sessions.add('epipe');
+	rig.notePid();
+	assert.equal(o.structuredContent.session_id, 'epipe');
+	a.child.stdout.destroy();
+	await a.send({ jsonrpc: '2.0', id: 'x1', method: 'tools/call', params: { name: 'pty_send', arguments: { session_id: 'epipe', text: 'echo epipe-$((3*5))', wait: true, timeout: 10 } } });
+	await a.send({ jsonrpc: '2.0', id: 'x2', method: 'ping' }).catch(() => {});
+	const st = await a.waitExit(15000);
+	assert.deepEqual({ code: st.code, signal: st.signal }, { code: 0, signal: null }, a.context());
+	assert.match(a.stderr, /stdout closed/, a.context());
+
+	/* stdin EOF in the middle of a request (a line without its end) and during a wait. */
+	const b = rawServer(t, rig);
+	await b.initialize();
+	await b.send({ jsonrpc: '2.0', id: 'w', method: 'tools/call', params: { name: 'pty_send', arguments: { session_id: 'epipe', text: 'sleep 2; echo eof-$((6*7))', wait: true, timeout: 20 } } });
+	await delay(300);
+	await b.write('{"jsonrpc":"2.0","id":"cut","method":"tools/call","params":{"name":"pty_li');
+	b.closeStdin();
+	const st2 = await b.waitExit(3000);
+	assert.deepEqual({ code: st2.code, signal: st2.signal }, { code: 0, signal: null }, b.context());
+	assert.ok(!b.lines.some((l) => l.includes('"cut"')), 'the cut request is not answered');
+
+	/* The session lives on: a new server sees both commands' output. */
+	const c = await rig.server();
+	const l = await c.ok('pty_list', {});
+	assert.ok(l.sc.sessions.some((x) => x.session_id === 'epipe' && x.alive), show(l.r));
+	let last = '';
+	const full = await until(async () => {
+		const f = await c.ok('pty_read', { session_id: 'epipe', full: true, raw: true });
+		last = f.text;
+		return f.text.includes('eof-42') ? f : null;
+	}, 15000, 'the command sent before EOF to finish').catch((err) => { err.message += `\n${last}\n${a.context()}\n${b.context()}`; throw err; });
+	assert.ok(full.text.includes('epipe-15'), show(full.r));
+	await c.expectExit('epipe', 'echo alive-$((1+1))', 0);
+	assert.ok(alive(rig.tmuxPid()), 'the tmux server lives on');
+});

@@ -1,0 +1,213 @@
+'use strict';
+/*
+ * Security (OPS-BOUNDARY, PTY-OPEN, PTY-LIST, PTY-CLOSE): modes of the
+ * state root under umask 000 and the reach of the tmux socket; no shell or
+ * tmux-format injection through the state root path, cwd, env names and
+ * values or key names; env_keys returns allowlisted keys only; a secret
+ * typed into a session is gone from the state root after pty_close and
+ * never reaches stderr or diagnostics.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { Rig, hasLine, show, delay, until } = require('./lib/pty.cjs');
+
+const T = { timeout: 90000 };
+
+/* Every entry below dir (itself included) with its lstat. */
+function walk(dir) {
+	const out = [{ p: dir, st: fs.lstatSync(dir) }];
+	for (const e of fs.readdirSync(dir)) {
+		const p = path.join(dir, e);
+		const st = fs.lstatSync(p);
+		if (st.isDirectory())
+			out.push(...walk(p));
+		else
+			out.push({ p, st });
+	}
+	return out;
+}
+
+/* Files below dir (recursively) whose bytes contain needle. */
+function grepTree(dir, needle) {
+	const hits = [];
+	for (const { p, st } of walk(dir)) {
+		if (!st.isFile())
+			continue;
+		if (fs.readFileSync(p).includes(needle))
+			hits.push(p);
+	}
+	return hits;
+}
+
+
+test('OPS-BOUNDARY umask 000: state dirs 0700, files 0600, the tmux socket reachable by its user only', T, async (t) => {
+	const old = process.umask(0o000);
+	let rig, c;
+	try {
+		rig = new Rig(t);
+		c = await rig.server();
+		await c.open({ name: 'modes', shell: 'bash' });
+	} finally {
+		process.umask(old);
+	}
+	/* Every kind of state file: output.log, meta, cursor, command, last-command. */
+	await c.expectExit('modes', 'echo mode-$((6*7))', 0);
+	await c.ok('pty_read', { session_id: 'modes' });
+	await c.ok('pty_send', { session_id: 'modes', text: 'sleep 1' });
+	const entries = walk(rig.dirs.state);
+	const names = entries.map(({ p }) => path.relative(rig.dirs.state, p));
+	for (const f of ['sessions/modes/output.log', 'sessions/modes/meta.json', 'sessions/modes/command.json',
+		'sessions/modes/last-command', 'tmux.conf', 'tmux.sock'])
+		assert.ok(names.includes(f), `${f} exists: ${names.join(' ')}`);
+	const bad = [];
+	for (const { p, st } of entries) {
+		const mode = st.mode & 0o7777;
+		const rel = path.relative(rig.dirs.state, p) || '.';
+		if (st.isDirectory() && mode !== 0o700)
+			bad.push(`${rel} dir ${mode.toString(8)}`);
+		else if (st.isFile() && mode !== 0o600)
+			bad.push(`${rel} file ${mode.toString(8)}`);
+		else if (st.isSocket() && (mode & 0o077) !== 0)
+			bad.push(`${rel} socket ${mode.toString(8)}`);
+		else if (!st.isDirectory() && !st.isFile() && !st.isSocket())
+			bad.push(`${rel} unexpected type`);
+		if (st.uid !== process.getuid())
+			bad.push(`${rel} owned by uid ${st.uid}`);
+	}
+	assert.deepEqual(bad, [], `modes under umask 000: ${bad.join(', ')}`);
+	t.diagnostic(`checked ${entries.length} entries of the state root under umask 000`);
+});
+
+test('OPS-BOUNDARY hostile state root, cwd and env values reach the shell byte for byte, run nothing', T, async (t) => {
+	/*
+	 * A state root whose path would run a command if it were ever put in a
+	 * shell or tmux format string.  The canary directory has a short path:
+	 * the socket path must stay under 108 bytes.
+	 */
+	const canary = fs.mkdtempSync('/tmp/q');
+	t.after(() => fs.rmSync(canary, { recursive: true, force: true }));
+	const inj = (n) => `$(touch ${canary}/${n})\`touch ${canary}/${n}b\``;
+	const stateName = `s'$(touch ${canary}/1)";#{pane_pid}#(touch ${canary}/1d)`;
+	const rig = new Rig(t);
+	const state = path.join(rig.dirs.root, stateName);
+	rig.env.AITERM_STATE_DIR = state;
+	rig.sockets.add(path.join(state, 'tmux.sock'));
+	const c = await rig.server();
+
+	const cwd = path.join(rig.dirs.tmp, `cwd '${inj(2)}" ; #{session_name} #(touch ${canary}/2c) \\ %% ~`);
+	fs.mkdirSync(cwd, { recursive: true });
+	const values = {
+		V1: `'${inj(3)}'; touch ${canary}/3c #{pane_pid} #(touch ${canary}/3d)`,
+		V2: `"$HOME" \\'\\" ; \\; {} %1 ~root #{?pane_dead,a,b}`,
+		V3: `line1\nline2 $(touch ${canary}/4)`,
+		V4: '',
+		V5: '\u65e5\u672c #{T:x} \t tab',
+	};
+	const o = await c.open({ name: 'hostile', shell: 'bash', cwd, env_vars: values });
+	assert.match(o.sc.attach, /-S/, show(o.r));
+	const out = path.join(rig.dirs.tmp, 'out');
+	fs.mkdirSync(out);
+	/* The shell writes what it got to files: no terminal rendering in between. */
+	await c.expectExit('hostile', `pwd > ${out}/cwd; for v in V1 V2 V3 V4 V5; do printf '%s' "\${!v}" > ${out}/$v; done`, 0);
+	assert.equal(fs.readFileSync(path.join(out, 'cwd'), 'utf8').replace(/\n$/, ''), fs.realpathSync(cwd), 'cwd byte for byte');
+	for (const [k, v] of Object.entries(values))
+		assert.equal(fs.readFileSync(path.join(out, k), 'utf8'), v, `${k} byte for byte`);
+
+	/* The log and every state file live in the hostile root. */
+	assert.ok(fs.existsSync(path.join(state, 'sessions/hostile/output.log')), 'output.log in the hostile state root');
+	const r = await c.expectExit('hostile', 'echo log-$((3*3))', 0);
+	assert.ok(hasLine(r.text, 'log-9'), `pipe-pane writes into the hostile root: ${show(r.r)}`);
+	/* The same text typed as a command is just text (argv, not a shell string). */
+	const typed = await c.run('hostile', `printf '%s\\n' '#{pane_pid} #(touch ${canary}/5)'`);
+	assert.equal(typed.sc.complete, true, show(typed.r));
+	assert.ok(typed.text.includes('#{pane_pid} #(touch'), `the format is not expanded: ${show(typed.r)}`);
+
+	/* Session names and key names that carry shell or tmux syntax are refused before tmux sees them. */
+	for (const name of ['a;b', '#{pane_pid}', '$(x)', 'a\'b', 'a:b', 'a.b'])
+		await c.err('pty_open', { name, shell: 'bash' });
+	for (const key of ['enter; kill-server', 'C-c \\; kill-server', '#{pane_pid}', '#(touch x)', 'enter\nkill-server', '$(id)'])
+		await c.err('pty_key', { session_id: 'hostile', key });
+	for (const name of ['A;B', 'A B', 'A=B', '$(x)', '#{x}', 'A\nB', ''])
+		await c.err('pty_open', { name: 'envname', shell: 'bash', env_vars: { [name]: 'x' } });
+
+	await delay(500);
+	assert.deepEqual(fs.readdirSync(canary), [], 'no injected command ran');
+	/* The tmux server survived the hostile key names. */
+	const alive = await c.expectExit('hostile', 'echo still-$((1+1))', 0);
+	assert.ok(hasLine(alive.text, 'still-2'), show(alive.r));
+	const l = await c.ok('pty_list', {});
+	assert.deepEqual(l.sc.sessions.map((s) => s.session_id), ['hostile'], show(l.r));
+	assert.equal(l.sc.sessions[0].alive, true, show(l.r));
+});
+
+test('PTY-LIST env_keys returns only allowlisted keys, never a secret value', T, async (t) => {
+	const rig = new Rig(t);
+	const c = await rig.server();
+	const secret = 'sekrit-ENV-7d1f0c';
+	await c.open({ name: 'envk', shell: 'bash', env_vars: { API_TOKEN: secret, AWS_SECRET_ACCESS_KEY: secret, LANG: 'C.UTF-8', TERM: secret } });
+	const asked = ['API_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'PATH', 'HOME', 'SSH_AUTH_SOCK', 'TERM', 'LANG',
+		'AITERM_SESSION_ID', 'SHELL', 'api_token', 'AITERM_SESSION_ID ', '*', ''];
+	const l = await c.ok('pty_list', { env_keys: asked });
+	const allow = new Set(['AITERM_SESSION_ID', 'TERM', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'USER', 'LOGNAME',
+		'COLORTERM', 'AITERM_PARENT', 'AITERM_LAUNCH_ID']);
+	const e = l.sc.sessions.find((s) => s.session_id === 'envk');
+	assert.ok(e && e.env, show(l.r));
+	for (const k of Object.keys(e.env))
+		assert.ok(allow.has(k), `env_keys returned the non-allowlisted key ${k}: ${show(l.r)}`);
+	assert.equal(e.env.AITERM_SESSION_ID, 'envk', show(l.r));
+	assert.ok(!JSON.stringify(l.r).includes(secret), `no secret anywhere in the result: ${show(l.r)}`);
+	/* Asking for nothing but secrets gives an empty object. */
+	const l2 = await c.ok('pty_list', { env_keys: ['API_TOKEN', 'PATH'] });
+	assert.deepEqual(l2.sc.sessions.find((s) => s.session_id === 'envk').env, {}, show(l2.r));
+});
+
+test('PTY-CLOSE a typed secret: in the session\'s 0600 files only, gone after pty_close, never in stderr or diagnostics', T, async (t) => {
+	const rig = new Rig(t);
+	const c = await rig.server();
+	const secret = 'FAKE-SECRET-4f9a2e71c0';
+	const envSecret = 'ENV-SECRET-9b3c55';
+	await c.open({ name: 'sec', shell: 'bash', env_vars: { MY_PASSWORD: envSecret } });
+	/* As a command, in its output, at a hidden prompt, multi-line (the eval path) and as a key-less raw send. */
+	const r1 = await c.expectExit('sec', `echo ${secret}`, 0);
+	assert.ok(hasLine(r1.text, secret), show(r1.r));
+	await c.ok('pty_send', { session_id: 'sec', text: "read -r -s -p 'Password: ' pw; echo; echo len=${#pw}" });
+	await until(async () => {
+		const s = await c.ok('pty_read', { session_id: 'sec', screen: true });
+		return /Password:/.test(s.text);
+	}, 10000, 'the password prompt');
+	/* Typed into the prompt without Enter (no end mark is owed for it), then Enter. */
+	await c.ok('pty_send', { session_id: 'sec', text: secret, enter: false });
+	await c.ok('pty_key', { session_id: 'sec', key: 'enter' });
+	const rr = await c.ok('pty_read', { session_id: 'sec', wait: true, timeout: 10 }, 30000);
+	assert.ok(/len=22/.test(rr.text), `the hidden read got the secret: ${show(rr.r)}`);
+	await c.expectExit('sec', `cat <<'EOF'\n${secret}\nEOF\necho "$MY_PASSWORD"`, 0);
+	await c.expectExit('sec', `false ${secret}`, 1);
+	await c.err('pty_send', { session_id: 'sec', text: `echo ${secret}`, until: '(', until_regex: true });
+
+	/* While the session is open its output and last command sit in its 0600 files only. */
+	const dir = path.join(rig.dirs.state, 'sessions/sec');
+	const open = grepTree(rig.dirs.state, secret).map((p) => path.relative(rig.dirs.state, p)).sort();
+	for (const p of open) {
+		assert.ok(p.startsWith('sessions/sec/'), `the secret outside its session folder: ${p}`);
+		assert.equal(fs.statSync(path.join(rig.dirs.state, p)).mode & 0o777, 0o600, `${p} is 0600`);
+	}
+	assert.ok(open.includes('sessions/sec/output.log'), `the log holds the output: ${open.join(' ')}`);
+	assert.ok(fs.existsSync(dir));
+
+	const diag = await c.ok('diagnostics', {});
+	assert.ok(!JSON.stringify(diag.r).includes(secret), `diagnostics hold the secret: ${show(diag.r)}`);
+	const cl = await c.ok('pty_close', { session_id: 'sec' });
+	assert.equal(cl.sc.closed, true);
+	assert.ok(!fs.existsSync(dir), 'pty_close removed the session folder');
+	const after = grepTree(rig.dirs.state, secret).concat(grepTree(rig.dirs.state, envSecret));
+	assert.deepEqual(after, [], 'no trace of the secrets in the state root after pty_close');
+	const diag2 = await c.ok('diagnostics', {});
+	assert.ok(!JSON.stringify(diag2.r).includes(secret), show(diag2.r));
+	/* A clean shutdown flushes whatever stderr would hold. */
+	await c.close();
+	const stderr = c.stderr();
+	for (const s of [secret, envSecret, 'Password:'])
+		assert.ok(!stderr.includes(s), `stderr holds ${s}: ${stderr.slice(-2000)}`);
+});
