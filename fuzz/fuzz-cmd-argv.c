@@ -1,7 +1,8 @@
 /*
- * RED-CMD's command-line word splitter on any line: no crash, and the
- * words it returns are non-empty strings no longer than the line (quotes
- * and backslashes only ever shrink it).
+ * RED-CMD's command-line word splitter on any line: no crash, a line
+ * with a LF outside quotes (a second command) gives NULL, and the words
+ * it returns are no longer than the line (quotes and backslashes only
+ * ever shrink it; '' is an empty word).
  */
 #include <stdlib.h>
 #include <string.h>
