@@ -11,6 +11,7 @@
 #include "pty/session.h"
 #include "shell/launch.h"
 #include "state/stateroot.h"
+#include "tools/pty-ready.h"
 #include "tools/tool.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -147,6 +148,7 @@ pty_open_call(struct tool_call *call)
 	const char *name, *key, **env = NULL;
 	char *shell = NULL, cwd[PATH_MAX], *log = NULL, *text;
 	char *attach = NULL;
+	json_t *result;
 	size_t n = 0, i;
 	bool created = false;
 
@@ -252,11 +254,14 @@ pty_open_call(struct tool_call *call)
 	attach = xasprintf("tmux -S %s attach -t %s", info.socket, meta.id);
 	text = xasprintf("opened %s (%s, %ux%u)\nwatch: %s\n", meta.id,
 	    shell, meta.cols, meta.rows, attach);
-	tool_call_reply(call, text, json_pack(
-	    "{s:s, s:s, s:s, s:i, s:i, s:b, s:s}", "session_id", meta.id,
-	    "shell", shell, "cwd", meta.cwd, "cols", (int)meta.cols,
-	    "rows", (int)meta.rows, "integration", meta.integration,
-	    "attach", attach));
+	result = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s}",
+	    "session_id", meta.id, "shell", shell, "cwd", meta.cwd,
+	    "cols", (int)meta.cols, "rows", (int)meta.rows,
+	    "integration", meta.integration, "attach", attach);
+	if (meta.integration)
+		pty_ready_reply(call, text, result, log, meta.token);
+	else
+		tool_call_reply(call, text, result);
 	goto out;
 out_fail:
 	if (created)

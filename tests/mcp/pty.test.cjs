@@ -449,3 +449,16 @@ test('PTY-DONE shell integration scripts missing: the shell starts without them 
 	assert.equal(countLine(res.text, 'no-int-42'), 1, show(res.r));
 	assert.ok(!res.text.includes('aiterm='), `no sentinel text: ${show(res.r)}`);
 });
+
+test('PTY-OPEN returns once the shell is at its first prompt: a command sent at once is not typed ahead of a slow ~/.bashrc', T, async (t) => {
+	const rig = new Rig(t);
+	fs.writeFileSync(path.join(rig.dirs.home, '.bashrc'), 'sleep 0.7\n');
+	const c = await rig.server();
+	const started = Date.now();
+	const { sc } = await c.open({ shell: 'bash' });
+	assert.ok(Date.now() - started >= 600, `pty_open waited for the prompt (${Date.now() - started} ms)`);
+	const res = await c.expectExit(sc.session_id, 'echo first-$((40+2))', 0);
+	assert.deepEqual(linesOf(res.text).filter((l) => l.includes('first-')), ['first-42'],
+		`only the output, not the echo: ${show(res.r)}`);
+	assert.equal(res.sc.via, 'sentinel', show(res.r));
+});

@@ -1,0 +1,107 @@
+/* pty_open's reply once the shell's first prompt is in the log. */
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "mcp/server.h"
+#include "tools/pty-ready.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+/* The log is polled this often: a shell starts in a few milliseconds. */
+#define POLL_MS		2
+/* The first prompt comes early; a log longer than this is not read. */
+#define READ_MAX	65536
+
+struct ready {
+	uv_timer_t		 timer;
+	struct tool_call	*call;
+	char			*text;
+	json_t			*structured;
+	char			*log;
+	char			*needle;
+	uint64_t		 started;
+};
+
+static void
+ready_closed(uv_handle_t *h)
+{
+	struct ready *r = h->data;
+
+	free(r->text);
+	json_decref(r->structured);
+	free(r->log);
+	free(r->needle);
+	free(r);
+}
+
+static bool
+prompt_seen(const struct ready *r)
+{
+	char buf[READ_MAX];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(r->log, O_RDONLY | O_CLOEXEC)) == -1)
+		return false;
+	n = read(fd, buf, sizeof buf);
+	close(fd);
+	return n > 0 && memmem(buf, (size_t)n, r->needle,
+	    strlen(r->needle)) != NULL;
+}
+
+static void
+ready_end(struct ready *r, bool cancelled)
+{
+	struct aiterm_buf b = BUF_INIT;
+
+	uv_timer_stop(&r->timer);
+	if (cancelled)
+		tool_call_fail(r->call, "pty_open: cancelled while the shell "
+		    "started (the session exists; pty_close it or use it)");
+	else {
+		buf_adds(&b, r->text);
+		if (!prompt_seen(r))
+			buf_printf(&b, "[the shell has not shown its prompt "
+			    "after %d ms; pty_read screen=true shows it]\n",
+			    PTY_READY_MAX_MS);
+		tool_call_reply(r->call, buf_steal(&b, NULL), r->structured);
+		r->structured = NULL;
+	}
+	uv_close((uv_handle_t *)&r->timer, ready_closed);
+}
+
+static void
+on_tick(uv_timer_t *t)
+{
+	struct ready *r = t->data;
+
+	if (prompt_seen(r) ||
+	    uv_now(server_loop()) - r->started >= PTY_READY_MAX_MS)
+		ready_end(r, false);
+}
+
+static void
+on_cancel(struct tool_call *call)
+{
+	ready_end(tool_call_data(call), true);
+}
+
+void
+pty_ready_reply(struct tool_call *call, char *text, json_t *structured,
+    const char *log, const char *token)
+{
+	struct ready *r = xcalloc(1, sizeof *r);
+
+	r->call = call;
+	r->text = text;
+	r->structured = structured;
+	r->log = xstrdup(log);
+	r->needle = xasprintf("133;A;aiterm=%s", token);
+	uv_timer_init(server_loop(), &r->timer);
+	r->timer.data = r;
+	r->started = uv_now(server_loop());
+	tool_call_set_data(call, r, on_cancel);
+	uv_timer_start(&r->timer, on_tick, 0, POLL_MS);
+}
