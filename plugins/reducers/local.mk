@@ -18,5 +18,5 @@ include $(srcdir)/plugins/reducers/git/local.mk
 include $(srcdir)/plugins/reducers/files/local.mk
 include $(srcdir)/plugins/reducers/tests/local.mk
 include $(srcdir)/plugins/reducers/build/local.mk
-include $(srcdir)/plugins/reducers/sys/local.mk
 include $(srcdir)/plugins/reducers/pkg/local.mk
+include $(srcdir)/plugins/reducers/sys/local.mk
