@@ -1,4 +1,8 @@
-/* pty_open's reply once the shell's first prompt is in the log. */
+/*
+ * pty_open's reply once the shell's first prompt is in the log.  Like the
+ * completion waiter, a change of the output log (inotify through
+ * uv_fs_event) wakes it; the timer only bounds the wait.
+ */
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,19 +13,19 @@
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
-/* The log is polled this often: a shell starts in a few milliseconds. */
-#define POLL_MS		2
 /* The first prompt comes early; a log longer than this is not read. */
 #define READ_MAX	65536
 
 struct ready {
+	uv_fs_event_t		 watch;
 	uv_timer_t		 timer;
+	int			 open_handles;
+	bool			 done;
 	struct tool_call	*call;
 	char			*text;
 	json_t			*structured;
 	char			*log;
 	char			*needle;
-	uint64_t		 started;
 };
 
 static void
@@ -29,6 +33,8 @@ ready_closed(uv_handle_t *h)
 {
 	struct ready *r = h->data;
 
+	if (--r->open_handles > 0)
+		return;
 	free(r->text);
 	json_decref(r->structured);
 	free(r->log);
@@ -56,7 +62,9 @@ ready_end(struct ready *r, bool cancelled)
 {
 	struct aiterm_buf b = BUF_INIT;
 
-	uv_timer_stop(&r->timer);
+	if (r->done)
+		return;
+	r->done = true;
 	if (cancelled)
 		tool_call_fail(r->call, "pty_open: cancelled while the shell "
 		    "started (the session exists; pty_close it or use it)");
@@ -69,17 +77,27 @@ ready_end(struct ready *r, bool cancelled)
 		tool_call_reply(r->call, buf_steal(&b, NULL), r->structured);
 		r->structured = NULL;
 	}
+	uv_timer_stop(&r->timer);
 	uv_close((uv_handle_t *)&r->timer, ready_closed);
+	uv_fs_event_stop(&r->watch);
+	uv_close((uv_handle_t *)&r->watch, ready_closed);
 }
 
 static void
-on_tick(uv_timer_t *t)
+on_change(uv_fs_event_t *h, const char *name, int events, int status)
 {
-	struct ready *r = t->data;
+	struct ready *r = h->data;
 
-	if (prompt_seen(r) ||
-	    uv_now(server_loop()) - r->started >= PTY_READY_MAX_MS)
+	(void)name;
+	(void)events;
+	if (status != 0 || prompt_seen(r))
 		ready_end(r, false);
+}
+
+static void
+on_timeout(uv_timer_t *t)
+{
+	ready_end(t->data, false);
 }
 
 static void
@@ -100,8 +118,13 @@ pty_ready_reply(struct tool_call *call, char *text, json_t *structured,
 	r->log = xstrdup(log);
 	r->needle = xasprintf("133;A;aiterm=%s", token);
 	uv_timer_init(server_loop(), &r->timer);
-	r->timer.data = r;
-	r->started = uv_now(server_loop());
+	uv_fs_event_init(server_loop(), &r->watch);
+	r->timer.data = r->watch.data = r;
+	r->open_handles = 2;
 	tool_call_set_data(call, r, on_cancel);
-	uv_timer_start(&r->timer, on_tick, 0, POLL_MS);
+	uv_timer_start(&r->timer, on_timeout, PTY_READY_MAX_MS, 0);
+	/* Watch first, then look: a prompt written in between is not missed. */
+	if (uv_fs_event_start(&r->watch, on_change, r->log, 0) != 0 ||
+	    prompt_seen(r))
+		ready_end(r, false);
 }
