@@ -16,6 +16,7 @@
 #include "shell/utf8.h"
 #include "state/atomic.h"
 #include "state/lock.h"
+#include "state/stateroot.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
@@ -49,6 +50,8 @@ send_check_session(const char *id, struct session_meta *meta,
 	if (!session_id_valid(id))
 		return error_set(err, "invalid session_id '%.80s': use 1-64 of "
 		    "A-Z a-z 0-9 _ - (not starting with -)", id);
+	if (state_root_require(err) != 0)
+		return -1;
 	if (!session_exists_on_disk(id))
 		return error_set(err, "unknown session '%s' (pty_list shows "
 		    "the open ones)", id);

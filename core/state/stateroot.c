@@ -17,6 +17,8 @@
 #include "util/xmalloc.h"
 
 static char *state_root_dir;
+/* Why the last state_root_init failed, for the tools that need a root. */
+static char *state_root_problem;
 
 /* An environment variable that is set and not empty, else NULL. */
 static const char *
@@ -176,23 +178,37 @@ out_close:
 int
 state_root_init(const char *override, struct aiterm_error *err)
 {
+	struct aiterm_error why = ERROR_INIT;
 	char *root;
+	int rc = -1;
 
 	if ((root = state_root_pick(override)) == NULL)
-		return error_set(err, "cannot resolve the state root: none of "
+		error_set(&why, "cannot resolve the state root: none of "
 		    "AITERM_STATE_DIR, XDG_STATE_HOME or HOME is set");
-	if ((root = state_root_absolute(root, err)) == NULL)
-		return -1;
-	if (state_mkdir(root, err) == -1 || state_root_secure(root, err) == -1)
-		goto out_free;
-
-	free(state_root_dir);
-	state_root_dir = root;
-	return 0;
-
-out_free:
+	else if ((root = state_root_absolute(root, &why)) != NULL &&
+	    state_mkdir(root, &why) == 0 &&
+	    state_root_secure(root, &why) == 0) {
+		free(state_root_dir);
+		state_root_dir = root;
+		root = NULL;
+		rc = 0;
+	}
 	free(root);
-	return -1;
+	free(state_root_problem);
+	state_root_problem = rc == 0 ? NULL : xstrdup(error_msg(&why));
+	if (rc != 0)
+		error_set(err, "%s", error_msg(&why));
+	error_clear(&why);
+	return rc;
+}
+
+int
+state_root_require(struct aiterm_error *err)
+{
+	if (state_root_dir != NULL)
+		return 0;
+	return error_set(err, "no state root: %s", state_root_problem != NULL ?
+	    state_root_problem : "it was never set up");
 }
 
 const char *
@@ -205,7 +221,9 @@ void
 state_root_reset(void)
 {
 	free(state_root_dir);
+	free(state_root_problem);
 	state_root_dir = NULL;
+	state_root_problem = NULL;
 }
 
 char *

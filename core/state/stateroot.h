@@ -17,6 +17,11 @@
 int		 state_root_init(const char *override, struct aiterm_error *err);
 /* The resolved absolute root, or NULL before state_root_init succeeded. */
 const char	*state_root(void);
+/*
+ * 0 when there is a root; else -1 with err saying why there is none (the
+ * failure of state_root_init, such as a read-only file system).
+ */
+int		 state_root_require(struct aiterm_error *err);
 /* Forget the root (tests). */
 void		 state_root_reset(void);
 /*

@@ -3,6 +3,7 @@
 
 #include "plugin/host.h"
 #include "pty/session.h"
+#include "state/stateroot.h"
 #include "tools/tool.h"
 #include "util/xmalloc.h"
 
@@ -20,7 +21,7 @@ pty_close_call(struct tool_call *call)
 		error_set(&err, "invalid session_id '%.80s'", id);
 		goto out_fail;
 	}
-	if ((mux = session_mux(&err)) == NULL)
+	if (state_root_require(&err) != 0 || (mux = session_mux(&err)) == NULL)
 		goto out_fail;
 	memset(&info, 0, sizeof info);
 	if (mux->pane_info(host_get(), id, &info, &err) != 0)

@@ -132,7 +132,8 @@ pty_list_call(struct tool_call *call)
 	json_t *o;
 
 	l.sessions = json_array();
-	if ((l.mux = session_mux(&err)) == NULL ||
+	if (state_root_require(&err) != 0 ||
+	    (l.mux = session_mux(&err)) == NULL ||
 	    l.mux->list(host_get(), add_session, &l, &err) != 0) {
 		tool_call_fail(call, "pty_list: %s", error_msg(&err));
 		error_clear(&err);

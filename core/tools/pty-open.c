@@ -154,7 +154,7 @@ pty_open_call(struct tool_call *call)
 
 	memset(&meta, 0, sizeof meta);
 	memset(&info, 0, sizeof info);
-	if ((mux = session_mux(&err)) == NULL)
+	if (state_root_require(&err) != 0 || (mux = session_mux(&err)) == NULL)
 		goto out_fail;
 	name = json_string_value(json_object_get(args, "name"));
 	if (name != NULL && !session_id_valid(name)) {

@@ -9,7 +9,7 @@
  *   new-session -d -s ID -x C -y R -c CWD -e K=V ... -- ARGV
  *   ; set-option -w -t =ID: window-size manual
  *   ; set-option -t =ID: default-shell /bin/sh
- *   ; pipe-pane -o -t =ID: "exec cat >> 'LOG'"
+ *   ; pipe-pane -o -t =ID: "exec 3>> 'LOG'; until cat >&3; do :; done"
  *   ; set-option -u -t =ID: default-shell
  *
  * window-size manual keeps a person who attaches from resizing the AI's
@@ -19,6 +19,13 @@
  * user's shell for the pane itself (tmux also forces SHELL to it); for
  * the pipe-pane command alone it is /bin/sh, so the POSIX quoting of the
  * log path holds whatever the user's shell is.
+ *
+ * The log is opened once and cat is started again whenever it fails to
+ * write (a full file system): what the pane prints while the log cannot
+ * take it is lost, but the log goes on once there is room, where a lone
+ * cat would have ended the pipe and left the session deaf for good.  cat
+ * fails only after it has read something, so the loop never spins; at
+ * the end of the pane's output it succeeds and the loop ends.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +130,9 @@ tx_create_pipe(const struct aiterm_mux_create *o, struct tx_argv *cmd)
 	char *quoted, *escaped;
 
 	quoted = tx_shell_quote(o->log_path);
-	tx_str_adds(&line, "exec cat >> ");
+	tx_str_adds(&line, "exec 3>> ");
 	tx_str_adds(&line, quoted);
+	tx_str_adds(&line, "; until cat >&3; do :; done");
 	escaped = tx_format_escape(line.data);
 
 	tx_argv_next(cmd);

@@ -679,7 +679,8 @@ START_TEST(test_create_argv)
 	    "[exec \"$0\"] [/opt/my prog] [;] [set-option] [-w] [-t] [=s1:] "
 	    "[window-size] [manual] [;] [set-option] [-t] [=s1:] "
 	    "[default-shell] [/bin/sh] [;] [pipe-pane] [-o] [-t] [=s1:] "
-	    "[exec cat >> '/l/it'\\''s ##1.log'] [;] [set-option] [-u] [-t] "
+	    "[exec 3>> '/l/it'\\''s ##1.log'; until cat >&3; do :; done] "
+	    "[;] [set-option] [-u] [-t] "
 	    "[=s1:] [default-shell]");
 	free(s);
 	tx_argv_free(&a);

@@ -6,7 +6,8 @@
  * the shell inside a session killed and the session killed from outside
  * with tmux kill-session (the tmux server killed is in
  * pty-persist.test.cjs); the state root on a full and on a read-only
- * filesystem (root only: a small tmpfs); the client vanishing (stdout
+ * filesystem (root only: a small tmpfs), output arriving while it is full,
+ * a root that cannot be created; the client vanishing (stdout
  * EPIPE, stdin EOF in the middle of a request) while sessions live on.
  */
 const { execFileSync, spawn } = require('node:child_process');
@@ -190,19 +191,8 @@ function smallFs(t, rig, size) {
 	return { mnt, state };
 }
 
-const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-const rootOnly = Object.assign({}, T, asRoot ? {} : { skip: 'mounting a tmpfs needs root' });
-
-test('OPS-BOUNDARY state root on a full filesystem: explicit errors, the previous state intact, works again once freed', rootOnly, async (t) => {
-	const rig = new Rig(t);
-	const { mnt, state } = smallFs(t, rig, '2m');
-	const c = await rig.server();
-	await c.open({ name: 'full', shell: 'bash' });
-	await c.expectExit('full', 'echo fill-$((9*9))', 0);
-	await c.ok('pty_read', { session_id: 'full' });
-	const dir = path.join(state, 'sessions/full');
-	const before = checkWhole(dir);
-	/* Fill the filesystem to the last byte. */
+/* Fills the filesystem of mnt to the last byte; returns the filler's path. */
+function fill(t, mnt) {
 	const filler = path.join(mnt, 'filler');
 	const fd = fs.openSync(filler, 'w');
 	const chunk = Buffer.alloc(64 * 1024, 0x61);
@@ -220,6 +210,22 @@ test('OPS-BOUNDARY state root on a full filesystem: explicit errors, the previou
 	}
 	fs.closeSync(fd);
 	t.diagnostic(`filled the tmpfs with ${filled} bytes`);
+	return filler;
+}
+
+const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const rootOnly = Object.assign({}, T, asRoot ? {} : { skip: 'mounting a tmpfs needs root' });
+
+test('OPS-BOUNDARY state root on a full filesystem: explicit errors, the previous state intact, works again once freed', rootOnly, async (t) => {
+	const rig = new Rig(t);
+	const { mnt, state } = smallFs(t, rig, '2m');
+	const c = await rig.server();
+	await c.open({ name: 'full', shell: 'bash' });
+	await c.expectExit('full', 'echo fill-$((9*9))', 0);
+	await c.ok('pty_read', { session_id: 'full' });
+	const dir = path.join(state, 'sessions/full');
+	const before = checkWhole(dir);
+	const filler = fill(t, mnt);
 
 	const s = await c.err('pty_send', { session_id: 'full', text: 'echo lost-$((1+1))' });
 	assert.match(s.text, /no space left|ENOSPC/i, `names the cause: ${s.text}`);
@@ -291,6 +297,59 @@ test('OPS-BOUNDARY state root on a read-only filesystem: explicit errors, the pr
 	await c2.open({ name: 'ro', shell: 'bash' });
 	const r2 = await c2.expectExit('ro', 'echo rw-$((2*2))', 0);
 	assert.ok(hasLine(r2.text, 'rw-4'), show(r2.r));
+});
+
+/*
+ * Output that arrives while the filesystem is full cannot be logged; before
+ * the pipe-pane writer was restarted on a failed write, its cat ended and
+ * the log never grew again (every later wait ran into its timeout).
+ */
+test('OPS-BOUNDARY output while the state root is full is lost, but the log goes on once there is room', rootOnly, async (t) => {
+	const rig = new Rig(t);
+	const { mnt, state } = smallFs(t, rig, '2m');
+	const c = await rig.server();
+	await c.open({ name: 'deaf', shell: 'bash' });
+	await c.expectExit('deaf', 'true', 0);
+	/* seq prints while the filesystem is full; the echo comes after it is freed. */
+	await c.ok('pty_send', { session_id: 'deaf', text: 'sleep 1; seq 1 20000; sleep 3; echo tail-$((6*7))' });
+	const filler = fill(t, mnt);
+	const log = path.join(state, 'sessions/deaf/output.log');
+	const size = fs.statSync(log).size;
+	await delay(2500);
+	fs.rmSync(filler);
+	const r = await c.ok('pty_read', { session_id: 'deaf', wait: true, timeout: 20 }, 40000);
+	assert.equal(r.sc.complete, true, `the command's end is seen: ${show(r.r)}`);
+	assert.equal(r.sc.exit_code, 0, show(r.r));
+	assert.ok(hasLine(r.text, 'tail-42'), `output after the space came back is logged: ${show(r.r)}`);
+	t.diagnostic(`log ${size} bytes when full, ${fs.statSync(log).size} at the end`);
+	const n = await c.expectExit('deaf', 'echo next-$((2+3))', 0);
+	assert.ok(hasLine(n.text, 'next-5'), show(n.r));
+});
+
+/* Without a state root pty_open used to dereference its NULL path (SIGSEGV). */
+test('OPS-BOUNDARY a state root that cannot be created (read-only filesystem): every PTY tool says why, the server keeps serving', rootOnly, async (t) => {
+	const rig = new Rig(t);
+	const { mnt, state } = smallFs(t, rig, '1m');
+	execFileSync('mount', ['-o', 'remount,ro', mnt]);
+	const c = await rig.server();
+	const calls = [
+		['pty_open', { name: 'x', shell: 'bash' }],
+		['pty_open', {}],
+		['pty_send', { session_id: 'x', text: 'true' }],
+		['pty_read', { session_id: 'x' }],
+		['pty_key', { session_id: 'x', key: 'enter' }],
+		['pty_list', {}],
+		['pty_close', { session_id: 'x' }],
+	];
+	for (const [name, args] of calls) {
+		const r = await c.err(name, args);
+		assert.match(r.text, /no state root/, `${name}: ${r.text}`);
+		assert.match(r.text, /read-only file system/i, `${name} names the cause: ${r.text}`);
+		assert.ok(r.text.includes(state), `${name} names the path: ${r.text}`);
+		assert.deepEqual(await c.client.ping(), {}, `still serving after ${name}`);
+	}
+	await c.ok('diagnostics', {});
+	assert.match(c.stderr(), /state root: cannot create directory .*Read-only file system/, c.stderr());
 });
 
 test('MCP the client vanishes: stdout EPIPE and stdin EOF in the middle of a request exit cleanly, sessions live on', T, async (t) => {
