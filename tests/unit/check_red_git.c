@@ -18,6 +18,7 @@
 
 #include "plugin/registry.h"
 #include "reduce/cmd.h"
+#include "redtest.h"
 #include "reduce/lines.h"
 #include "reduce/strip.h"
 #include "util/buf.h"
@@ -31,22 +32,6 @@
  * Helpers
  */
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	struct aiterm_buf b = BUF_INIT;
-	char chunk[8192];
-	FILE *f;
-	size_t n;
-
-	f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	buf_add(&b, "", 0);
-	return buf_steal(&b, len);
-}
 
 /* red_cmd_reduce on text; the result (or NULL when it declined). */
 static char *
@@ -101,58 +86,15 @@ check_declines(const char *line, const char *text)
  * Fixtures
  */
 
-static const struct fixture {
-	const char	*name;
-	const char	*reducer;
-	bool		 lossless;
-} fixtures[] = {
-	{ "git-status-mixed-color", "git-status", true },
-	{ "git-diff-worktree-color", "git-diff", false },
-	{ "git-log-default", "git-log", false },
+static const struct rt_fixture fixtures[] = {
+	{ "git-status-mixed-color", "git-status", 1 },
+	{ "git-diff-worktree-color", "git-diff", 0 },
+	{ "git-log-default", "git-log", 0 },
 };
 
 START_TEST(test_fixture)
 {
-	const struct fixture *fx = &fixtures[_i];
-	struct aiterm_buf text = BUF_INIT;
-	struct red_cmd_result res;
-	json_t *meta, *keep, *v;
-	json_error_t jerr;
-	char *path, *cmd, *raw, *got, *nl;
-	size_t len, i;
-
-	path = xasprintf("%s/reduce/%s/cmd", FIXTURES_DIR, fx->name);
-	cmd = slurp(path, NULL);
-	free(path);
-	if ((nl = strchr(cmd, '\n')) != NULL)
-		*nl = '\0';
-	path = xasprintf("%s/reduce/%s/out", FIXTURES_DIR, fx->name);
-	raw = slurp(path, &len);
-	free(path);
-	red_strip(raw, len, &text);
-	buf_add(&text, "", 0);
-	got = reduce_n(cmd, buf_str(&text), RED_CMD_MAX_LINES, &res);
-	ck_assert_msg(got != NULL, "%s: declined", fx->name);
-	ck_assert_str_eq(res.name, fx->reducer);
-	ck_assert_str_eq(res.plugin, "reducers-git");
-	ck_assert_int_eq(res.lossless, fx->lossless);
-	ck_assert_uint_lt(strlen(got), text.len);
-	ck_assert_uint_le(red_line_count(got, strlen(got)), RED_CMD_MAX_LINES);
-	path = xasprintf("%s/reduce/%s/meta.json", FIXTURES_DIR, fx->name);
-	meta = json_load_file(path, 0, &jerr);
-	ck_assert_msg(meta != NULL, "%s: %s", path, jerr.text);
-	free(path);
-	keep = json_object_get(meta, "must_keep");
-	json_array_foreach(keep, i, v) {
-		ck_assert_msg(strstr(got, json_string_value(v)) != NULL,
-		    "%s: lost \"%s\" in:\n%s", fx->name, json_string_value(v),
-		    got);
-	}
-	json_decref(meta);
-	free(got);
-	free(raw);
-	free(cmd);
-	buf_free(&text);
+	rt_check_fixture(FIXTURES_DIR, "reducers-git", &fixtures[_i]);
 }
 END_TEST
 

@@ -18,6 +18,7 @@
 
 #include "plugin/registry.h"
 #include "reduce/cmd.h"
+#include "redtest.h"
 #include "reduce/strip.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -30,22 +31,6 @@
  * Helpers
  */
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	struct aiterm_buf b = BUF_INIT;
-	char chunk[8192];
-	FILE *f;
-	size_t n;
-
-	f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	buf_add(&b, "", 0);
-	return buf_steal(&b, len);
-}
 
 /* red_cmd_reduce on text; the result (or NULL when it declined). */
 static char *
@@ -92,57 +77,16 @@ check_declines(const char *line, const char *text)
  * Fixtures
  */
 
-static const struct fixture {
-	const char	*name;
-	const char	*reducer;
-	bool		 lossless;
-} fixtures[] = {
-	{ "apt-get-install-python3-pytest", "apt", false },
-	{ "npm-install-spinner-ebadengine", "npm", true },
-	{ "pip-install-requirements-conflict", "pip", false },
-	{ "dpkg-l-lib-generic", "dpkg-list", false },
+static const struct rt_fixture fixtures[] = {
+	{ "apt-get-install-python3-pytest", "apt", 0 },
+	{ "npm-install-spinner-ebadengine", "npm", 1 },
+	{ "pip-install-requirements-conflict", "pip", 0 },
+	{ "dpkg-l-lib-generic", "dpkg-list", 0 },
 };
 
 START_TEST(test_fixture)
 {
-	const struct fixture *fx = &fixtures[_i];
-	struct aiterm_buf text = BUF_INIT;
-	struct red_cmd_result res;
-	json_t *meta, *keep, *v;
-	json_error_t jerr;
-	char *path, *cmd, *raw, *got, *nl;
-	size_t len, i;
-
-	path = xasprintf("%s/reduce/%s/cmd", FIXTURES_DIR, fx->name);
-	cmd = slurp(path, NULL);
-	free(path);
-	if ((nl = strchr(cmd, '\n')) != NULL)
-		*nl = '\0';
-	path = xasprintf("%s/reduce/%s/out", FIXTURES_DIR, fx->name);
-	raw = slurp(path, &len);
-	free(path);
-	red_strip(raw, len, &text);
-	buf_add(&text, "", 0);
-	path = xasprintf("%s/reduce/%s/meta.json", FIXTURES_DIR, fx->name);
-	meta = json_load_file(path, 0, &jerr);
-	ck_assert_msg(meta != NULL, "%s: %s", path, jerr.text);
-	free(path);
-	got = reduce(cmd, buf_str(&text), &res);
-	ck_assert_msg(got != NULL, "%s: declined", fx->name);
-	ck_assert_str_eq(res.name, fx->reducer);
-	ck_assert_str_eq(res.plugin, "reducers-pkg");
-	ck_assert(res.lossless == fx->lossless);
-	ck_assert_uint_lt(strlen(got), text.len);
-	keep = json_object_get(meta, "must_keep");
-	json_array_foreach(keep, i, v)
-		ck_assert_msg(strstr(got, json_string_value(v)) != NULL,
-		    "%s: \"%s\" missing from:\n%s", fx->name,
-		    json_string_value(v), got);
-	json_decref(meta);
-	free(got);
-	buf_free(&text);
-	free(raw);
-	free(cmd);
+	rt_check_fixture(FIXTURES_DIR, "reducers-pkg", &fixtures[_i]);
 }
 END_TEST
 

@@ -25,6 +25,7 @@
 #include "plugin/host.h"
 #include "plugin/registry.h"
 #include "reduce/cmd.h"
+#include "redtest.h"
 #include "reduce/strip.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -37,22 +38,6 @@
  * Helpers
  */
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	struct aiterm_buf b = BUF_INIT;
-	char chunk[8192];
-	FILE *f;
-	size_t n;
-
-	f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	buf_add(&b, "", 0);
-	return buf_steal(&b, len);
-}
 
 static char *
 strip_file(const char *path, size_t *len)
@@ -61,7 +46,7 @@ strip_file(const char *path, size_t *len)
 	char *raw;
 	size_t n;
 
-	raw = slurp(path, &n);
+	raw = rt_slurp(path, &n);
 	red_strip(raw, n, &out);
 	buf_add(&out, "", 0);
 	free(raw);
@@ -164,7 +149,7 @@ START_TEST(test_rtk_pair)
 	free(path);
 	path = xasprintf("%s/rtk-pytest/%s.expected.txt", FIXTURES_DIR,
 	    pairs[_i]);
-	want = slurp(path, &wlen);
+	want = rt_slurp(path, &wlen);
 	free(path);
 	rc = red_cmd_reduce("pytest", text, len, 1, 200, &out, &res);
 	if (wlen < len) {
@@ -370,51 +355,17 @@ END_TEST
  * Fixtures: the corpus cases of this family.
  */
 
-static const struct fixture {
-	const char	*name;
-	const char	*reducer;
-} fixtures[] = {
-	{ "pytest-collection-errors", "pytest" },
-	{ "pytest-mixed-results-color", "pytest" },
-	{ "cargo-test-failures-color", "cargo-test" },
-	{ "jest-failures-tty", "jest" },
-	{ "node-test-spec-failures", "node-test" },
+static const struct rt_fixture fixtures[] = {
+	{ "pytest-collection-errors", "pytest", -1 },
+	{ "pytest-mixed-results-color", "pytest", -1 },
+	{ "cargo-test-failures-color", "cargo-test", -1 },
+	{ "jest-failures-tty", "jest", -1 },
+	{ "node-test-spec-failures", "node-test", -1 },
 };
 
 START_TEST(test_fixture)
 {
-	const struct fixture *fx = &fixtures[_i];
-	struct red_cmd_result res;
-	json_t *meta, *keep, *v;
-	json_error_t jerr;
-	char *path, *cmd, *text, *got, *nl;
-	size_t len, i;
-
-	path = xasprintf("%s/reduce/%s/cmd", FIXTURES_DIR, fx->name);
-	cmd = slurp(path, NULL);
-	free(path);
-	if ((nl = strchr(cmd, '\n')) != NULL)
-		*nl = '\0';
-	path = xasprintf("%s/reduce/%s/out", FIXTURES_DIR, fx->name);
-	text = strip_file(path, &len);
-	free(path);
-	path = xasprintf("%s/reduce/%s/meta.json", FIXTURES_DIR, fx->name);
-	meta = json_load_file(path, 0, &jerr);
-	ck_assert_msg(meta != NULL, "%s: %s", path, jerr.text);
-	free(path);
-	got = reduce(cmd, text, 0, &res);
-	ck_assert_msg(got != NULL, "%s: declined", fx->name);
-	ck_assert_str_eq(res.name, fx->reducer);
-	ck_assert_uint_lt(strlen(got), len);
-	keep = json_object_get(meta, "must_keep");
-	json_array_foreach(keep, i, v)
-		ck_assert_msg(strstr(got, json_string_value(v)) != NULL,
-		    "%s: \"%s\" missing from:\n%s", fx->name,
-		    json_string_value(v), got);
-	json_decref(meta);
-	free(got);
-	free(text);
-	free(cmd);
+	rt_check_fixture(FIXTURES_DIR, "reducers-tests", &fixtures[_i]);
 }
 END_TEST
 
