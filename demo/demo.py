@@ -143,6 +143,13 @@ def main():
         run_pty(client, work)
     finally:
         client.close()
+        # The private tmux server outlives the MCP server by design (that
+        # is how sessions survive restarts); this demo's state goes, so
+        # its tmux server goes too: ours alone, by its own socket.
+        sock = os.path.join(root, "state", "tmux.sock")
+        if os.path.exists(sock) and shutil.which("tmux"):
+            subprocess.run(["tmux", "-S", sock, "kill-server"],
+                           stderr=subprocess.DEVNULL, check=False)
         shutil.rmtree(root, ignore_errors=True)
 
 
