@@ -31,46 +31,24 @@
  * Helpers
  */
 
-
 /* red_cmd_reduce on text; the result (or NULL when it declined). */
 static char *
 reduce(const char *line, const char *text, struct red_cmd_result *res)
 {
-	struct aiterm_buf out = BUF_INIT;
-
-	if (red_cmd_reduce(line, text, strlen(text), 0, 200, &out,
-	    res) != 0) {
-		buf_free(&out);
-		return NULL;
-	}
-	buf_add(&out, "", 0);
-	return buf_steal(&out, NULL);
+	return rt_reduce(line, text, 0, 200, res);
 }
 
 static void
 check_exact(const char *line, const char *text, const char *name,
     const char *want)
 {
-	struct red_cmd_result res;
-	char *got;
-
-	got = reduce(line, text, &res);
-	ck_assert_msg(got != NULL, "%s declined", line);
-	ck_assert_str_eq(res.name, name);
-	ck_assert_str_eq(res.plugin, "reducers-pkg");
-	ck_assert_str_eq(got, want);
-	free(got);
+	rt_check_exact("reducers-pkg", line, text, name, -1, want);
 }
 
 static void
 check_declines(const char *line, const char *text)
 {
-	struct red_cmd_result res;
-	char *got;
-
-	got = reduce(line, text, &res);
-	ck_assert_msg(got == NULL, "%s reduced (%s):\n%s", line, res.name,
-	    got);
+	rt_check_declines(line, text);
 }
 
 /*

@@ -44,6 +44,34 @@ rt_reduce(const char *line, const char *text, int exit_code,
 }
 
 void
+rt_check_exact(const char *plugin, const char *line, const char *text,
+    const char *name, int lossless, const char *want)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	got = rt_reduce(line, text, 0, 200, &res);
+	ck_assert_msg(got != NULL, "%s declined", line);
+	ck_assert_str_eq(res.name, name);
+	ck_assert_str_eq(res.plugin, plugin);
+	ck_assert_str_eq(got, want);
+	if (lossless >= 0)
+		ck_assert_int_eq(res.lossless, lossless);
+	free(got);
+}
+
+void
+rt_check_declines(const char *line, const char *text)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	got = rt_reduce(line, text, 0, 200, &res);
+	ck_assert_msg(got == NULL, "%s reduced (%s):\n%s", line, res.name,
+	    got);
+}
+
+void
 rt_check_fixture(const char *fixtures_dir, const char *plugin,
     const struct rt_fixture *fx)
 {

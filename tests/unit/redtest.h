@@ -17,6 +17,15 @@ char	*rt_slurp(const char *path, size_t *len);
 char	*rt_reduce(const char *line, const char *text, int exit_code,
 	    size_t max_lines, struct red_cmd_result *res);
 
+/*
+ * line on text must be taken by reducer name of plugin with exactly want
+ * as its result, lossless as asked (1, 0, or -1: either); budget 200.
+ */
+void	rt_check_exact(const char *plugin, const char *line, const char *text,
+	    const char *name, int lossless, const char *want);
+/* No reducer takes line on text (budget 200). */
+void	rt_check_declines(const char *line, const char *text);
+
 /* One case of <fixtures>/reduce and what must happen to it. */
 struct rt_fixture {
 	const char	*name;
