@@ -159,17 +159,23 @@ free_list(char **list)
 	free(list);
 }
 
-static void
-free_reducers(struct manifest *m)
+void
+manifest_reducers_free(struct manifest_reducer *reducers, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < m->nreducers; i++) {
-		free(m->reducers[i].name);
-		free(m->reducers[i].version);
-		free_list(m->reducers[i].commands);
+	for (i = 0; i < n; i++) {
+		free(reducers[i].name);
+		free(reducers[i].version);
+		free_list(reducers[i].commands);
 	}
-	free(m->reducers);
+	free(reducers);
+}
+
+static void
+free_reducers(struct manifest *m)
+{
+	manifest_reducers_free(m->reducers, m->nreducers);
 	m->reducers = NULL;
 	m->nreducers = 0;
 }

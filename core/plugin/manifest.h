@@ -45,6 +45,9 @@ int		 manifest_load(const char *path, struct manifest *m,
 int		 manifest_load_data(const char *path, const char *data,
 		    size_t len, struct manifest *m, struct aiterm_error *err);
 void		 manifest_free(struct manifest *m);
+/* Free a reducers list as manifest_load made it (n entries). */
+void		 manifest_reducers_free(struct manifest_reducer *reducers,
+		    size_t n);
 
 /* "mux", "harness", "reducer", "receiver"; NULL for an unknown kind. */
 const char	*plugin_kind_name(enum aiterm_plugin_kind kind);

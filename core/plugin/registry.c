@@ -250,7 +250,7 @@ registry_to_json(void)
 void
 registry_reset(void)
 {
-	size_t i, j;
+	size_t i;
 	char **p;
 
 	for (i = 0; i < nentries; i++) {
@@ -261,15 +261,8 @@ registry_reset(void)
 		for (p = entries[i].provides; p != NULL && *p != NULL; p++)
 			free(*p);
 		free(entries[i].provides);
-		for (j = 0; j < entries[i].nreducers; j++) {
-			free(entries[i].reducers[j].name);
-			free(entries[i].reducers[j].version);
-			for (p = entries[i].reducers[j].commands;
-			    *p != NULL; p++)
-				free(*p);
-			free(entries[i].reducers[j].commands);
-		}
-		free(entries[i].reducers);
+		manifest_reducers_free(entries[i].reducers,
+		    entries[i].nreducers);
 	}
 	free(entries);
 	entries = NULL;

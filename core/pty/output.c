@@ -245,22 +245,28 @@ reduce(const struct aiterm_buf *rendered, uint64_t base_line,
 	widest_range(&out->text, &out->omitted_first, &out->omitted_last);
 }
 
-/*
- * Where in the slice's head the last command's output starts, when it
- * starts there and the head is the whole slice: the bytes before it and
- * after it are rendered apart, so that what came before can be told.
- */
-static size_t
-command_split(const struct output_request *req, const struct log_slice *slice)
+/* The last command's output starts in the slice's head, the whole slice. */
+static bool
+command_starts_in(const struct output_request *req,
+    const struct log_slice *slice)
 {
 	uint64_t at;
 
 	if (req->raw || req->command == NULL || slice->truncated)
-		return 0;
+		return false;
 	at = req->command->offset;
-	if (at < slice->from || at > slice->from + slice->head.len)
-		return 0;
-	return (size_t)(at - slice->from);
+	return at >= slice->from && at <= slice->from + slice->head.len;
+}
+
+/*
+ * Where in the head it starts (0 when it does not): the bytes before it
+ * and after it are rendered apart, so that what came before can be told.
+ */
+static size_t
+command_split(const struct output_request *req, const struct log_slice *slice)
+{
+	return command_starts_in(req, slice) ?
+	    (size_t)(req->command->offset - slice->from) : 0;
 }
 
 static bool
@@ -286,9 +292,7 @@ command_text(const struct output_request *req, const struct log_slice *slice,
     const struct output_text *out, const struct aiterm_buf *rendered,
     size_t before)
 {
-	if (req->raw || req->command == NULL || slice->truncated ||
-	    req->command->offset < slice->from ||
-	    req->command->offset > slice->from + slice->head.len)
+	if (!command_starts_in(req, slice))
 		return NULL;
 	if (!req->command_done && !out->done_seen)
 		return NULL;

@@ -114,13 +114,10 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		.echo_suffix = pw->echo_suffix,
 		.to = r != NULL ? r->scanned : UINT64_MAX,
 		.raw = pw->raw, .advance = true,
+		/* on_done has marked the command done when its end was seen. */
 		.command = pw->have_cmd ? &pw->cmd : NULL,
-		.command_done = pw->have_cmd && (pw->cmd.done ||
-		    (r != NULL && r->complete && (r->via == VIA_SENTINEL ||
-		    r->via == VIA_EXIT))),
-		.exit_code = pw->have_cmd && pw->cmd.done ? pw->cmd.exit_code :
-		    r != NULL && r->complete && (r->via == VIA_SENTINEL ||
-		    r->via == VIA_EXIT) ? r->exit_code : -1,
+		.command_done = pw->have_cmd && pw->cmd.done,
+		.exit_code = pw->have_cmd && pw->cmd.done ? pw->cmd.exit_code : -1,
 	};
 	struct aiterm_error err = ERROR_INIT;
 	struct output_text out;

@@ -111,20 +111,6 @@ rl_put_squeezed(const struct aiterm_host *h, struct aiterm_buf *out,
 	h->buf_add(out, "\n", 1);
 }
 
-const char *
-rl_subcommand(const char *const *argv)
-{
-	size_t i;
-
-	if (argv == NULL || argv[0] == NULL)
-		return NULL;
-	for (i = 1; argv[i] != NULL; i++) {
-		if (argv[i][0] != '-')
-			return argv[i];
-	}
-	return NULL;
-}
-
 bool
 rl_has_opt(const char *const *argv, const char *opt)
 {

@@ -60,12 +60,9 @@ struct rl_line rl_from(struct rl_line l, size_t skip);
 bool	rl_number(const char **p, const char *end, size_t *n);
 
 /*
- * The argv helpers: the first word after argv[0] that is not an option
- * ("status" in "git -c x=y status -s" is not found: -c takes a value, and
- * reducers that care look for themselves), and whether an option word is
- * present (exactly, or as a prefix ending in '=' when opt ends in '=').
+ * Whether an option word is present in argv (exactly, or as a prefix
+ * ending in '=' when opt ends in '=').
  */
-const char *rl_subcommand(const char *const *argv);
 bool	rl_has_opt(const char *const *argv, const char *opt);
 
 /*
