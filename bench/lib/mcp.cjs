@@ -11,9 +11,10 @@
  * PID (read from that socket, never any other tmux server) and removes the
  * temporary tree.
  */
-const { spawn, execFileSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
+/* The isolated environment and process helpers the MCP tests use. */
+const { makeEnv, tmuxServerPid, alive, waitGone } = require('../../tests/mcp/lib/server.cjs');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;	/* ms */
@@ -84,46 +85,6 @@ function positional(argv, withValue = ['builddir', 'srcdir']) {
 		out.push(a);
 	}
 	return out;
-}
-
-/* Variables the bench never passes on from the person running it. */
-function inherited(name) {
-	if (/^(AITERM_|XDG_|TMUX|NODE_|NPM_|npm_)/.test(name))
-		return false;
-	return !['HOME', 'TMPDIR', 'PSMUX', 'CODEX_HOME', 'CLAUDE_CONFIG_DIR'].includes(name);
-}
-
-/* PID of the tmux server on sock, or null. */
-function tmuxServerPid(sock) {
-	try {
-		const out = execFileSync('tmux', ['-S', sock, 'display', '-p', '#{pid}'], {
-			encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'],
-			env: { PATH: process.env.PATH, TMUX: '' },
-		}).trim();
-		const pid = Number(out);
-		return Number.isInteger(pid) && pid > 1 ? pid : null;
-	} catch {
-		return null;
-	}
-}
-
-function alive(pid) {
-	try {
-		const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return !/^\d+ \(.*\) Z /.test(st);
-	} catch {
-		try { process.kill(pid, 0); return true; } catch { return false; }
-	}
-}
-
-async function waitGone(pid, ms = 5000) {
-	const deadline = Date.now() + ms;
-	while (alive(pid)) {
-		if (Date.now() > deadline)
-			return false;
-		await delay(10);
-	}
-	return true;
 }
 
 /* VmRSS of a process in kB, or null. */
@@ -261,38 +222,11 @@ class Server {
  * (e.g. a PATH with the bench's own bin directory first).
  */
 function makeRig(p, extraEnv) {
-	const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'aiterm-bench-')));
-	const dir = (name) => {
-		const d = path.join(root, name);
-		fs.mkdirSync(d, { mode: 0o700, recursive: true });
-		return d;
-	};
-	const dirs = {
-		root,
-		state: path.join(root, 'state'),
-		home: dir('home'),
-		tmux: dir('tmux'),
-		tmp: dir('tmp'),
-	};
-	const env = {};
-	for (const [k, v] of Object.entries(process.env))
-		if (inherited(k))
-			env[k] = v;
-	Object.assign(env, {
-		AITERM_STATE_DIR: dirs.state,
+	const { dirs, env } = makeEnv(null, Object.assign({
 		AITERM_PLUGIN_PATH: p.pluginPath,
-		AITERM_SYSTEM_PLUGINDIR: '',
 		AITERM_SHELL_DIR: p.shellDir,
-		HOME: dirs.home,
-		TMUX_TMPDIR: dirs.tmux,
-		TMPDIR: dirs.tmp,
-		XDG_STATE_HOME: dir('xdg/state'),
-		XDG_CONFIG_HOME: dir('xdg/config'),
-		XDG_DATA_HOME: dir('xdg/data'),
-		XDG_CACHE_HOME: dir('xdg/cache'),
-		XDG_RUNTIME_DIR: dir('xdg/runtime'),
-		LC_ALL: 'C.UTF-8',
-	}, extraEnv || {});
+	}, extraEnv || {}));
+	const root = dirs.root;
 	const servers = [];
 	const sockets = new Set([path.join(dirs.state, 'tmux.sock')]);
 	const rig = {

@@ -8,12 +8,11 @@
  * the rig's private tmux server by its PID (never any other tmux server).
  */
 const assert = require('node:assert/strict');
-const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { makeEnv, serverBinary, delay } = require('./server.cjs');
+const { makeEnv, serverBinary, delay, tmuxServerPid, alive, waitGone } = require('./server.cjs');
 
 /* The time one tool call may take unless a test says otherwise. */
 const CALL_MS = 30000;
@@ -56,44 +55,6 @@ function passThrough() {
 	return env;
 }
 
-/* The PID of the tmux server listening on sock, or null. */
-function tmuxServerPid(sock) {
-	try {
-		const out = execFileSync('tmux', ['-S', sock, 'display', '-p', '#{pid}'], {
-			encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'],
-			env: { PATH: process.env.PATH, TMUX: '' },
-		}).trim();
-		const pid = Number(out);
-		return Number.isInteger(pid) && pid > 1 ? pid : null;
-	} catch {
-		return null;
-	}
-}
-
-/* True while the process exists (and is not a zombie). */
-function alive(pid) {
-	try {
-		const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return !/^\d+ \(.*\) Z /.test(st);
-	} catch {
-		try {
-			process.kill(pid, 0);
-			return true;
-		} catch {
-			return false;
-		}
-	}
-}
-
-async function waitGone(pid, ms = 5000) {
-	const deadline = Date.now() + ms;
-	while (alive(pid)) {
-		if (Date.now() > deadline)
-			return false;
-		await delay(20);
-	}
-	return true;
-}
 
 /* One aiterm-mcp process with its SDK client. */
 class Conn {

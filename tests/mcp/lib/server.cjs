@@ -9,7 +9,7 @@
  * line by line, stderr is collected separately, and every wait has its own
  * timeout so a test fails instead of hanging.
  */
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -83,6 +83,45 @@ function makeEnv(t, extra) {
 
 function delay(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/* The PID of the tmux server listening on sock, or null. */
+function tmuxServerPid(sock) {
+	try {
+		const out = execFileSync('tmux', ['-S', sock, 'display', '-p', '#{pid}'], {
+			encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'],
+			env: { PATH: process.env.PATH, TMUX: '' },
+		}).trim();
+		const pid = Number(out);
+		return Number.isInteger(pid) && pid > 1 ? pid : null;
+	} catch {
+		return null;
+	}
+}
+
+/* True while the process exists (and is not a zombie). */
+function alive(pid) {
+	try {
+		const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return !/^\d+ \(.*\) Z /.test(st);
+	} catch {
+		try {
+			process.kill(pid, 0);
+			return true;
+		} catch {
+			return false;
+		}
+	}
+}
+
+async function waitGone(pid, ms = 5000) {
+	const deadline = Date.now() + ms;
+	while (alive(pid)) {
+		if (Date.now() > deadline)
+			return false;
+		await delay(20);
+	}
+	return true;
 }
 
 /* Lists the files below dir, relative to it (directories excluded). */
@@ -352,4 +391,7 @@ function spawnServer(t, opts = {}) {
 	return srv;
 }
 
-module.exports = { WAIT_MS, serverBinary, makeEnv, spawnServer, RawServer, delay, listFiles };
+module.exports = {
+	WAIT_MS, serverBinary, makeEnv, spawnServer, RawServer, delay, listFiles,
+	tmuxServerPid, alive, waitGone,
+};
