@@ -6,7 +6,8 @@
  *   aiterm-mcp --version | --help
  *
  * Options: --max-message-bytes N (also $AITERM_MAX_MESSAGE_BYTES),
- * --state-dir DIR (also $AITERM_STATE_DIR).
+ * --state-dir DIR (also $AITERM_STATE_DIR), --structured (structuredContent
+ * for every client, not only those that ask: ADR 0006).
  */
 #include <errno.h>
 #include <jansson.h>
@@ -29,27 +30,36 @@ struct args {
 	enum mode	 mode;
 	const char	*state_dir;
 	const char	*max_message;
+	bool		 structured;
 };
 
+enum option_kind { OPT_MODE, OPT_VALUE, OPT_FLAG };
+
 struct option_entry {
-	const char	*name;
-	bool		 takes_value;
-	enum mode	 mode;		/* for flags */
-	size_t		 offset;	/* for values: field in struct args */
+	const char		*name;
+	enum option_kind	 kind;
+	enum mode		 mode;		/* OPT_MODE */
+	size_t			 offset;	/* OPT_VALUE, OPT_FLAG: field */
 };
 
 static const struct option_entry options[] = {
-	{ "--list-plugins", false, MODE_LIST_PLUGINS, 0 },
-	{ "--version", false, MODE_VERSION, 0 },
-	{ "--help", false, MODE_HELP, 0 },
-	{ "--state-dir", true, 0, offsetof(struct args, state_dir) },
-	{ "--max-message-bytes", true, 0, offsetof(struct args, max_message) },
+	{ "--list-plugins", OPT_MODE, MODE_LIST_PLUGINS, 0 },
+	{ "--version", OPT_MODE, MODE_VERSION, 0 },
+	{ "--help", OPT_MODE, MODE_HELP, 0 },
+	{ "--state-dir", OPT_VALUE, 0, offsetof(struct args, state_dir) },
+	{ "--max-message-bytes", OPT_VALUE, 0,
+	    offsetof(struct args, max_message) },
+	{ "--structured", OPT_FLAG, 0, offsetof(struct args, structured) },
 };
 
 static const char usage[] =
-    "usage: aiterm-mcp [--state-dir DIR] [--max-message-bytes N]\n"
+    "usage: aiterm-mcp [--state-dir DIR] [--max-message-bytes N] "
+    "[--structured]\n"
     "       aiterm-mcp --list-plugins | --version | --help\n"
-    "Serves the Model Context Protocol on stdin/stdout.\n";
+    "Serves the Model Context Protocol on stdin/stdout.\n"
+    "--structured: structuredContent in every result (default: only for "
+    "clients\n"
+    "that ask with the experimental capability " SERVER_STRUCTURED_CAP ").\n";
 
 static int
 parse_args(int argc, char **argv, struct args *a)
@@ -69,8 +79,12 @@ parse_args(int argc, char **argv, struct args *a)
 			    argv[k], usage);
 			return -1;
 		}
-		if (!o->takes_value) {
+		if (o->kind == OPT_MODE) {
 			a->mode = o->mode;
+			continue;
+		}
+		if (o->kind == OPT_FLAG) {
+			*(bool *)((char *)a + o->offset) = true;
 			continue;
 		}
 		if (k + 1 >= argc) {
@@ -119,8 +133,8 @@ list_plugins(void)
 int
 main(int argc, char **argv)
 {
-	struct args a = { MODE_SERVE, NULL, NULL };
-	struct server_options so = { SERVER_DEFAULT_MAX_MESSAGE, false };
+	struct args a = { MODE_SERVE, NULL, NULL, false };
+	struct server_options so = { SERVER_DEFAULT_MAX_MESSAGE, false, false };
 	struct aiterm_error err = ERROR_INIT;
 	const char *env;
 	int rc;
@@ -146,6 +160,7 @@ main(int argc, char **argv)
 		return 2;
 	env = getenv("AITERM_TEST_TOOLS");
 	so.test_tools = env != NULL && strcmp(env, "1") == 0;
+	so.structured = a.structured;
 	if (state_root_init(a.state_dir, &err) != 0) {
 		/* Serve anyway: diagnostics must be able to say why. */
 		fprintf(stderr, "aiterm-mcp: state root: %s\n",

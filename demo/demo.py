@@ -81,7 +81,8 @@ wc -l < notes.txt"""
 def run_pty(client, work):
     step("open a persistent terminal (a shell in a private tmux server)")
     opened = client.tool("pty_open", name="demo", cwd=work)
-    sid = opened["structuredContent"]["session_id"]
+    # The model reads text only (ADR 0006): "opened <id> (...)".
+    sid = opened["content"][0]["text"].split()[1]
 
     step("cd and export persist between commands (one call each: "
          "send, wait, output)")

@@ -110,7 +110,7 @@ check_replies(void)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct server_options opts = { SERVER_DEFAULT_MAX_MESSAGE, false };
+	struct server_options opts = { SERVER_DEFAULT_MAX_MESSAGE, false, false };
 	static struct server s;
 	struct framer counter;
 	size_t owed = 0, chunk, off, n;

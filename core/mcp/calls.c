@@ -96,7 +96,7 @@ calls_list_tools(json_t *id, json_t *params)
 {
 	const struct tool_entry *e;
 	const struct parsed_schema *ps;
-	json_t *list = json_array();
+	json_t *list = json_array(), *t;
 	size_t i;
 
 	(void)params;
@@ -104,11 +104,13 @@ calls_list_tools(json_t *id, json_t *params)
 		if (e->test_only && !the_server->opts.test_tools)
 			continue;
 		ps = schema_of(e);
-		json_array_append_new(list, json_pack(
-		    "{s:s, s:s, s:s, s:O, s:O, s:o}", "name", e->name,
+		t = json_pack("{s:s, s:s, s:s, s:O, s:o}", "name", e->name,
 		    "title", e->title, "description", e->description,
-		    "inputSchema", ps->input, "outputSchema", ps->output,
-		    "annotations", annotations(e)));
+		    "inputSchema", ps->input, "annotations", annotations(e));
+		/* A declared outputSchema obliges every result to carry it. */
+		if (the_server->structured)
+			json_object_set(t, "outputSchema", ps->output);
+		json_array_append_new(list, t);
 	}
 	server_send(jsonrpc_result(id, json_pack("{s:o}", "tools", list)));
 }
@@ -293,8 +295,14 @@ tool_call_reply(struct tool_call *call, char *text, json_t *structured)
 		    "valid UTF-8", call->entry->name);
 		return;
 	}
-	if (structured != NULL)
+	/*
+	 * Real clients show the model only structuredContent when it is
+	 * there, so the text is the result and structure is opt-in (ADR 0006).
+	 */
+	if (structured != NULL && the_server->structured)
 		json_object_set_new(result, "structuredContent", structured);
+	else
+		json_decref(structured);
 	finish(call, result);
 }
 

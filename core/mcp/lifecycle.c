@@ -68,6 +68,9 @@ lifecycle_initialize(json_t *id, json_t *params)
 	s->client_info = json_incref(json_object_get(params, "clientInfo"));
 	json_decref(s->client_caps);
 	s->client_caps = json_incref(json_object_get(params, "capabilities"));
+	s->structured = s->opts.structured || json_is_object(json_object_get(
+	    json_object_get(s->client_caps, "experimental"),
+	    SERVER_STRUCTURED_CAP));
 	s->initialized = true;
 	server_send(jsonrpc_result(id, json_pack(
 	    "{s:s, s:{s:{s:b}, s:{}}, s:{s:s, s:s, s:s}, s:s}",

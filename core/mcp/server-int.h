@@ -32,6 +32,7 @@ struct server {
 	char			 protocol[16];
 	json_t			*client_info;
 	json_t			*client_caps;
+	bool			 structured;	/* results carry structuredContent */
 	enum aiterm_log_level	 log_level;	/* for notifications/message */
 	bool			 log_level_set;
 

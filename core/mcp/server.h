@@ -17,7 +17,14 @@
 struct server_options {
 	size_t	max_message;	/* bytes per line */
 	bool	test_tools;	/* list tools marked test_only */
+	bool	structured;	/* every client gets structuredContent */
 };
+
+/*
+ * The experimental client capability that asks for structuredContent (and
+ * outputSchema in tools/list) on one connection: ADR 0006.
+ */
+#define SERVER_STRUCTURED_CAP	"aiterm/structuredContent"
 
 /* Serve until stdin closes or SIGTERM/SIGINT; returns the exit status. */
 int		 server_run(const struct server_options *opts);

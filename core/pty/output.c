@@ -391,6 +391,121 @@ out:
 	return rc;
 }
 
+/* Lines in [p, p + len): its LFs, and a last line without one. */
+static unsigned long long
+lines_in(const char *p, size_t len)
+{
+	unsigned long long n = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		n += p[i] == '\n';
+	return n + (len > 0 && p[len - 1] != '\n');
+}
+
+/*
+ * The part of a line read that one page shows, cut at whole lines: from
+ * the start of the range (from_end: its end).  A slice of the log reader
+ * is at most two pages; whole lines it left out in its middle are not
+ * shown either.  *skip_first..*skip_last are the log lines left out, 0 0
+ * when none; a single line longer than the page is shown whole.
+ */
+struct page_cut {
+	const char		*p;
+	size_t			 len;
+	unsigned long long	 skip_first, skip_last;
+};
+
+static void
+page_cut(const struct log_slice *s, bool from_end, struct page_cut *c)
+{
+	const struct aiterm_buf *part = from_end && s->truncated ? &s->tail :
+	    &s->head;
+	unsigned long long all = lines_in(s->head.data, s->head.len) +
+	    (s->truncated ? s->omitted_last_line - s->omitted_first_line + 1 +
+	    lines_in(s->tail.data, s->tail.len) : 0);
+	const char *nl;
+	size_t keep;
+
+	c->p = buf_str(part);
+	c->len = part->len;
+	c->skip_first = c->skip_last = 0;
+	if (c->len > OUTPUT_PAGE_BYTES && !from_end) {
+		/* The last LF of the page (memrchr is not everywhere). */
+		for (keep = OUTPUT_PAGE_BYTES; keep > 0 &&
+		    c->p[keep - 1] != '\n'; keep--)
+			;
+		if (keep > 0)
+			c->len = keep;
+	} else if (c->len > OUTPUT_PAGE_BYTES) {
+		nl = memchr(c->p + c->len - OUTPUT_PAGE_BYTES, '\n',
+		    OUTPUT_PAGE_BYTES);
+		if (nl != NULL && nl + 1 < c->p + c->len) {
+			keep = (size_t)(c->p + c->len - (nl + 1));
+			c->p = nl + 1;
+			c->len = keep;
+		}
+	}
+	if (c->len == s->head.len + (s->truncated ? s->tail.len : 0))
+		return;
+	keep = lines_in(c->p, c->len);
+	if (from_end) {
+		c->skip_first = s->first_line;
+		c->skip_last = s->first_line + all - keep - 1;
+	} else {
+		c->skip_first = s->first_line + keep;
+		c->skip_last = s->first_line + all - 1;
+	}
+}
+
+/*
+ * One page of a line read (page_cut), with the line_range of the lines
+ * it left out before it (from_end) or after it.  A slice cut in the
+ * middle of one long line (no whole line left out) keeps both ends.
+ */
+static void
+page(struct render *r, const struct log_slice *slice, bool from_end,
+    bool raw, struct aiterm_buf *rendered, struct output_text *out)
+{
+	struct page_cut c;
+
+	if (slice->truncated && slice->omitted_first_line == 0) {
+		if (raw) {
+			buf_add(rendered, buf_str(&slice->head),
+			    slice->head.len);
+			buf_add(rendered, buf_str(&slice->tail),
+			    slice->tail.len);
+			return;
+		}
+		render_feed(r, buf_str(&slice->head), slice->head.len,
+		    rendered);
+		buf_adds(rendered, "\n[… the middle of a long line omitted; "
+		    "raw=true reads it whole]\n");
+		render_feed(r, buf_str(&slice->tail), slice->tail.len,
+		    rendered);
+		return;
+	}
+	page_cut(slice, from_end, &c);
+	if (c.skip_last != 0 && from_end)
+		buf_printf(rendered, "[earlier lines: pty_read "
+		    "line_range=[%llu,%llu]]\n", c.skip_first, c.skip_last);
+	if (raw)
+		buf_add(rendered, c.p, c.len);
+	else
+		render_feed(r, c.p, c.len, rendered);
+	if (c.skip_last != 0 && !from_end) {
+		if (rendered->len > 0 &&
+		    rendered->data[rendered->len - 1] != '\n')
+			buf_addc(rendered, '\n');
+		buf_printf(rendered, "[lines %llu-%llu shown; the rest: "
+		    "pty_read line_range=[%llu,%llu]]", (unsigned long long)
+		    slice->first_line, c.skip_first - 1, c.skip_first,
+		    c.skip_last);
+	}
+	out->omitted_first = c.skip_first;
+	out->omitted_last = c.skip_last;
+}
+
 int
 output_lines(const struct output_request *req, uint64_t first,
     uint64_t last, uint64_t tail, struct output_text *out,
@@ -409,12 +524,13 @@ output_lines(const struct output_request *req, uint64_t first,
 	session_cursor_read(req->session, &cur);
 	mark.offset = cur.offset;
 	mark.line = cur.line;
+	/* Twice a page: the slice's head (or tail) is one page. */
 	if (tail > 0)
-		rc = log_read_tail_lines_mark(log, tail, OUTPUT_MAX_BYTES,
+		rc = log_read_tail_lines_mark(log, tail, 2 * OUTPUT_PAGE_BYTES,
 		    &mark, &slice, err);
 	else
-		rc = log_read_lines_mark(log, first, last, OUTPUT_MAX_BYTES,
-		    &mark, &slice, err);
+		rc = log_read_lines_mark(log, first, last,
+		    2 * OUTPUT_PAGE_BYTES, &mark, &slice, err);
 	if (rc != 0)
 		goto out;
 	/*
@@ -423,21 +539,8 @@ output_lines(const struct output_request *req, uint64_t first,
 	 */
 	render_init(&r, slice.from, REGION_OUTPUT, req->meta->token, NULL);
 	r.keep_all = true;
-	render_feed(&r, buf_str(&slice.head), slice.head.len, &rendered);
-	if (slice.truncated) {
-		buf_printf(&rendered, "\n[… lines %llu-%llu omitted; ask for "
-		    "a smaller line_range]\n",
-		    (unsigned long long)slice.omitted_first_line,
-		    (unsigned long long)slice.omitted_last_line);
-		render_feed(&r, buf_str(&slice.tail), slice.tail.len,
-		    &rendered);
-	}
+	page(&r, &slice, tail > 0, req->raw, &rendered, out);
 	render_free(&r);
-	if (req->raw) {
-		buf_reset(&rendered);
-		buf_add(&rendered, buf_str(&slice.head), slice.head.len);
-		buf_add(&rendered, buf_str(&slice.tail), slice.tail.len);
-	}
 	/* Line reads are what was asked for: stripped, not cut again. */
 	if (req->raw) {
 		output_utf8_clean(rendered.data, rendered.len, &out->text);

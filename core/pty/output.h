@@ -17,6 +17,13 @@
 #include "util/error.h"
 
 #define OUTPUT_MAX_BYTES	(4u * 1024 * 1024)
+/*
+ * One page of a line read (full, line_range, lines), in log bytes: what a
+ * client shows the model whole (Codex cuts a longer tool result in its
+ * middle; ADR 0006).  A longer range gives its first page (lines: its last)
+ * and the line_range of the rest.
+ */
+#define OUTPUT_PAGE_BYTES	8192u
 
 struct output_text {
 	struct aiterm_buf	 text;
@@ -53,7 +60,11 @@ struct output_request {
 /* Incremental read from the cursor. */
 int	output_collect(const struct output_request *req, struct output_text *out,
 	    struct aiterm_error *err);
-/* full / line_range / lines: the log by lines; the cursor stays. */
+/*
+ * full / line_range / lines: the log by lines, one page (OUTPUT_PAGE_BYTES)
+ * at most, with the line_range of the rest in the text and in omitted;
+ * the cursor stays.
+ */
 int	output_lines(const struct output_request *req, uint64_t first,
 	    uint64_t last, uint64_t tail, struct output_text *out,
 	    struct aiterm_error *err);

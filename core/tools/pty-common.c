@@ -72,6 +72,28 @@ status_line(struct aiterm_buf *b, const struct waiter_result *r,
 	}
 }
 
+/*
+ * The status of a read that did not wait: the exit code when the command's
+ * end passed in this read, else whether it is still running.
+ */
+static void
+read_status(struct aiterm_buf *b, const struct pending_wait *pw,
+    const struct output_text *out)
+{
+	/* Text typed into a program has no end mark to wait for. */
+	bool running = pw->have_cmd && !pw->cmd.done &&
+	    pw->cmd.mark != MARK_NONE;
+
+	if (out->done_seen && pw->have_cmd && pw->cmd.done)
+		buf_printf(b, "[exit %d]", pw->cmd.exit_code);
+	else if (running && out->text.len == 0)
+		buf_adds(b, "[no new output; still running]");
+	else if (running)
+		buf_adds(b, "[still running]");
+	else if (out->text.len == 0)
+		buf_adds(b, "[no new output]");
+}
+
 static json_t *
 result_json(const char *session, const struct waiter_result *r,
     const struct output_text *o, const char *mode)
@@ -144,8 +166,8 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		buf_addc(&text, '\n');
 	if (r != NULL)
 		status_line(&text, r, pw->timeout);
-	else if (out.text.len == 0)
-		buf_adds(&text, "[no new output]");
+	else
+		read_status(&text, pw, &out);
 	if (r != NULL && r->via == VIA_LOST) {
 		tool_call_fail(pw->call, "session '%s' lost: its terminal no "
 		    "longer exists in the multiplexer; pty_close it and "
@@ -263,15 +285,17 @@ out_free:
 
 void
 pty_reply_plain(struct tool_call *call, const char *session,
-    const char *mode, char *text, uint64_t cursor, uint64_t line,
-    uint64_t bytes)
+    const char *mode, char *text, const struct output_text *lines)
 {
 	struct output_text o;
 
 	memset(&o, 0, sizeof o);
-	o.from = 0;
-	o.to = cursor;
-	o.line = line;
-	(void)bytes;
+	if (lines != NULL) {
+		o.from = lines->from;
+		o.to = lines->to;
+		o.line = lines->line;
+		o.omitted_first = lines->omitted_first;
+		o.omitted_last = lines->omitted_last;
+	}
 	tool_call_reply(call, text, result_json(session, NULL, &o, mode));
 }

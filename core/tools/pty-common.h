@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "pty/output.h"
 #include "pty/send.h"
 #include "pty/session.h"
 #include "pty/waiter.h"
@@ -24,7 +25,7 @@
 	"\"description\":\"Stop waiting when this text appears (implies wait).\"}," \
 	"\"until_regex\":{\"type\":\"boolean\",\"default\":false}," \
 	"\"timeout\":{\"type\":\"number\",\"minimum\":0,\"maximum\":3600," \
-	"\"default\":10,\"description\":\"Seconds.\"}"
+	"\"default\":10,\"description\":\"Seconds, default 10, max 3600.\"}"
 
 /* The completion part of every read result. */
 #define PTY_READ_OUTPUT_SCHEMA \
@@ -63,9 +64,11 @@ void	pty_wait_and_reply(struct tool_call *call, const char *session,
 	    const struct pty_wait *w, const char *echo_suffix, bool raw,
 	    const char *prefix);
 
-/* Fill a mode-only read result (screen, lines) and reply. */
+/*
+ * Reply to a read that is not incremental: the screen (lines NULL) or the
+ * log by lines (its range and what it left out).  Takes text.
+ */
 void	pty_reply_plain(struct tool_call *call, const char *session,
-	    const char *mode, char *text, uint64_t cursor, uint64_t line,
-	    uint64_t bytes);
+	    const char *mode, char *text, const struct output_text *lines);
 
 #endif

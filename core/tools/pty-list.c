@@ -121,6 +121,21 @@ add_env(json_t *sessions, json_t *keys)
 	}
 }
 
+/* The env_keys asked for, as " KEY=value" (unset: " KEY unset"). */
+static void
+env_text(struct aiterm_buf *text, json_t *env)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(env, key, v) {
+		if (json_is_string(v))
+			buf_printf(text, " %s=%s", key, json_string_value(v));
+		else
+			buf_printf(text, " %s unset", key);
+	}
+}
+
 static void
 pty_list_call(struct tool_call *call)
 {
@@ -144,12 +159,14 @@ pty_list_call(struct tool_call *call)
 	if (keys != NULL)
 		add_env(l.sessions, keys);
 	json_array_foreach(l.sessions, i, o) {
-		buf_printf(&text, "%s\t%s\t%s\n",
+		buf_printf(&text, "%s\t%s\t%s",
 		    json_string_value(json_object_get(o, "session_id")),
 		    json_is_true(json_object_get(o, "lost")) ? "lost" :
 		    json_is_true(json_object_get(o, "alive")) ? "alive" :
 		    "exited",
 		    json_string_value(json_object_get(o, "command")));
+		env_text(&text, json_object_get(o, "env"));
+		buf_addc(&text, '\n');
 	}
 	if (text.len == 0)
 		buf_adds(&text, "no sessions");
@@ -161,8 +178,8 @@ const struct tool_entry tool_pty_list = {
 	.name = "pty_list",
 	.title = "List terminals",
 	.description = "List sessions: id, alive/exited/lost, foreground "
-	    "command. env_keys: non-secret keys to return (e.g. "
-	    "AITERM_SESSION_ID).",
+	    "command. env_keys (max 32): non-secret keys to return "
+	    "(AITERM_SESSION_ID, SHELL).",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"env_keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
 	    "\"maxItems\":32}},\"additionalProperties\":false}",

@@ -447,7 +447,13 @@ pty_observe_call(struct tool_call *call)
 	json_object_set_new(out, "activity", activity_json(have_prev ? &prev :
 	    NULL, &o, &text));
 	json_object_set_new(out, "token_hint", token_json(&o));
+	if (o.have_token)
+		buf_printf(&text, "\ntokens on screen: %s%llu",
+		    o.token.approximate ? "~" : "",
+		    (unsigned long long)o.token.value);
 	next = obs_cursor_format(&o.now);
+	/* The model passes it back: the text must carry it. */
+	buf_printf(&text, "\ncursor: %s", next);
 	json_object_set_new(out, "cursor", json_string(next));
 	free(next);
 	tool_call_reply(call, buf_steal(&text, NULL), out);

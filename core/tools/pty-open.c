@@ -283,15 +283,18 @@ const struct tool_entry tool_pty_open = {
 	.title = "Open a terminal",
 	.description = "Open a persistent terminal (a shell in tmux). It "
 	    "survives server restarts; ssh, docker and REPLs are commands you "
-	    "type into it. Returns session_id.",
+	    "type into it. Returns session_id and the command a person runs "
+	    "to watch.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"name\":{\"type\":\"string\",\"description\":\"Session id to "
 	    "use (A-Z a-z 0-9 _ -).\"},"
 	    "\"shell\":{\"type\":\"string\",\"description\":\"Default $SHELL "
 	    "or bash.\"},"
 	    "\"cwd\":{\"type\":\"string\"},"
-	    "\"cols\":{\"type\":\"integer\",\"minimum\":20,\"maximum\":1000},"
-	    "\"rows\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":500},"
+	    "\"cols\":{\"type\":\"integer\",\"minimum\":20,\"maximum\":1000,"
+	    "\"description\":\"Default 120 (20-1000).\"},"
+	    "\"rows\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":500,"
+	    "\"description\":\"Default 40 (5-500).\"},"
 	    "\"env_vars\":{\"type\":\"object\",\"additionalProperties\":"
 	    "{\"type\":\"string\"}}},\"additionalProperties\":false}",
 	.output_schema = "{\"type\":\"object\",\"properties\":{"

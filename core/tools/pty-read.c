@@ -24,7 +24,7 @@ read_screen(struct tool_call *call, const char *id)
 		goto out;
 	}
 	output_utf8_clean(buf_str(&screen), screen.len, &clean);
-	pty_reply_plain(call, id, "screen", buf_steal(&clean, NULL), 0, 0, 0);
+	pty_reply_plain(call, id, "screen", buf_steal(&clean, NULL), NULL);
 out:
 	buf_free(&screen);
 	buf_free(&clean);
@@ -64,8 +64,7 @@ read_lines(struct tool_call *call, const char *id,
 		error_clear(&err);
 		return;
 	}
-	pty_reply_plain(call, id, mode, buf_steal(&out.text, NULL), out.to,
-	    out.line, out.to - out.from);
+	pty_reply_plain(call, id, mode, buf_steal(&out.text, NULL), &out);
 	output_text_free(&out);
 }
 

@@ -7,6 +7,29 @@
 #include "tools/pty-common.h"
 #include "util/xmalloc.h"
 
+/* What the model reads after a send without wait: the next step, by route. */
+static const struct {
+	const char	*route;
+	const char	*next;
+} next_steps[] = {
+	{ "shell", "read with pty_read wait=true" },
+	{ "nested", "read with pty_read wait=true" },
+	{ "direct", "typed into the foreground program; pty_read "
+	    "screen=true shows it, until=TEXT waits for TEXT" },
+};
+
+static const char *
+next_step(const char *route)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof next_steps / sizeof next_steps[0]; i++) {
+		if (strcmp(next_steps[i].route, route) == 0)
+			return next_steps[i].next;
+	}
+	return "pty_read shows the output";
+}
+
 static void
 pty_send_call(struct tool_call *call)
 {
@@ -34,8 +57,8 @@ pty_send_call(struct tool_call *call)
 		pty_wait_and_reply(call, req.session, &w, out.echo_suffix,
 		    req.raw, NULL);
 	} else {
-		tool_call_reply(call, xasprintf("sent to %s (%s)", req.session,
-		    out.route), json_pack("{s:s, s:n, s:n, s:I, s:s}",
+		tool_call_reply(call, xasprintf("sent; %s",
+		    next_step(out.route)), json_pack("{s:s, s:n, s:n, s:I, s:s}",
 		    "session_id", req.session, "complete", "via",
 		    "cursor", (json_int_t)out.cmd.offset, "mode", out.route));
 	}

@@ -54,7 +54,9 @@ void		 tool_call_progress(struct tool_call *call, double progress,
 
 /*
  * Finish with text and structured content (both stolen; structured may be
- * NULL).  Frees the call.
+ * NULL).  The text is what the model reads and must carry every fact it
+ * needs; structured goes out only to clients that asked for it (ADR 0006).
+ * Frees the call.
  */
 void		 tool_call_reply(struct tool_call *call, char *text,
 		    json_t *structured);

@@ -82,7 +82,9 @@ def call(method, params):
         r = json.loads(p.stdout.readline())
         if r.get("id") == n:
             return r
-call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+# A program: it asks for structuredContent (ADR 0006).
+call("initialize", {"protocolVersion": "2025-11-25", "capabilities":
+                    {"experimental": {"aiterm/structuredContent": {}}},
                     "clientInfo": {"name": "oot-test", "version": "1"}})
 def tool(tool_name, **args):
     r = call("tools/call", {"name": tool_name, "arguments": args})["result"]

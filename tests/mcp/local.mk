@@ -2,16 +2,16 @@
 # run.sh installs the pinned SDK (package-lock.json) with npm ci into
 # $(top_builddir)/tests/mcp/node_modules and runs node --test.
 TESTS += tests/mcp/run.sh
-EXTRA_DIST += tests/mcp/run.sh tests/mcp/package.json \
+EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/package-lock.json \
 	tests/mcp/lib/server.cjs tests/mcp/lib/sdk.cjs \
 	tests/mcp/sdk.test.cjs tests/mcp/wire.test.cjs \
-	tests/mcp/lib/pty.cjs tests/mcp/lib/sshd.cjs \
+	tests/mcp/lib/pty.cjs tests/mcp/lib/sshd.cjs tests/mcp/lib/textview.cjs tests/mcp/lib/views.cjs \
 	tests/mcp/pty.test.cjs tests/mcp/pty-persist.test.cjs \
 	tests/mcp/pty-scale.test.cjs tests/mcp/pty-ssh.test.cjs \
 	tests/mcp/pty-errors.test.cjs tests/mcp/pty-observe.test.cjs \
 	tests/mcp/faults.test.cjs tests/mcp/security.test.cjs \
-	tests/mcp/soak.test.cjs
+	tests/mcp/soak.test.cjs tests/mcp/model-view.test.cjs
 
 # node_modules is a directory, which CLEANFILES (rm -f) cannot remove; it
 # survives make clean (no new download) and goes with make distclean.  In a

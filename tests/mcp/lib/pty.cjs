@@ -12,7 +12,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { makeEnv, serverBinary, delay, tmuxServerPid, alive, waitGone } = require('./server.cjs');
+const { makeEnv, serverBinary, delay, tmuxServerPid, alive, waitGone, STRUCTURED_CAPS, passThrough, stopPid } = require('./server.cjs');
+const { parseText } = require('./textview.cjs');
 
 /* The time one tool call may take unless a test says otherwise. */
 const CALL_MS = 30000;
@@ -38,23 +39,38 @@ function countLine(text, s) {
 	return linesOf(text).filter((l) => l === s).length;
 }
 
+/*
+ * The model reads only the text (ADR 0006): whatever the structured result
+ * says that the model needs, the text must say too.  Checked on every
+ * successful call of the suites that ask for structuredContent.
+ */
+function textCarries(name, text, sc) {
+	const why = `${name}: the text carries what structuredContent says: ${JSON.stringify(sc).slice(0, 600)}\ntext: ${text.slice(-600)}`;
+	const p = parseText(name, text);
+	if (sc.mode === 'output' && sc.via !== null) {
+		assert.equal(p.via, sc.via, why);
+		assert.equal(p.complete, sc.complete, why);
+		if (sc.via === 'sentinel' || sc.via === 'exit')
+			assert.equal(p.exit_code, sc.exit_code, why);
+	}
+	if (sc.mode === 'output' || sc.mode === 'line_range' || sc.mode === 'full' || sc.mode === 'lines')
+		assert.deepEqual(p.omitted, sc.omitted, why);
+	if (typeof sc.attach === 'string')
+		assert.equal(p.attach, sc.attach, why);
+	if (name === 'pty_observe')
+		assert.equal(p.cursor, sc.cursor, why);
+	if (name === 'pty_list') {
+		assert.deepEqual(p.sessions.map((x) => x.session_id), sc.sessions.map((x) => x.session_id), why);
+		for (const [i, s] of sc.sessions.entries())
+			assert.deepEqual(p.sessions[i].env, s.env || {}, why);
+	}
+}
+
 /* A short JSON of a result for failure messages. */
 function show(result) {
 	const s = JSON.stringify(result);
 	return s.length > 4000 ? s.slice(0, 2000) + ' ... ' + s.slice(-2000) : s;
 }
-
-/* The three variables the server needs to find its plugin and scripts. */
-function passThrough() {
-	const env = {};
-	for (const k of ['AITERM_PLUGIN_PATH', 'AITERM_SYSTEM_PLUGINDIR', 'AITERM_SHELL_DIR'])
-		if (process.env[k] !== undefined)
-			env[k] = process.env[k];
-	if (!env.AITERM_SHELL_DIR && process.env.top_srcdir)
-		env.AITERM_SHELL_DIR = path.join(process.env.top_srcdir, 'core/shell/integration');
-	return env;
-}
-
 
 /* One aiterm-mcp process with its SDK client. */
 class Conn {
@@ -81,7 +97,10 @@ class Conn {
 		const r = await this.call(name, args, ms);
 		assert.notEqual(r.isError, true,
 			`${name} ${JSON.stringify(args).slice(0, 300)} failed: ${show(r)}\nserver stderr:\n${this.stderr().slice(-2000)}`);
-		return { r, text: textOf(r), sc: r.structuredContent };
+		const text = textOf(r);
+		if (r.structuredContent)
+			textCarries(name, text, r.structuredContent);
+		return { r, text, sc: r.structuredContent };
 	}
 
 	/* tools/call that must give isError; returns { r, text }. */
@@ -94,7 +113,8 @@ class Conn {
 	/* pty_open; the session is closed at cleanup. */
 	async open(args = {}, ms = CALL_MS) {
 		const res = await this.ok('pty_open', args, ms);
-		const sc = res.sc;
+		/* Without structuredContent the text says both (model view). */
+		const sc = res.sc || parseText('pty_open', res.text);
 		assert.equal(typeof sc.session_id, 'string', show(res.r));
 		this.rig.sessions.add(sc.session_id);
 		const m = typeof sc.attach === 'string' && sc.attach.match(/-S\s+(\S+)/);
@@ -102,6 +122,28 @@ class Conn {
 			this.rig.sockets.add(m[1]);
 		this.rig.notePid();
 		return res;
+	}
+
+	/*
+	 * The whole log, page by page (a line read returns one page and the
+	 * line_range of the rest: ADR 0006).  opts.raw as pty_read.  Returns
+	 * { text (the pages joined, without the hint lines), pages, results }.
+	 */
+	async readLog(id, opts = {}, ms = CALL_MS) {
+		const results = [];
+		let args = { session_id: id, full: true, raw: opts.raw === true };
+		let text = '';
+		for (;;) {
+			const res = await this.ok('pty_read', args, ms);
+			results.push(res);
+			const hint = /\n?\[lines \d+-\d+ shown; the rest: pty_read line_range=\[\d+,\d+\]\]$/;
+			text += res.text.replace(hint, '\n');
+			if (!res.sc.omitted)
+				break;
+			assert.ok(results.length < 10000, 'the pages end');
+			args = { session_id: id, line_range: res.sc.omitted, raw: opts.raw === true };
+		}
+		return { text, pages: results.length, results };
 	}
 
 	/* pty_send with wait; returns { r, text, sc }. */
@@ -154,11 +196,15 @@ class Rig {
 			t.after(() => this.cleanup());
 	}
 
-	/* Starts one more server on this state root. */
-	async server() {
+	/*
+	 * Starts one more server on this state root.  opts.structured false:
+	 * connect as the real AI clients do, without asking for
+	 * structuredContent (the model's view); opts.args: server arguments.
+	 */
+	async server(opts = {}) {
 		const transport = new StdioClientTransport({
 			command: serverBinary(),
-			args: [],
+			args: opts.args || [],
 			env: this.env,
 			cwd: this.dirs.home,
 			stderr: 'pipe',
@@ -166,7 +212,9 @@ class Rig {
 		let stderr = '';
 		transport.stderr.setEncoding('utf8');
 		transport.stderr.on('data', (s) => { stderr += s; });
-		const client = new Client({ name: 'aiterm-pty-test', version: '0.0.0' }, { capabilities: {} });
+		const client = new Client({ name: 'aiterm-pty-test', version: '0.0.0' }, {
+			capabilities: opts.structured === false ? {} : STRUCTURED_CAPS,
+		});
 		try {
 			await client.connect(transport);
 		} catch (err) {
@@ -221,11 +269,7 @@ class Rig {
 				pids.add(pid);
 		}
 		for (const pid of pids) {
-			try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
-			if (!(await waitGone(pid, 2000))) {
-				try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-				await waitGone(pid, 2000);
-			}
+			await stopPid(pid);
 		}
 		fs.rmSync(this.dirs.root, { recursive: true, force: true });
 	}

@@ -7,11 +7,12 @@
 const fs = require('node:fs');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { makeEnv, serverBinary } = require('./server.cjs');
+const { makeEnv, serverBinary, STRUCTURED_CAPS } = require('./server.cjs');
 
 /*
  * Connects a Client.  opts: args, env, testTools (AITERM_TEST_TOOLS=1),
- * before(dirs, env) (called before the spawn).
+ * before(dirs, env) (called before the spawn), structured (default true:
+ * ask for structuredContent; false: the text-only view real AI clients get).
  * Returns { client, transport, dirs, env, stderr(), protocolVersion,
  * received, sent }: received and sent log every message that crossed the
  * transport, with a timestamp ({ at, msg }).
@@ -48,7 +49,8 @@ async function connectSdk(t, opts = {}) {
 		return send(msg, o);
 	};
 
-	const client = new Client({ name: 'aiterm-sdk-test', version: '0.0.0' }, { capabilities: {} });
+	const capabilities = opts.structured === false ? {} : STRUCTURED_CAPS;
+	const client = new Client({ name: 'aiterm-sdk-test', version: '0.0.0' }, { capabilities });
 	out.client = client;
 	if (t) {
 		t.after(async () => {

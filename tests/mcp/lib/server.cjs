@@ -17,6 +17,13 @@ const path = require('node:path');
 /* The default time one response may take. */
 const WAIT_MS = 5000;
 
+/*
+ * The client capability that asks for structuredContent (ADR 0006).  The
+ * suites that check the structured fields ask for it; a client that does
+ * not (every real AI client) gets the text alone: model-view.test.cjs.
+ */
+const STRUCTURED_CAPS = { experimental: { 'aiterm/structuredContent': {} } };
+
 /* The server under test: $AITERM_MCP, else $top_builddir/aiterm-mcp. */
 function serverBinary() {
 	if (process.env.AITERM_MCP)
@@ -81,6 +88,22 @@ function makeEnv(t, extra) {
 	return { dirs, env };
 }
 
+/*
+ * The variables the server needs to find its plugins and shell scripts,
+ * taken from the test's environment (tests/local.mk sets them).
+ */
+function passThrough() {
+	const env = {};
+	for (const k of ['AITERM_PLUGIN_PATH', 'AITERM_SYSTEM_PLUGINDIR', 'AITERM_SHELL_DIR'])
+		if (process.env[k] !== undefined)
+			env[k] = process.env[k];
+	if (!env.AITERM_SHELL_DIR && process.env.top_srcdir)
+		env.AITERM_SHELL_DIR = path.join(process.env.top_srcdir, 'core/shell/integration');
+	if (env.AITERM_SYSTEM_PLUGINDIR === undefined)
+		env.AITERM_SYSTEM_PLUGINDIR = '';
+	return env;
+}
+
 function delay(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -122,6 +145,15 @@ async function waitGone(pid, ms = 5000) {
 		await delay(20);
 	}
 	return true;
+}
+
+/* Ends a process this test started, by its PID: SIGTERM, then SIGKILL. */
+async function stopPid(pid, ms = 2000) {
+	try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+	if (!(await waitGone(pid, ms))) {
+		try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+		await waitGone(pid, 2000);
+	}
 }
 
 /* Lists the files below dir, relative to it (directories excluded). */
@@ -310,10 +342,10 @@ class RawServer {
 	 * The initialize handshake: initialize, then notifications/initialized.
 	 * Returns the initialize response.
 	 */
-	async initialize(protocolVersion = '2025-11-25', id = 'init') {
+	async initialize(protocolVersion = '2025-11-25', id = 'init', capabilities = STRUCTURED_CAPS) {
 		const res = await this.request('initialize', {
 			protocolVersion,
-			capabilities: {},
+			capabilities,
 			clientInfo: { name: 'aiterm-wire-test', version: '0.0.0' },
 		}, id);
 		if (!res || !res.result)
@@ -392,6 +424,7 @@ function spawnServer(t, opts = {}) {
 }
 
 module.exports = {
+	STRUCTURED_CAPS, passThrough, stopPid,
 	WAIT_MS, serverBinary, makeEnv, spawnServer, RawServer, delay, listFiles,
 	tmuxServerPid, alive, waitGone,
 };

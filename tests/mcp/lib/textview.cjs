@@ -1,0 +1,89 @@
+'use strict';
+/*
+ * Reads the facts back out of a tool result's text, the way a model has to
+ * (ADR 0006: without structuredContent the text is all it gets).  Used by
+ * the benchmarks and the real-client tests, which see no structuredContent,
+ * and by the suites to check that the text agrees with it.
+ *
+ * parseText(tool, text) -> an object with the fields the text states:
+ *   pty_open:    session_id, shell, cols, rows, attach
+ *   pty_send/pty_read (output): complete, via, exit_code, line_ranges
+ *                (every fold hint), omitted (the widest of them)
+ *   pty_list:    sessions [{session_id, state, command, env}]
+ *   pty_observe: cursor
+ * Fields the text does not state are absent, never guessed.
+ */
+
+/* The status lines of ADR 0006, in the order they are tried. */
+const STATUS = [
+	{ re: /\[exit (\d+)(?: · [\d.]+s)?\]\s*$/, via: 'sentinel', complete: true, code: 1 },
+	{ re: /\[process exited, status (\d+)(?: · [\d.]+s)?\]\s*$/, via: 'exit', complete: true, code: 1 },
+	{ re: /\[until matched(?: · [\d.]+s)?\]\s*$/, via: 'until', complete: true },
+	{ re: /\[quiet, shell idle(?: · [\d.]+s)?\]\s*$/, via: 'quiescent', complete: true },
+	{ re: /\[no completion evidence: [^\]]*\]\s*$/, via: 'nested', complete: false },
+	{ re: /\[still running after [^\]]*\]\s*$/, via: 'timeout', complete: false },
+	{ re: /\[(?:no new output; )?still running\]\s*$/, via: null, complete: false },
+	{ re: /\[no new output\]\s*$/, via: null, complete: null },
+];
+
+function outputFacts(text) {
+	const out = { complete: null, via: null, exit_code: null, omitted: null, line_ranges: [] };
+	for (const s of STATUS) {
+		const m = text.match(s.re);
+		if (!m)
+			continue;
+		out.complete = s.complete;
+		out.via = s.via;
+		if (s.code)
+			out.exit_code = Number(m[s.code]);
+		break;
+	}
+	for (const m of text.matchAll(/line_range=\[(\d+),(\d+)\]/g))
+		out.line_ranges.push([Number(m[1]), Number(m[2])]);
+	/* The widest marker, the first of equal ones (as the server's omitted). */
+	for (const r of out.line_ranges)
+		if (out.omitted === null || r[1] - r[0] > out.omitted[1] - out.omitted[0])
+			out.omitted = r;
+	return out;
+}
+
+const PARSERS = {
+	pty_open(text) {
+		const m = text.match(/^opened (\S+) \((.*), (\d+)x(\d+)\)$/m);
+		const w = text.match(/^watch: (.*)$/m);
+		return m ? { session_id: m[1], shell: m[2], cols: Number(m[3]), rows: Number(m[4]),
+			attach: w ? w[1] : undefined } : {};
+	},
+	pty_send(text) {
+		return /^sent; /.test(text) ? { sent: true } : outputFacts(text);
+	},
+	pty_read: outputFacts,
+	pty_list(text) {
+		const sessions = [];
+		for (const line of text.split('\n')) {
+			const f = line.split('\t');
+			if (f.length < 3)
+				continue;
+			const [command, ...pairs] = f[2].split(' ');
+			const env = {};
+			for (const p of pairs) {
+				const eq = p.indexOf('=');
+				if (eq > 0)
+					env[p.slice(0, eq)] = p.slice(eq + 1);
+			}
+			sessions.push({ session_id: f[0], state: f[1], command, env });
+		}
+		return { sessions };
+	},
+	pty_observe(text) {
+		const m = text.match(/^cursor: (\S+)$/m);
+		return m ? { cursor: m[1] } : {};
+	},
+};
+
+function parseText(tool, text) {
+	const p = PARSERS[tool];
+	return p ? p(text) : {};
+}
+
+module.exports = { parseText };

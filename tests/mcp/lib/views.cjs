@@ -1,0 +1,89 @@
+'use strict';
+/*
+ * What each real AI client hands the model for one MCP tools/call result
+ * (ADR 0006), reproduced from the result, so the benchmarks can count it
+ * without running the clients.  tests/clients/model-view.test.cjs checks
+ * both functions against what the real clients sent to a mock model.
+ *
+ * Claude Code 2.1.197: structuredContent as JSON text when a successful
+ * result has it (the text content dropped); else the text blocks (an
+ * error's text too); only empty text: "(mcp__<server>__<tool> completed
+ * with no output)".
+ * Codex CLI 0.171.0: "Wall time: <s> seconds\nOutput:" and then
+ * structuredContent as JSON text when there is one (on an error too),
+ * else the non-empty text blocks, each after a newline.  Codex does not
+ * tell the model that a result is an error.
+ * Where a client sends several parts, they are joined with "\n" (how the
+ * model's side joins them cannot be seen from outside).
+ */
+
+function texts(result) {
+	return (result.content || []).filter((c) => c && c.type === 'text').map((c) => c.text);
+}
+
+function claudeView(result, tool, server = 'aiterm') {
+	if (result.structuredContent && !result.isError)
+		return JSON.stringify(result.structuredContent);
+	const t = texts(result);
+	if (t.every((s) => s === ''))
+		return `(mcp__${server}__${tool} completed with no output)`;
+	return t.join('\n');
+}
+
+/* wallSeconds: the call's time as Codex measured it (the figure varies). */
+function codexView(result, wallSeconds = 0.01) {
+	const head = `Wall time: ${wallSeconds.toFixed(4)} seconds\nOutput:`;
+	if (result.structuredContent)
+		return `${head}\n${JSON.stringify(result.structuredContent)}`;
+	return [head, ...texts(result).filter((s) => s !== '')].join('\n');
+}
+
+/*
+ * The tool definitions each client puts in its model request, from a
+ * tools/list result.  Claude Code: one tool per MCP tool, named
+ * mcp__<server>__<tool>, its inputSchema as is (title, annotations and
+ * outputSchema not shown; the server instructions go into the system
+ * prompt).  Codex: one tool of type "namespace" named mcp__<server> whose
+ * description is the server instructions, holding the plain tools with
+ * their schemas stripped of the keys Codex drops (properties sorted).
+ */
+function toolsClaude(tools, server = 'aiterm') {
+	return tools.map((t) => ({ name: `mcp__${server}__${t.name}`, description: t.description, input_schema: t.inputSchema }));
+}
+
+const CODEX_DROPS = new Set(['$schema', 'title', 'minimum', 'maximum', 'default', 'examples', 'minLength',
+	'maxLength', 'pattern', 'format', 'maxItems', 'uniqueItems', 'exclusiveMinimum', 'exclusiveMaximum',
+	'multipleOf', 'deprecated', 'readOnly']);
+
+function codexSchema(schema) {
+	if (Array.isArray(schema))
+		return schema.map(codexSchema);
+	if (!schema || typeof schema !== 'object')
+		return schema;
+	const out = {};
+	for (const [k, v] of Object.entries(schema)) {
+		if (CODEX_DROPS.has(k))
+			continue;
+		if (k === 'properties') {
+			out.properties = {};
+			for (const name of Object.keys(v).sort())
+				out.properties[name] = codexSchema(v[name]);
+		} else {
+			out[k] = typeof v === 'object' ? codexSchema(v) : v;
+		}
+	}
+	/* An object schema always gets its properties, empty if need be. */
+	if (out.type === 'object' && out.properties === undefined)
+		out.properties = {};
+	return out;
+}
+
+function toolsCodex(tools, instructions, server = 'aiterm') {
+	return {
+		type: 'namespace', name: `mcp__${server}`, description: instructions,
+		tools: tools.map((t) => ({ type: 'function', name: t.name, description: t.description, strict: false,
+			parameters: codexSchema(t.inputSchema) })),
+	};
+}
+
+module.exports = { claudeView, codexView, toolsClaude, toolsCodex };

@@ -1,0 +1,155 @@
+'use strict';
+/*
+ * What the model receives (ADR 0006).  Real AI clients (Claude Code, Codex)
+ * hand the model only structuredContent when a result has it, so a client
+ * that does not ask for it gets none, and the text of every tool carries
+ * each fact the model needs: the output, the exit code and completion, the
+ * fold hints with their line_range, the attach command, the next step.
+ * tests/clients/ checks the same through the real clients.
+ */
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { Rig, hasLine, show } = require('./lib/pty.cjs');
+const { connectSdk } = require('./lib/sdk.cjs');
+
+const T = { timeout: 90000 };
+
+/* A model-view server (no structuredContent asked for) with one session. */
+async function modelView(t, args) {
+	const rig = new Rig(t);
+	const c = await rig.server({ structured: false, args });
+	const o = await c.open({});
+	const m = o.text.match(/^opened (\S+) /);
+	assert.ok(m, `pty_open names the session: ${show(o.r)}`);
+	return { rig, c, id: m[1], open: o };
+}
+
+test('tools/list without the capability: no outputSchema (a declared one obliges structuredContent)', T, async (t) => {
+	const { client } = await connectSdk(t, { structured: false });
+	const { tools } = await client.listTools();
+	assert.ok(tools.length >= 8, JSON.stringify(tools.map((x) => x.name)));
+	for (const tool of tools) {
+		assert.equal(tool.outputSchema, undefined, `${tool.name} declares no outputSchema`);
+		assert.equal(typeof tool.inputSchema, 'object', tool.name);
+	}
+});
+
+test('with the capability: outputSchema listed and every result validated by the SDK', T, async (t) => {
+	const { client } = await connectSdk(t);
+	const { tools } = await client.listTools();
+	for (const tool of tools)
+		assert.equal(typeof tool.outputSchema, 'object', `${tool.name} declares its outputSchema`);
+	const r = await client.callTool({ name: 'diagnostics', arguments: {} });
+	assert.equal(typeof r.structuredContent, 'object', show(r));
+});
+
+test('--structured gives structuredContent to a client that did not ask', T, async (t) => {
+	const rig = new Rig(t);
+	const c = await rig.server({ structured: false, args: ['--structured'] });
+	const o = await c.ok('pty_open', {});
+	assert.equal(typeof o.sc, 'object', show(o.r));
+	rig.sessions.add(o.sc.session_id);
+	const { tools } = await c.client.listTools();
+	assert.ok(tools.every((x) => typeof x.outputSchema === 'object'));
+});
+
+test('PTY-OPEN model view: session id and the attach command, no structuredContent', T, async (t) => {
+	const { open, id } = await modelView(t);
+	assert.equal(open.r.structuredContent, undefined, show(open.r));
+	assert.match(open.text, new RegExp(`^watch: tmux -S \\S+/tmux\\.sock attach -t ${id}$`, 'm'), open.text);
+});
+
+test('PTY-SEND PTY-DONE model view: output and exit code; a true round trip is a few tokens', T, async (t) => {
+	const { c, id } = await modelView(t);
+	const r = await c.ok('pty_send', { session_id: id, text: 'echo hello-$((6*7)); false', wait: true });
+	assert.equal(r.r.structuredContent, undefined);
+	assert.equal(r.text, 'hello-42\n[exit 1]', show(r.r));
+	const ok = await c.ok('pty_send', { session_id: id, text: 'true', wait: true });
+	assert.equal(ok.text, '[exit 0]', show(ok.r));
+	const fail = await c.ok('pty_send', { session_id: id, text: 'ls /nonexistent-aiterm', wait: true });
+	assert.match(fail.text, /No such file or directory\n\[exit 2\]$/, fail.text);
+});
+
+test('RED-HEADTAIL model view: a folded output shows its first and last lines and the line_range', T, async (t) => {
+	const { c, id } = await modelView(t);
+	const r = await c.ok('pty_send', { session_id: id, text: 'seq 1 5000 | sed s/^/row-/', wait: true });
+	assert.ok(hasLine(r.text, 'row-1'), r.text);
+	assert.ok(hasLine(r.text, 'row-5000'), r.text);
+	const m = r.text.match(/pty_read line_range=\[(\d+),(\d+)\]/);
+	assert.ok(m, `fold hint with line_range: ${r.text}`);
+	assert.match(r.text, /\[exit 0\]$/);
+	const first = Number(m[1]);
+	const rest = await c.ok('pty_read', { session_id: id, line_range: [first + 2497, first + 2499] });
+	assert.ok(hasLine(rest.text, 'row-2500'), rest.text.slice(0, 500));
+});
+
+test('PTY-SEND PTY-READ model view: a send without wait says the next step; a read says running or the exit code', T, async (t) => {
+	const { c, id } = await modelView(t);
+	const s = await c.ok('pty_send', { session_id: id, text: 'sleep 1; echo late-$((2+3)); exit_me() { return 3; }; exit_me' });
+	assert.equal(s.text, 'sent; read with pty_read wait=true', s.text);
+	const early = await c.ok('pty_read', { session_id: id });
+	assert.match(early.text, /\[(no new output; )?still running\]$/, early.text);
+	const done = await c.ok('pty_read', { session_id: id, wait: true });
+	assert.match(done.text, /^late-5\n\[exit 3( · [\d.]+s)?\]$/, done.text);
+	const again = await c.ok('pty_read', { session_id: id });
+	assert.equal(again.text, '[no new output]', again.text);
+
+	await c.ok('pty_send', { session_id: id, text: 'echo quick-$((1+1))' });
+	let plain = '';
+	for (let i = 0; i < 50 && !/\[exit/.test(plain); i++) {
+		await new Promise((r) => setTimeout(r, 100));
+		plain += (await c.ok('pty_read', { session_id: id })).text + '\n';
+	}
+	assert.match(plain, /quick-2\n\[exit 0\]/, `a plain read that passes the end says the exit code: ${plain}`);
+});
+
+test('PTY-LIST model view: env_keys values are in the text', T, async (t) => {
+	const { c, id } = await modelView(t);
+	const l = await c.ok('pty_list', { env_keys: ['AITERM_SESSION_ID', 'SHELL'] });
+	const line = l.text.split('\n').find((x) => x.startsWith(id + '\t'));
+	assert.ok(line, l.text);
+	assert.match(line, new RegExp(`\\talive\\t\\S+ AITERM_SESSION_ID=${id} SHELL=/\\S+$`), line);
+});
+
+test('PTY-OBSERVE model view: the cursor to pass back is in the text and works', T, async (t) => {
+	const { c, id } = await modelView(t);
+	const first = await c.ok('pty_observe', { session_id: id });
+	const m = first.text.match(/^cursor: (\S+)$/m);
+	assert.ok(m, first.text);
+	const next = await c.ok('pty_observe', { session_id: id, cursor: m[1] });
+	assert.match(next.text, /^activity: \d+ ms CPU in \d+ ms/m, next.text);
+});
+
+test('errors reach the model as text with isError', T, async (t) => {
+	const { c } = await modelView(t);
+	const e = await c.err('pty_read', { session_id: 'no-such-session' });
+	assert.match(e.text, /unknown session 'no-such-session'/, e.text);
+	const bad = await c.err('pty_send', { session_id: 'x' });
+	assert.match(bad.text, /text/, bad.text);
+});
+
+test('PTY-READ: a long line read comes a page at a time; following the hints reads every line once', T, async (t) => {
+	const { c, id } = await modelView(t);
+	await c.ok('pty_send', { session_id: id, text: 'seq 1 6000 | sed s/^/page-/', wait: true });
+	const seen = new Set();
+	let range = [1, 6100];
+	let pages = 0;
+	while (range) {
+		const r = await c.ok('pty_read', { session_id: id, line_range: range });
+		assert.ok(Buffer.byteLength(r.text) < 9000, `one page stays under the size a client shows whole: ${r.text.length}`);
+		for (const m of r.text.matchAll(/^page-(\d+)$/gm)) {
+			assert.ok(!seen.has(m[1]), `page-${m[1]} is read once`);
+			seen.add(m[1]);
+		}
+		const next = r.text.match(/\[lines (\d+)-(\d+) shown; the rest: pty_read line_range=\[(\d+),(\d+)\]\]$/);
+		if (next)
+			assert.equal(Number(next[3]), Number(next[2]) + 1, r.text.slice(-200));
+		range = next ? [Number(next[3]), Number(next[4])] : null;
+		assert.ok(++pages < 20, 'the pages end');
+	}
+	assert.equal(seen.size, 6000, `every line was read: ${seen.size} in ${pages} pages`);
+	assert.ok(pages >= 5, `several pages: ${pages}`);
+	const tail = await c.ok('pty_read', { session_id: id, lines: 5000 });
+	assert.match(tail.text, /^\[earlier lines: pty_read line_range=\[\d+,\d+\]\]\n/, tail.text.slice(0, 200));
+	assert.match(tail.text, /^page-6000$/m);
+});
