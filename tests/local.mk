@@ -17,4 +17,5 @@ unit_ldadd = core/libaiterm.la $(DEP_LIBS) $(CHECK_LIBS)
 include $(srcdir)/tests/unit/local.mk
 include $(srcdir)/tests/plugins/local.mk
 include $(srcdir)/tests/mcp/local.mk
+include $(srcdir)/tests/clients/local.mk
 include $(srcdir)/tests/integration/local.mk

@@ -1,0 +1,147 @@
+'use strict';
+/*
+ * A scripted mock of the Anthropic Messages API for Claude Code.
+ *
+ * POST /v1/messages answers streaming (SSE: message_start,
+ * content_block_start/delta/stop with text_delta or input_json_delta,
+ * message_delta with stop_reason and usage, message_stop) or plain JSON,
+ * as the request asks.  The main loop is the request whose tools include
+ * mcp__<server>__*: it gets the script's next tool_use (or the final
+ * text).  Every other request (title or topic generation with a small
+ * model, and the like) gets a short harmless text; count_tokens gets a
+ * count.  Every request is recorded.
+ */
+const { Script, flatten, serve, sse, json } = require('./script.cjs');
+
+function isMain(body, prefix) {
+	return !!(body && Array.isArray(body.tools) && body.tools.some((t) => t && typeof t.name === 'string' && t.name.startsWith(prefix)));
+}
+
+/* The tool results for our ids in a request's messages: Map k -> {seen, raw, isError}. */
+function findResults(script, body) {
+	const found = new Map();
+	for (const m of body.messages || []) {
+		if (!m || m.role !== 'user' || !Array.isArray(m.content))
+			continue;
+		for (const b of m.content) {
+			if (!b || b.type !== 'tool_result')
+				continue;
+			const k = script.indexOf(b.tool_use_id);
+			if (k >= 0)
+				found.set(k, { seen: flatten(b.content), raw: b.content, isError: b.is_error === true });
+		}
+	}
+	return found;
+}
+
+/* A rough input token count for usage figures. */
+function roughTokens(body) {
+	return Math.max(1, Math.ceil(JSON.stringify(body || {}).length / 4));
+}
+
+let msgSeq = 0;
+
+function reply(res, body, blocks, stopReason) {
+	const id = `msg_mock_${++msgSeq}`;
+	const model = (body && body.model) || 'claude-mock';
+	const usage = { input_tokens: roughTokens(body), output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+	if (!body || body.stream !== true) {
+		json(res, 200, {
+			id, type: 'message', role: 'assistant', model,
+			content: blocks, stop_reason: stopReason, stop_sequence: null, usage,
+		});
+		return;
+	}
+	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+	sse(res, 'message_start', {
+		type: 'message_start',
+		message: {
+			id, type: 'message', role: 'assistant', model, content: [],
+			stop_reason: null, stop_sequence: null,
+			usage: Object.assign({}, usage, { output_tokens: 1 }),
+		},
+	});
+	blocks.forEach((b, index) => {
+		if (b.type === 'tool_use') {
+			sse(res, 'content_block_start', {
+				type: 'content_block_start', index,
+				content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} },
+			});
+			const js = JSON.stringify(b.input);
+			/* Two pieces, as a real stream splits the JSON. */
+			const cut = Math.floor(js.length / 2);
+			for (const part of [js.slice(0, cut), js.slice(cut)]) {
+				sse(res, 'content_block_delta', {
+					type: 'content_block_delta', index,
+					delta: { type: 'input_json_delta', partial_json: part },
+				});
+			}
+		} else {
+			sse(res, 'content_block_start', {
+				type: 'content_block_start', index,
+				content_block: { type: 'text', text: '' },
+			});
+			sse(res, 'content_block_delta', {
+				type: 'content_block_delta', index,
+				delta: { type: 'text_delta', text: b.text },
+			});
+		}
+		sse(res, 'content_block_stop', { type: 'content_block_stop', index });
+	});
+	sse(res, 'message_delta', {
+		type: 'message_delta',
+		delta: { stop_reason: stopReason, stop_sequence: null },
+		usage: { output_tokens: 10 },
+	});
+	sse(res, 'message_stop', { type: 'message_stop' });
+	res.end();
+}
+
+/*
+ * Starts the mock.  opts: steps, final (the last text), server (the MCP
+ * server name, default "aiterm"), sideText (the answer to side requests).
+ * Returns {url, port, script, requests, main (the main-loop requests),
+ * close()}.
+ */
+async function startAnthropicMock(opts = {}) {
+	const serverName = opts.server || 'aiterm';
+	const prefix = `mcp__${serverName}__`;
+	const script = new Script(opts.steps, { final: opts.final, idPrefix: 'toolu_aiterm_' });
+	const main = [];
+	const side = [];
+	const srv = await serve(async (req, res, body, rec) => {
+		const url = req.url.split('?')[0];
+		if (req.method === 'POST' && url.endsWith('/v1/messages/count_tokens')) {
+			rec.kind = 'count_tokens';
+			json(res, 200, { input_tokens: roughTokens(body) });
+			return;
+		}
+		if (req.method === 'POST' && url.endsWith('/v1/messages')) {
+			if (isMain(body, prefix)) {
+				const act = script.answer(rec, findResults(script, body), main);
+				if (act.kind === 'tool')
+					reply(res, body, [{ type: 'tool_use', id: act.id, name: prefix + act.tool, input: act.args }], 'tool_use');
+				else
+					reply(res, body, [{ type: 'text', text: act.text }], 'end_turn');
+				return;
+			}
+			rec.kind = 'side';
+			side.push(rec);
+			reply(res, body, [{ type: 'text', text: opts.sideText || 'Scripted session' }], 'end_turn');
+			return;
+		}
+		rec.kind = 'other';
+		json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `mock: no ${req.method} ${url}` } });
+	});
+	return {
+		url: `http://127.0.0.1:${srv.port}`,
+		port: srv.port,
+		script,
+		requests: srv.requests,
+		main,
+		side,
+		close: srv.close,
+	};
+}
+
+module.exports = { startAnthropicMock, findResults, isMain };

@@ -1,0 +1,204 @@
+'use strict';
+/*
+ * What the model receives (ADR 0006), through the real Claude Code and
+ * Codex CLIs: a scripted mock model drives every tool (open, send with and
+ * without wait, read incremental / screen / line_range, key, list,
+ * observe, diagnostics, close, and error cases), and the tests assert on
+ * the tool results the client passed to the model: the facts are there,
+ * the token counts are printed.  The server runs behind tests/clients/
+ * lib/tee.cjs, so every view is also compared with the reproduction the
+ * benchmarks use (tests/mcp/lib/views.cjs) computed from the server's own
+ * result.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { runClaude } = require('./lib/claude.cjs');
+const { runCodex } = require('./lib/codex.cjs');
+const { tokens, aitermBinary, alive } = require('./lib/common.cjs');
+const { claudeView, codexView, toolsClaude, toolsCodex } = require('../mcp/lib/views.cjs');
+const { parseText } = require('../mcp/lib/textview.cjs');
+
+const SID = 'mv';
+const T = { timeout: 300000 };
+
+/* The script, and what the model must read in each result (by step). */
+const STEPS = [
+	{ tool: 'pty_open', args: { name: SID }, want: [new RegExp(`^opened ${SID} \\(`), /^watch: tmux -S \S+ attach -t mv$/m] },
+	{ tool: 'pty_send', args: { session_id: SID, text: 'echo hello-$((6*7)); false', wait: true }, want: [/hello-42\n\[exit 1\]/] },
+	{ tool: 'pty_send', args: { session_id: SID, text: 'true', wait: true }, want: [/\[exit 0\]$/], roundTrip: true },
+	{ tool: 'pty_send', args: { session_id: SID, text: 'seq 1 5000 | sed s/^/row-/', wait: true },
+		want: [/^row-1$/m, /^row-5000$/m, /pty_read line_range=\[\d+,\d+\]/, /\[exit 0\]$/] },
+	/* A long range comes one page at a time, small enough that no client cuts it. */
+	{ tool: 'pty_read', args: (prev) => ({ session_id: SID, line_range: lineRange(prev[3].seen) }),
+		want: [/^row-10$/m, /^\[lines \d+-\d+ shown; the rest: pty_read line_range=\[\d+,\d+\]\]$/m] },
+	{ tool: 'pty_send', args: { session_id: SID, text: 'sleep 0.5; echo later-$((1+2))' }, want: [/^sent; read with pty_read wait=true$/m] },
+	{ tool: 'pty_read', args: { session_id: SID }, want: [/\[(no new output; )?still running\]$/] },
+	{ tool: 'pty_read', args: { session_id: SID, wait: true }, want: [/later-3\n\[exit 0\]$/] },
+	{ tool: 'pty_read', args: { session_id: SID }, want: [/\[no new output\]$/] },
+	{ tool: 'pty_send', args: { session_id: SID, text: 'printf "on-screen-%s\\n" 7', wait: true }, want: [/on-screen-7/] },
+	{ tool: 'pty_read', args: { session_id: SID, screen: true }, want: [/^on-screen-7$/m] },
+	{ tool: 'pty_key', args: { session_id: SID, key: 'ctrl-c' }, want: [/^sent C-c$/m] },
+	{ tool: 'pty_list', args: { env_keys: ['AITERM_SESSION_ID'] }, want: [/^mv\talive\tbash AITERM_SESSION_ID=mv$/m] },
+	{ tool: 'pty_observe', args: { session_id: SID }, want: [/^mv: pane alive; /, /^cursor: obs1;mv;\S+$/m] },
+	{ tool: 'pty_observe', args: (prev) => ({ session_id: SID, cursor: parseText('pty_observe', body(prev[13].seen)).cursor }),
+		want: [/^activity: \d+ ms CPU in \d+ ms/m] },
+	{ tool: 'diagnostics', args: {}, want: [/^aiterm-mcp \d/m, /^multiplexer: \S*tmux \S+ \(mux-tmux\)$/m] },
+	{ tool: 'pty_read', args: { session_id: 'no-such-session' }, want: [/unknown session 'no-such-session'/], error: true },
+	{ tool: 'pty_key', args: { session_id: SID, key: 'no-such-key' }, want: [/no-such-key/], error: true },
+	{ tool: 'pty_close', args: { session_id: SID }, want: [/^closed mv$/m] },
+];
+
+/* The text after Codex's "Wall time" header (the whole text for Claude). */
+function body(seen) {
+	return String(seen).replace(/^Wall time: [0-9.]+ seconds\nOutput:\n?/, '');
+}
+
+function lineRange(seen) {
+	const r = parseText('pty_read', body(seen)).omitted;
+	if (!r)
+		throw new Error(`no line_range in ${JSON.stringify(seen)}`);
+	return r;
+}
+
+function script() {
+	return STEPS.map(({ tool, args }) => ({ tool, args }));
+}
+
+/* The tee logs: every request in order, each with its reply. */
+function serverCalls(log) {
+	const read = (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '').split('\n')
+		.filter(Boolean).map((l) => JSON.parse(l));
+	const results = new Map(read(`${log}.out`).filter((m) => m.id !== undefined).map((m) => [JSON.stringify(m.id), m]));
+	return read(`${log}.in`).filter((m) => m.id !== undefined).map((m) => ({
+		method: m.method, name: m.params && m.params.name, args: (m.params && m.params.arguments) || {},
+		reply: results.get(JSON.stringify(m.id)),
+	}));
+}
+
+/* The result of the first request of a method. */
+function firstResult(calls, method) {
+	const c = calls.find((x) => x.method === method && x.reply);
+	return c ? c.reply.result : undefined;
+}
+
+/* The server result of each step, matched in order by tool and arguments. */
+function matchCalls(results, all) {
+	const calls = all.filter((c) => c.method === 'tools/call');
+	let at = 0;
+	return results.map((r) => {
+		for (let i = at; i < calls.length; i++) {
+			let same = false;
+			try { assert.deepEqual(calls[i].args, r.args); same = calls[i].name === r.tool; } catch { /* differs */ }
+			if (same) {
+				at = i + 1;
+				return calls[i].reply && calls[i].reply.result;
+			}
+		}
+		return undefined;
+	});
+}
+
+async function runBoth(client) {
+	const run = client === 'claude' ? runClaude : runCodex;
+	const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'aiterm-tee-'));
+	const log = path.join(dir, 'mcp');
+	try {
+		const r = await run({
+			steps: script(),
+			server: process.execPath,
+			serverArgs: [path.join(__dirname, 'lib', 'tee.cjs'), log, '--', aitermBinary()],
+		});
+		const calls = serverCalls(log);
+		r.serverResults = matchCalls(r.results, calls);
+		r.toolsList = (firstResult(calls, 'tools/list') || {}).tools;
+		r.instructions = (firstResult(calls, 'initialize') || {}).instructions;
+		return r;
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+function ctx(r) {
+	return `exit=${r.exitCode} signal=${r.signal} timedOut=${r.timedOut} scriptErrors=${JSON.stringify(r.scriptErrors)}\n` +
+		`stderr: ${String(r.stderr).slice(-2000)}`;
+}
+
+function checkRun(t, client, r) {
+	assert.deepEqual(r.scriptErrors, [], ctx(r));
+	assert.equal(r.timedOut, false, ctx(r));
+	assert.equal(r.exitCode, 0, ctx(r));
+	assert.equal(r.results.length, STEPS.length, `every step has a result: ${ctx(r)}`);
+	for (const pid of r.tmuxKilled)
+		assert.ok(!alive(pid), `tmux server ${pid} is gone`);
+	let total = 0;
+	for (const [k, step] of STEPS.entries()) {
+		const x = r.results[k];
+		const seen = body(x.seen);
+		const n = tokens(x.seen);
+		total += n;
+		t.diagnostic(`${client} ${step.tool} ${JSON.stringify(x.args)}: ${n} tokens${x.isError ? ' (error)' : ''}: ${JSON.stringify(x.seen).slice(0, 300)}`);
+		for (const re of step.want)
+			assert.match(seen, re, `${client} step ${k} ${step.tool}: the model reads it: ${JSON.stringify(x.seen)}`);
+		assert.doesNotMatch(x.seen, /"(cursor|bytes|structuredContent)"|null,/, `${client} step ${k}: no metadata JSON reaches the model`);
+		assert.doesNotMatch(x.seen, /tokens truncated|truncated…/, `${client} step ${k}: the client did not cut the result`);
+		if (step.roundTrip)
+			assert.ok(n < 25, `${client}: a true round trip costs ${n} tokens (< 25): ${JSON.stringify(x.seen)}`);
+		const res = r.serverResults[k];
+		assert.ok(res, `${client} step ${k} ${step.tool}: the server answered the call`);
+		assert.equal(res.structuredContent, undefined, `${client} step ${k}: no structuredContent: ${JSON.stringify(res)}`);
+		assert.equal(res.isError === true, step.error === true, `${client} step ${k}: isError: ${JSON.stringify(res)}`);
+		if (client === 'claude') {
+			assert.equal(x.isError, step.error === true, `claude step ${k}: is_error reaches the model`);
+			assert.equal(x.seen, claudeView(res, step.tool), `claude step ${k}: views.cjs reproduces what Claude sent`);
+		} else {
+			const wall = Number((String(x.seen).match(/^Wall time: ([0-9.]+) seconds\n/) || [])[1]);
+			assert.ok(Number.isFinite(wall), `codex step ${k}: a Wall time header: ${JSON.stringify(x.seen)}`);
+			assert.equal(x.seen, codexView(res, wall), `codex step ${k}: views.cjs reproduces what Codex sent`);
+		}
+	}
+	t.diagnostic(`${client}: ${STEPS.length} results, ${total} tokens in all; run ${r.ms} ms`);
+	return total;
+}
+
+/* The tool definitions and instructions the client showed the model. */
+function checkShown(t, client, r) {
+	/* Claude: one tool each, mcp__aiterm__<name>; Codex: one namespace tool mcp__aiterm. */
+	const ns = client === 'codex' ? r.toolsShown[0] || {} : null;
+	const names = client === 'claude' ? r.toolsShown.map((x) => x.name.replace(/^mcp__aiterm__/, '')) :
+		(ns.tools || []).map((x) => x.name);
+	for (const name of ['pty_open', 'pty_send', 'pty_read', 'pty_key', 'pty_close', 'pty_list', 'pty_observe', 'diagnostics'])
+		assert.ok(names.includes(name), `${client} shows ${name}: ${JSON.stringify(names)}`);
+	const shown = JSON.stringify(r.toolsShown);
+	/* Codex drops default/maximum: the description says them. */
+	assert.match(shown, /Seconds, default 10, max 3600\./, `${client}: the timeout default and limit are in the description`);
+	assert.match(shown, /Max 64 KiB/, `${client}: the text limit is in the description`);
+	const instr = client === 'claude' ? (r.instructionsShown.text || '') : (ns.description || '');
+	assert.match(instr, /persistent terminals/, `${client} shows the server instructions: ${JSON.stringify(r.instructionsShown)}`);
+	t.diagnostic(`${client}: tool definitions as shown ${tokens(shown)} tokens, instructions ${tokens(instr)} tokens`);
+	/* views.cjs reproduces the definitions (the benchmarks count those). */
+	assert.ok(Array.isArray(r.toolsList), 'the server answered tools/list');
+	const byName = (a) => [...a].sort((x, y) => x.name.localeCompare(y.name));
+	if (client === 'claude') {
+		assert.deepEqual(byName(r.toolsShown), byName(toolsClaude(r.toolsList)));
+		assert.equal(instr, r.instructions, 'Claude shows the instructions verbatim');
+	} else {
+		const want = toolsCodex(r.toolsList, r.instructions);
+		assert.deepEqual({ ...ns, tools: byName(ns.tools) }, { ...want, tools: byName(want.tools) });
+	}
+	t.diagnostic(`${client}: views.cjs tool definitions ${tokens(JSON.stringify(client === 'claude' ?
+		toolsClaude(r.toolsList) : toolsCodex(r.toolsList, r.instructions)))} tokens`);
+}
+
+test('Claude Code: every tool result the model reads carries its facts; views.cjs reproduces them', T, async (t) => {
+	const r = await runBoth('claude');
+	checkRun(t, 'claude', r);
+	checkShown(t, 'claude', r);
+});
+
+test('Codex CLI: every tool result the model reads carries its facts; views.cjs reproduces them', T, async (t) => {
+	const r = await runBoth('codex');
+	checkRun(t, 'codex', r);
+	checkShown(t, 'codex', r);
+});
