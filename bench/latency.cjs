@@ -6,15 +6,22 @@
  * Prints figures; it is not a test and make check does not run it.
  *
  *   node bench/latency.cjs [--builddir=DIR] [--srcdir=DIR] [--json] [--quick]
+ *                          [--structured]
  *
- * --quick runs fewer iterations (for a smoke run).  See bench/README.md.
+ * --quick runs fewer iterations (for a smoke run).  Token figures count
+ * what each real client hands the model (tests/mcp/lib/views.cjs,
+ * checked against the real clients in tests/clients/); --structured asks
+ * for structuredContent, to measure what the clients would show then.
+ * See bench/README.md.
  */
-const { paths, makeRig, rssKb, quantile, now } = require('./lib/mcp.cjs');
+const { paths, makeRig, rssKb, quantile, now, views } = require('./lib/mcp.cjs');
 const tokens = require('./lib/tokens.cjs');
 
 const argv = process.argv.slice(2);
 const JSON_OUT = argv.includes('--json');
 const QUICK = argv.includes('--quick');
+/* Ask for structuredContent: what the clients would show the model then. */
+const STRUCTURED = argv.includes('--structured');
 const N_SPAWN = QUICK ? 5 : 20;
 const N_OPEN = QUICK ? 5 : 20;
 const N_RT = QUICK ? 10 : 100;
@@ -41,7 +48,7 @@ async function coldStart(rig) {
 	for (let i = 0; i < N_SPAWN; i++) {
 		const t0 = now();
 		const s = rig.spawn();
-		const r = await s.initialize();	/* written right after spawn */
+		const r = await s.initialize({ structured: STRUCTURED });	/* written right after spawn */
 		times.push(r.t - t0);
 		initLine = r.line;
 		await s.stop();
@@ -59,11 +66,11 @@ async function roundTrips(s, id, cmd, form, n) {
 		let res;
 		if (form === 'one-call') {
 			res = await s.call('pty_send', { session_id: id, text: cmd, wait: true, timeout: 30 });
-			last = { texts: [res.text], results: [res.result] };
+			last = { texts: [res.text], results: [res.result], views: [res.views] };
 		} else {
 			const a = await s.call('pty_send', { session_id: id, text: cmd, wait: false });
 			res = await s.call('pty_read', { session_id: id, wait: true, timeout: 30 });
-			last = { texts: [a.text, res.text], results: [a.result, res.result] };
+			last = { texts: [a.text, res.text], results: [a.result, res.result], views: [a.views, res.views] };
 		}
 		const dt = now() - t0;
 		if (i < WARMUP)
@@ -111,12 +118,12 @@ async function main() {
 	const rig = makeRig(p);
 	const cleanup = async () => { try { await rig.cleanup(); } catch (e) { process.stderr.write(`cleanup: ${e.message}\n`); } };
 	process.on('SIGINT', () => { cleanup().then(() => process.exit(130)); });
-	const out = { server: p.server, node: process.version, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}` };
+	const out = { server: p.server, structured: STRUCTURED, node: process.version, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}` };
 	try {
 		out.cold_start_ms = await coldStart(rig);
 
 		const s = rig.spawn();
-		const init = await s.initialize();
+		const init = await s.initialize({ structured: STRUCTURED });
 		out.server_version = init.msg.result && init.msg.result.serverInfo && init.msg.result.serverInfo.version;
 		await new Promise((r) => setTimeout(r, 200));
 		out.rss_idle_kb = rssKb(s.pid);
@@ -127,10 +134,16 @@ async function main() {
 		/* The six terminal tools of PTY-OPEN..PTY-LIST (the issue-3 budget); pty_observe is counted on its own. */
 		const SIX = ['pty_open', 'pty_send', 'pty_read', 'pty_key', 'pty_close', 'pty_list'];
 		const pty = tools.filter((t) => SIX.includes(t.name));
+		const instructions = init.msg.result.instructions || '';
 		out.tools = {
 			names: tools.map((t) => t.name),
 			tokens_pty: tokens.count(JSON.stringify(pty)),
 			tokens_all: tokens.count(JSON.stringify(tools)),
+			/* As each client puts them in its model request (views.cjs). */
+			claude_pty: tokens.count(JSON.stringify(views.toolsClaude(pty))),
+			claude_all: tokens.count(JSON.stringify(views.toolsClaude(tools))),
+			codex_pty: tokens.count(JSON.stringify(views.toolsCodex(pty, instructions))),
+			codex_all: tokens.count(JSON.stringify(views.toolsCodex(tools, instructions))),
 			bytes_pty: Buffer.byteLength(JSON.stringify(pty)),
 			bytes_all: Buffer.byteLength(JSON.stringify(tools)),
 			tokens_instructions: tokens.count(init.msg.result.instructions || ''),
@@ -160,7 +173,10 @@ async function main() {
 					out.true_tokens[key] = {
 						content_text: rt.last.texts.reduce((a, t) => a + tokens.count(t), 0),
 						json_result: rt.last.results.reduce((a, r) => a + tokens.count(JSON.stringify(r)), 0),
+						claude: rt.last.views.reduce((a, v) => a + tokens.count(v.claude), 0),
+						codex: rt.last.views.reduce((a, v) => a + tokens.count(v.codex), 0),
 						text: rt.last.texts,
+						views: rt.last.views,
 					};
 				}
 				delete rt.last;
@@ -221,7 +237,7 @@ function fmt(x, unit = 'ms') {
 function print(o) {
 	const rows = [];
 	const row = (what, value, extra = '') => rows.push([what, value, extra]);
-	row('server', `${o.server} (${o.server_version})`);
+	row('server', `${o.server} (${o.server_version})`, o.structured ? 'with structuredContent (--structured)' : 'as the AI clients connect (no structuredContent)');
 	row('cold start -> initialize reply', `p50 ${fmt(o.cold_start_ms.p50)}`, `p90 ${fmt(o.cold_start_ms.p90)}, n=${o.cold_start_ms.n}`);
 	row('pty_open', `p50 ${fmt(o.pty_open_ms.p50)}`, `p90 ${fmt(o.pty_open_ms.p90)}, n=${o.pty_open_ms.n}`);
 	for (const [k, v] of Object.entries(o.round_trip_ms))
@@ -234,8 +250,10 @@ function print(o) {
 	row('server RSS, 50 sessions', fmt(o.rss_50_kb / 1024, 'MB'), `(tmux server: ${r1(o.tmux_server_rss_kb / 1024)} MB)`);
 	row('tools/list tokens, six pty tools', `${o.tools.tokens_pty}`, `${o.tools.bytes_pty} bytes (open send read key close list)`);
 	row('tools/list tokens, all tools', `${o.tools.tokens_all}`, `${o.tools.bytes_all} bytes; instructions ${o.tools.tokens_instructions}`);
+	row('tool definitions the model sees, six', `Claude ${o.tools.claude_pty}`, `Codex ${o.tools.codex_pty} (its namespace carries the instructions)`);
+	row('tool definitions the model sees, all', `Claude ${o.tools.claude_all}`, `+ instructions ${o.tools.tokens_instructions} in the system prompt; Codex ${o.tools.codex_all}`);
 	for (const [k, v] of Object.entries(o.true_tokens))
-		row(`\`true\` ${k} tokens`, `text ${v.content_text}`, `JSON result ${v.json_result}; text ${JSON.stringify(v.text)}`);
+		row(`\`true\` ${k}, tokens the model reads`, `Claude ${v.claude}`, `Codex ${v.codex}; text ${v.content_text}, JSON result ${v.json_result}; Claude sees ${JSON.stringify(v.views.map((x) => x.claude))}`);
 	const w0 = Math.max(...rows.map((r) => r[0].length));
 	const w1 = Math.max(...rows.map((r) => r[1].length));
 	for (const [a, b, c] of rows)

@@ -42,7 +42,8 @@ async function main() {
 	const out = { server: p.server, node: process.version, runs: RUNS };
 	try {
 		const s = rig.spawn();
-		await s.initialize();
+		/* It reads process counts and identities: the structured result. */
+		await s.initialize({ structured: true });
 		const o = await s.call('pty_open', { shell: 'bash', cwd: rig.dirs.home });
 		rig.noteAttach(o.sc);
 		const id = o.sc.session_id;

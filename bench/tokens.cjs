@@ -23,8 +23,11 @@
  * it runs the real command of that name further down PATH.
  *
  * Each case gets a fresh session; its cmd is sent with
- * pty_send{wait:true, timeout:30} and the content text that comes back
- * (output, markers, status line: all the AI reads) is what is counted.
+ * pty_send{wait:true, timeout:30}; what comes back is counted as the
+ * content text, and as what Claude Code and Codex hand the model
+ * (tests/mcp/lib/views.cjs, checked against the real clients in
+ * tests/clients/).  must_keep is checked in Claude's view.  --structured
+ * asks for structuredContent, to measure what the clients show then.
  * Should the call return before completion, pty_read{wait:true} follows
  * until complete (up to 5 times) and its text counts too.
  *
@@ -43,6 +46,8 @@ const argv = process.argv.slice(2);
 const JSON_OUT = argv.includes('--json');
 const SHOW = argv.includes('--show');
 const ONLY = (argv.find((a) => a.startsWith('--only=')) || '').slice(7);
+/* Ask for structuredContent: what the clients would show the model then. */
+const STRUCTURED = argv.includes('--structured');
 const TIMEOUT = 30;
 
 function which(cmd) {
@@ -162,16 +167,19 @@ async function runCase(s, rig, c, bin, ctl) {
 	rig.noteAttach(open.sc);
 	const id = open.sc.session_id;
 	const texts = [];
+	const seen = [];	/* what each client hands the model, per call */
 	const calls = [];
 	const t0 = now();
 	let r = await s.call('pty_send', { session_id: id, text: c.cmd, wait: true, timeout: TIMEOUT },
 		{ timeoutMs: (TIMEOUT + 60) * 1000 });
 	texts.push(r.text);
+	seen.push(r.views);
 	calls.push({ tool: 'pty_send', complete: r.sc.complete, via: r.sc.via, exit_code: r.sc.exit_code, omitted: r.sc.omitted, ms: r.ms });
 	for (let i = 0; i < 5 && r.sc.complete !== true; i++) {
 		r = await s.call('pty_read', { session_id: id, wait: true, timeout: TIMEOUT },
 			{ timeoutMs: (TIMEOUT + 60) * 1000 });
 		texts.push(r.text);
+		seen.push(r.views);
 		calls.push({ tool: 'pty_read', complete: r.sc.complete, via: r.sc.via, exit_code: r.sc.exit_code, omitted: r.sc.omitted, ms: r.ms });
 	}
 	const ms = now() - t0;
@@ -181,9 +189,14 @@ async function runCase(s, rig, c, bin, ctl) {
 
 	const received = texts.join('\n');
 	const rawText = strip(fs.readFileSync(c.out, 'utf8'));
-	const recvStripped = strip(received);
+	/* must_keep counts in what the model reads (Claude's view). */
+	const recvStripped = strip(seen.map((v) => v.claude).join('\n'));
 	const raw = tokens.count(rawText);
 	const recv = tokens.count(received);
+	const claude = seen.reduce((a, v) => a + tokens.count(v.claude), 0);
+	const codex = seen.reduce((a, v) => a + tokens.count(v.codex), 0);
+	/* The design ADR 0006 did not take: structuredContent carrying the text. */
+	const asJson = texts.reduce((a, t) => a + tokens.count(JSON.stringify({ text: t })), 0);
 	const lost = c.must_keep.filter((k) => !recvStripped.includes(k));
 	const rawLost = c.must_keep.filter((k) => !rawText.includes(k));
 	return {
@@ -192,12 +205,17 @@ async function runCase(s, rig, c, bin, ctl) {
 		raw_tokens: raw,
 		received_tokens: recv,
 		received_bytes: Buffer.byteLength(received),
+		claude_tokens: claude,
+		codex_tokens: codex,
+		text_as_json_tokens: asJson,
 		saving_pct: raw ? (1 - recv / raw) * 100 : 0,
+		claude_saving_pct: raw ? (1 - claude / raw) * 100 : 0,
+		codex_saving_pct: raw ? (1 - codex / raw) * 100 : 0,
 		must_keep: c.must_keep.length,
 		kept: c.must_keep.length - lost.length,
 		lost,
 		lost_in_reference: rawLost,
-		larger_than_raw: recv > raw,
+		larger_than_raw: claude > raw,
 		ms,
 		complete: r.sc.complete,
 		via: r.sc.via,
@@ -206,6 +224,7 @@ async function runCase(s, rig, c, bin, ctl) {
 		calls,
 		called_as: calledAs,
 		received: SHOW || JSON_OUT ? received : undefined,
+		claude_view: SHOW || JSON_OUT ? seen.map((v) => v.claude).join('\n') : undefined,
 	};
 }
 
@@ -236,7 +255,7 @@ async function main() {
 	let version;
 	try {
 		const s = rig.spawn();
-		const init = await s.initialize();
+		const init = await s.initialize({ structured: STRUCTURED });
 		version = init.msg.result.serverInfo && init.msg.result.serverInfo.version;
 		await guard(s, rig, bin, cases);
 		for (const c of cases) {
@@ -261,7 +280,12 @@ async function main() {
 		errors: results.length - ok.length,
 		raw_tokens: sum('raw_tokens'),
 		received_tokens: sum('received_tokens'),
+		claude_tokens: sum('claude_tokens'),
+		codex_tokens: sum('codex_tokens'),
+		text_as_json_tokens: sum('text_as_json_tokens'),
 		saving_pct: sum('raw_tokens') ? (1 - sum('received_tokens') / sum('raw_tokens')) * 100 : 0,
+		claude_saving_pct: sum('raw_tokens') ? (1 - sum('claude_tokens') / sum('raw_tokens')) * 100 : 0,
+		codex_saving_pct: sum('raw_tokens') ? (1 - sum('codex_tokens') / sum('raw_tokens')) * 100 : 0,
 		must_keep: sum('must_keep'),
 		kept: sum('kept'),
 		larger_than_raw: ok.filter((r) => r.larger_than_raw).length,
@@ -269,27 +293,31 @@ async function main() {
 		fake_not_called: ok.filter((r) => r.called_as === null).length,
 		ms: sum('ms'),
 	};
-	return { server: p.server, server_version: version, cases_dir: dir, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}`, results, totals };
+	return { server: p.server, structured: STRUCTURED, server_version: version, cases_dir: dir, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}`, results, totals };
 }
 
 function print(o) {
-	const hdr = ['case', 'raw', 'recv', 'saving', 'keep', '>raw', 'ms', 'via'];
-	const rows = o.results.map((r) => r.error ? [r.case, 'ERROR', r.error.slice(0, 60), '', '', '', '', ''] : [
-		r.case, String(r.raw_tokens), String(r.received_tokens), `${r.saving_pct.toFixed(1)}%`,
+	const hdr = ['case', 'raw', 'text', 'claude', 'codex', 'saving', 'keep', '>raw', 'ms', 'via'];
+	const rows = o.results.map((r) => r.error ? [r.case, 'ERROR', r.error.slice(0, 60), '', '', '', '', '', '', ''] : [
+		r.case, String(r.raw_tokens), String(r.received_tokens), String(r.claude_tokens), String(r.codex_tokens),
+		`${r.claude_saving_pct.toFixed(1)}%`,
 		`${r.kept}/${r.must_keep}`, r.larger_than_raw ? 'YES' : '', String(Math.round(r.ms)),
 		`${r.via}${r.complete === true ? '' : '(incomplete)'}${r.exit_code !== r.expected_exit ? ` exit=${r.exit_code}` : ''}${r.called_as === null ? ' NOT-CALLED' : ''}`,
 	]);
 	const t = o.totals;
-	rows.push(['TOTAL', String(t.raw_tokens), String(t.received_tokens), `${t.saving_pct.toFixed(1)}%`,
+	rows.push(['TOTAL', String(t.raw_tokens), String(t.received_tokens), String(t.claude_tokens), String(t.codex_tokens),
+		`${t.claude_saving_pct.toFixed(1)}%`,
 		`${t.kept}/${t.must_keep}`, String(t.larger_than_raw), String(Math.round(t.ms)), '']);
 	const w = hdr.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-	const line = (r) => r.map((x, i) => (i === 0 || i === 7 ? x.padEnd(w[i]) : x.padStart(w[i]))).join('  ').trimEnd();
-	console.log(`${o.server} (${o.server_version}); ${o.cases_dir}; ${o.tokenizer}`);
+	const line = (r) => r.map((x, i) => (i === 0 || i === 9 ? x.padEnd(w[i]) : x.padStart(w[i]))).join('  ').trimEnd();
+	console.log(`${o.server} (${o.server_version})${o.structured ? ' with structuredContent' : ''}; ${o.cases_dir}; ${o.tokenizer}`);
+	console.log('text: the content text; claude, codex: what each client hands the model (saving and >raw: Claude\'s)');
 	console.log(line(hdr));
 	for (const r of rows.slice(0, -1))
 		console.log(line(r));
 	console.log(line(rows[rows.length - 1]));
-	console.log(`total: raw ${t.raw_tokens}, received ${t.received_tokens}, saving ${t.saving_pct.toFixed(1)}%, must_keep ${t.kept}/${t.must_keep}, larger than raw ${t.larger_than_raw}/${t.cases - t.errors}, incomplete ${t.incomplete}, errors ${t.errors}, fake command not called ${t.fake_not_called}`);
+	console.log(`total: raw ${t.raw_tokens}; the model reads ${t.claude_tokens} in Claude Code (saving ${t.claude_saving_pct.toFixed(1)}%), ${t.codex_tokens} in Codex (saving ${t.codex_saving_pct.toFixed(1)}%); text content ${t.received_tokens} (${t.saving_pct.toFixed(1)}%); must_keep ${t.kept}/${t.must_keep}, larger than raw ${t.larger_than_raw}/${t.cases - t.errors}, incomplete ${t.incomplete}, errors ${t.errors}, fake command not called ${t.fake_not_called}`);
+	console.log(`the same text as JSON ({"text": ...}, as structuredContent carrying it would be): ${t.text_as_json_tokens} tokens`);
 	const lost = o.results.filter((r) => r.lost && r.lost.length);
 	if (lost.length) {
 		console.log('must_keep lost:');
@@ -305,7 +333,7 @@ function print(o) {
 	if (SHOW)
 		for (const r of o.results)
 			if (!r.error)
-				console.log(`\n===== ${r.case}: ${r.cmd}\n${r.received}`);
+				console.log(`\n===== ${r.case}: ${r.cmd}\n${r.claude_view}`);
 }
 
 main().then((o) => {

@@ -13,7 +13,10 @@
  */
 const { spawn } = require('node:child_process');
 /* The isolated environment and process helpers the MCP tests use. */
-const { makeEnv, tmuxServerPid, alive, waitGone } = require('../../tests/mcp/lib/server.cjs');
+const { makeEnv, tmuxServerPid, alive, waitGone, stopPid, STRUCTURED_CAPS } = require('../../tests/mcp/lib/server.cjs');
+/* What the model reads: the facts in the text, and each real client's view. */
+const { parseText } = require('../../tests/mcp/lib/textview.cjs');
+const views = require('../../tests/mcp/lib/views.cjs');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -177,10 +180,14 @@ class Server {
 		this.child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method, params: params || {} }) + '\n');
 	}
 
-	async initialize() {
+	/*
+	 * structured: ask for structuredContent (ADR 0006), to measure what the
+	 * clients would show then; by default the bench sees what they get.
+	 */
+	async initialize({ structured = false } = {}) {
 		const r = await this.request('initialize', {
 			protocolVersion: '2025-06-18',
-			capabilities: {},
+			capabilities: structured ? STRUCTURED_CAPS : {},
 			clientInfo: { name: 'aiterm-bench', version: '0' },
 		});
 		if (r.msg.error)
@@ -190,7 +197,9 @@ class Server {
 	}
 
 	/*
-	 * tools/call.  Resolves with { result, text (content text joined), sc,
+	 * tools/call.  Resolves with { result, text (content text joined), sc
+	 * (structuredContent, else the facts the text states: textview.cjs),
+	 * views ({claude, codex}: what each real client hands the model),
 	 * line (the raw JSON-RPC line), ms }.  Throws on a JSON-RPC error, and
 	 * on isError unless allowError.
 	 */
@@ -202,7 +211,11 @@ class Server {
 		const text = (result.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 		if (result.isError && !allowError)
 			throw new Error(`${name} ${JSON.stringify(args).slice(0, 300)} failed: ${text.slice(0, 2000)}`);
-		return { result, text, sc: result.structuredContent || {}, line: r.line, ms: r.ms };
+		return {
+			result, text, sc: result.structuredContent || parseText(name, text),
+			views: { claude: views.claudeView(result, name), codex: views.codexView(result, r.ms / 1000) },
+			line: r.line, ms: r.ms,
+		};
 	}
 
 	async stop() {
@@ -264,13 +277,8 @@ function makeRig(p, extraEnv) {
 			const tmux = rig.tmuxPids();
 			for (const s of servers)
 				await s.stop();
-			for (const pid of [...tmux, ...rig.tmuxPids()]) {
-				try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
-				if (!(await waitGone(pid, 3000))) {
-					try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-					await waitGone(pid, 2000);
-				}
-			}
+			for (const pid of [...tmux, ...rig.tmuxPids()])
+				await stopPid(pid, 3000);
 			fs.rmSync(root, { recursive: true, force: true });
 		},
 	};
@@ -286,4 +294,4 @@ function quantile(xs, q) {
 	return s[i];
 }
 
-module.exports = { paths, positional, makeRig, rssKb, quantile, now, delay, tmuxServerPid, alive, waitGone };
+module.exports = { paths, positional, makeRig, rssKb, quantile, now, delay, tmuxServerPid, alive, waitGone, views };
