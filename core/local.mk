@@ -15,6 +15,7 @@ include $(srcdir)/core/tools/local.mk
 include $(srcdir)/core/shell/local.mk
 include $(srcdir)/core/pty/local.mk
 include $(srcdir)/core/reduce/local.mk
+include $(srcdir)/core/agent/local.mk
 
 bin_PROGRAMS += aiterm-mcp
 aiterm_mcp_SOURCES = core/main.c

@@ -3,3 +3,6 @@
 PLUGIN_MANIFESTS =
 include $(srcdir)/plugins/mux-tmux/local.mk
 include $(srcdir)/plugins/reducers/local.mk
+include $(srcdir)/plugins/harness-lib/local.mk
+include $(srcdir)/plugins/harness-claude/local.mk
+include $(srcdir)/plugins/harness-codex/local.mk

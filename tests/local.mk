@@ -18,4 +18,5 @@ include $(srcdir)/tests/unit/local.mk
 include $(srcdir)/tests/plugins/local.mk
 include $(srcdir)/tests/mcp/local.mk
 include $(srcdir)/tests/clients/local.mk
+include $(srcdir)/tests/harness/local.mk
 include $(srcdir)/tests/integration/local.mk

@@ -76,8 +76,8 @@ session_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int
-write_json(const char *id, const char *name, json_t *o,
+int
+session_json_write(const char *id, const char *name, json_t *o,
     struct aiterm_error *err)
 {
 	char *path = session_path(id, name), *text;
@@ -95,8 +95,8 @@ write_json(const char *id, const char *name, json_t *o,
 	return rc;
 }
 
-static json_t *
-read_json(const char *id, const char *name, struct aiterm_error *err)
+json_t *
+session_json_read(const char *id, const char *name, struct aiterm_error *err)
 {
 	char *path = session_path(id, name), *data = NULL;
 	json_error_t jerr;
@@ -141,7 +141,7 @@ copy_str(char *dst, size_t size, json_t *v)
 int
 session_meta_write(const struct session_meta *m, struct aiterm_error *err)
 {
-	return write_json(m->id, "meta.json", json_pack(
+	return session_json_write(m->id, "meta.json", json_pack(
 	    "{s:s, s:s, s:s, s:b, s:b, s:s, s:s, s:i, s:i, s:I}", "id", m->id,
 	    "shell", m->shell, "dialect", shell_dialect_name(m->dialect),
 	    "integration", m->integration, "start_marks", m->start_marks, "token", m->token, "cwd", m->cwd,
@@ -153,7 +153,7 @@ int
 session_meta_read(const char *id, struct session_meta *m,
     struct aiterm_error *err)
 {
-	json_t *o = read_json(id, "meta.json", err);
+	json_t *o = session_json_read(id, "meta.json", err);
 
 	memset(m, 0, sizeof m[0]);
 	if (o == NULL)
@@ -176,7 +176,7 @@ int
 session_cursor_write(const char *id, const struct session_cursor *c,
     struct aiterm_error *err)
 {
-	return write_json(id, "cursor.json", json_pack("{s:I, s:I, s:i}",
+	return session_json_write(id, "cursor.json", json_pack("{s:I, s:I, s:i}",
 	    "offset", (json_int_t)c->offset, "line", (json_int_t)c->line,
 	    "region", c->region), err);
 }
@@ -185,7 +185,7 @@ int
 session_cursor_read(const char *id, struct session_cursor *c)
 {
 	struct aiterm_error err = ERROR_INIT;
-	json_t *o = read_json(id, "cursor.json", &err);
+	json_t *o = session_json_read(id, "cursor.json", &err);
 
 	error_clear(&err);
 	c->offset = 0;
@@ -206,7 +206,7 @@ int
 session_command_write(const char *id, const struct session_command *c,
     struct aiterm_error *err)
 {
-	return write_json(id, "command.json", json_pack(
+	return session_json_write(id, "command.json", json_pack(
 	    "{s:I, s:i, s:s, s:s, s:I, s:b, s:i, s:I, s:i}",
 	    "offset", (json_int_t)c->offset, "mark", (int)c->mark,
 	    "nonce", c->nonce, "dialect", shell_dialect_name(c->dialect),
@@ -219,7 +219,7 @@ int
 session_command_read(const char *id, struct session_command *c)
 {
 	struct aiterm_error err = ERROR_INIT;
-	json_t *o = read_json(id, "command.json", &err);
+	json_t *o = session_json_read(id, "command.json", &err);
 
 	error_clear(&err);
 	memset(c, 0, sizeof c[0]);
@@ -311,4 +311,31 @@ session_mux(struct aiterm_error *err)
 		return NULL;
 	}
 	return p->ops;
+}
+
+int
+session_create_log(const char *id, struct aiterm_error *err)
+{
+	char *dir = session_path(id, NULL), *log = session_path(id,
+	    "output.log");
+	int fd, rc = -1;
+
+	if (dir == NULL || log == NULL) {
+		error_set(err, "no state root");
+		goto out;
+	}
+	if (state_mkdir(dir, err) != 0)
+		goto out;
+	fd = open(log, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		error_set(err, "cannot create %s: %s", log, strerror(errno));
+		goto out;
+	}
+	fchmod(fd, 0600);
+	close(fd);
+	rc = 0;
+out:
+	free(dir);
+	free(log);
+	return rc;
 }

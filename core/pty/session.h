@@ -14,6 +14,7 @@
 #ifndef AITERM_SESSION_H
 #define AITERM_SESSION_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -82,6 +83,14 @@ int	session_command_write(const char *id, const struct session_command *c,
 	    struct aiterm_error *err);
 /* -1 when there is no command record. */
 int	session_command_read(const char *id, struct session_command *c);
+/* A JSON file of the session's folder, written atomically (steals o). */
+int	session_json_write(const char *id, const char *name, json_t *o,
+	    struct aiterm_error *err);
+/* NULL with err when it is missing or not JSON. */
+json_t	*session_json_read(const char *id, const char *name,
+	    struct aiterm_error *err);
+/* Create the session's folder (0700) and its empty output.log (0600). */
+int	session_create_log(const char *id, struct aiterm_error *err);
 /* Remove the session's folder and everything in it. */
 int	session_remove(const char *id, struct aiterm_error *err);
 /*

@@ -14,6 +14,7 @@
 #include "tools/pty-ready.h"
 #include "tools/tool.h"
 #include "util/buf.h"
+#include "util/path.h"
 #include "util/xmalloc.h"
 
 #define DEFAULT_COLS	120
@@ -40,45 +41,23 @@ integration_dir(void)
 	return AITERM_SHELLDIR;
 }
 
-static bool
-is_executable(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	    access(path, X_OK) == 0;
-}
-
 static char *
 resolve_shell(const char *want, struct aiterm_error *err)
 {
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *cand = NULL;
+	char *found;
 
 	if (want == NULL) {
 		want = getenv("SHELL");
-		if (want == NULL || !is_executable(want))
+		if (want == NULL || !path_is_executable(want))
 			want = "/bin/bash";
 	}
-	if (strchr(want, '/') != NULL) {
-		if (is_executable(want))
-			return xstrdup(want);
+	if ((found = path_search(want)) != NULL)
+		return found;
+	if (strchr(want, '/') != NULL)
 		error_set(err, "shell '%s' is not an executable file", want);
-		return NULL;
-	}
-	copy = xstrdup(path == NULL ? "/usr/bin:/bin" : path);
-	for (dir = strtok_r(copy, ":", &save); dir != NULL;
-	    dir = strtok_r(NULL, ":", &save)) {
-		cand = xasprintf("%s/%s", dir, want);
-		if (is_executable(cand))
-			break;
-		free(cand);
-		cand = NULL;
-	}
-	free(copy);
-	if (cand == NULL)
+	else
 		error_set(err, "shell '%s' was not found in PATH", want);
-	return cand;
+	return NULL;
 }
 
 static bool
@@ -108,29 +87,6 @@ has_start_marks(const char *shell)
 			return true;
 	}
 	return false;
-}
-
-static int
-create_log(const char *id, struct aiterm_error *err)
-{
-	char *dir = session_path(id, NULL), *log = session_path(id,
-	    "output.log");
-	int fd, rc = -1;
-
-	if (state_mkdir(dir, err) != 0)
-		goto out;
-	fd = open(log, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		error_set(err, "cannot create %s: %s", log, strerror(errno));
-		goto out;
-	}
-	fchmod(fd, 0600);
-	close(fd);
-	rc = 0;
-out:
-	free(dir);
-	free(log);
-	return rc;
 }
 
 static void
@@ -233,7 +189,7 @@ pty_open_call(struct tool_call *call)
 		}
 		env[n++] = xasprintf("%s=%s", key, json_string_value(v));
 	}
-	if (create_log(meta.id, &err) != 0)
+	if (session_create_log(meta.id, &err) != 0)
 		goto out_fail;
 	created = true;
 	if (session_meta_write(&meta, &err) != 0)

@@ -8,6 +8,7 @@
 #include "plugin/host.h"
 #include "pty/output.h"
 #include "pty/send.h"
+#include "tools/agent-read.h"
 #include "tools/pty-common.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -91,7 +92,9 @@ pty_read_call(struct tool_call *call)
 			return;
 		}
 	}
-	if (json_is_true(json_object_get(args, "screen")))
+	if (json_is_true(json_object_get(args, "agent_transcript")))
+		agent_read_reply(call, id, args, w.timeout, w.wait);
+	else if (json_is_true(json_object_get(args, "screen")))
 		read_screen(call, id);
 	else if (json_is_true(json_object_get(args, "full")) ||
 	    json_object_get(args, "line_range") != NULL ||
@@ -108,7 +111,9 @@ const struct tool_entry tool_pty_read = {
 	.description = "New output since the last read, reduced (colours, "
 	    "repeats, long middles cut with a line_range to recover them). "
 	    "wait/until: wait for completion first. screen: the visible "
-	    "screen (TUIs). full, line_range [a,b] or lines N: the log.",
+	    "screen (TUIs). full, line_range [a,b] or lines N: the log, a "
+	    "page at a time. agent_transcript: an agent session's answer to "
+	    "its current turn (or turn N) from its transcript.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"session_id\":{\"type\":\"string\"}," PTY_WAIT_PROPS ","
 	    "\"screen\":{\"type\":\"boolean\",\"default\":false},"
@@ -117,7 +122,9 @@ const struct tool_entry tool_pty_read = {
 	    "\"line_range\":{\"type\":\"array\",\"items\":{\"type\":"
 	    "\"integer\",\"minimum\":1},\"minItems\":2,\"maxItems\":2},"
 	    "\"raw\":{\"type\":\"boolean\",\"default\":false,\"description\":"
-	    "\"Unreduced output.\"}},"
+	    "\"Unreduced output.\"},"
+	    "\"agent_transcript\":{\"type\":\"boolean\",\"default\":false},"
+	    "\"turn\":{\"type\":\"integer\",\"minimum\":1}},"
 	    "\"required\":[\"session_id\"],\"additionalProperties\":false}",
 	.output_schema = PTY_READ_OUTPUT_SCHEMA,
 	.hints = TOOL_READ_ONLY | TOOL_OPEN_WORLD,

@@ -2,8 +2,13 @@
  * pty_send (PTY-SEND): type text into a session; with wait or until, also
  * wait for completion and return the output in the same call.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "agent/dispatch.h"
+#include "agent/record.h"
+#include "tools/agent-read.h"
 #include "tools/pty-common.h"
 #include "util/xmalloc.h"
 
@@ -30,6 +35,72 @@ next_step(const char *route)
 	return "pty_read shows the output";
 }
 
+struct agent_send {
+	struct tool_call	*call;
+	struct harness		 h;
+	char			 id[SESSION_ID_MAX + 1];
+	struct pty_wait		 w;
+};
+
+static void
+agent_sent(void *arg, const struct dispatch_result *d)
+{
+	struct agent_send *as = arg;
+	char cursor[48];
+	json_t *empty;
+
+	if (d->rc != 0) {
+		tool_call_fail(as->call, "pty_send: %s", d->error);
+	} else if (as->w.wait) {
+		/* The answer in the same call. */
+		empty = json_object();
+		agent_read_reply(as->call, as->id, empty, as->w.timeout, true);
+		json_decref(empty);
+	} else {
+		agent_event_cursor(d->turn, d->index, cursor, sizeof cursor);
+		tool_call_reply(as->call, strcmp(d->route, "steered") == 0 ?
+		    xasprintf("added to the running turn %u (no new turn); its "
+		    "answer: pty_read agent_transcript=true wait=true",
+		    d->turn) : xasprintf("turn %u: %s%s%s%s, event_cursor %s\n"
+		    "answer: pty_read agent_transcript=true wait=true", d->turn,
+		    agent_dispatch_name(d->dispatch), d->confirmed_by[0] !=
+		    '\0' ? " (" : "", d->confirmed_by, d->confirmed_by[0] !=
+		    '\0' ? ")" : "", cursor), json_pack("{s:s, s:s, s:s, s:i, "
+		    "s:s}", "session_id", as->id, "route", d->route, "dispatch",
+		    agent_dispatch_name(d->dispatch), "turn", (int)d->turn,
+		    "event_cursor", cursor));
+	}
+	free(as);
+}
+
+/* AGT-SEND: an agent session's text is a turn, or joins the running one. */
+static bool
+agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
+{
+	const char *id = json_string_value(json_object_get(args, "session_id"));
+	struct aiterm_error err = ERROR_INIT;
+	struct agent_record rec;
+	struct agent_send *as;
+
+	if (!session_id_valid(id) || agent_record_read(id, &rec, NULL) != 0)
+		return false;
+	as = xcalloc(1, sizeof *as);
+	as->call = call;
+	as->w = *w;
+	snprintf(as->id, sizeof as->id, "%s", id);
+	if (harness_find(rec.harness, &as->h, &err) != 0) {
+		tool_call_fail(call, "pty_send: %s", error_msg(&err));
+		error_clear(&err);
+		free(as);
+	} else {
+		agent_dispatch(&as->h, id, json_string_value(json_object_get(
+		    args, "text")), json_string_length(json_object_get(args,
+		    "text")), agent_sent, as);
+	}
+	agent_record_free(&rec);
+	return true;
+}
+
 static void
 pty_send_call(struct tool_call *call)
 {
@@ -47,8 +118,9 @@ pty_send_call(struct tool_call *call)
 	raw = json_object_get(args, "raw");
 	req.enter = enter == NULL || json_is_true(enter);
 	req.raw = json_is_true(raw);
-	if (pty_wait_args(args, &w, &err) != 0 ||
-	    send_text(&req, &out, &err) != 0) {
+	if (pty_wait_args(args, &w, &err) == 0 && agent_send(call, args, &w))
+		return;
+	if (err.msg != NULL || send_text(&req, &out, &err) != 0) {
 		tool_call_fail(call, "pty_send: %s", error_msg(&err));
 		error_clear(&err);
 		return;
@@ -71,7 +143,8 @@ const struct tool_entry tool_pty_send = {
 	.description = "Type text and press Enter (enter=false: type only). "
 	    "Multi-line text runs as one script in the current shell. With "
 	    "wait=true or until, also returns the output and exit code in "
-	    "this call. Max 64 KiB.",
+	    "this call. Max 64 KiB. To an agent session: a new turn, or "
+	    "added to the running one; wait=true returns its answer.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"session_id\":{\"type\":\"string\"},"
 	    "\"text\":{\"type\":\"string\"},"

@@ -10,6 +10,7 @@ extern const struct tool_entry tool_pty_key;
 extern const struct tool_entry tool_pty_close;
 extern const struct tool_entry tool_pty_list;
 extern const struct tool_entry tool_pty_observe;
+extern const struct tool_entry tool_agent_launch;
 extern const struct tool_entry tool_diagnostics;
 extern const struct tool_entry tool_test_sleep;
 
@@ -21,6 +22,7 @@ const struct tool_entry *const tool_table[] = {
 	&tool_pty_close,
 	&tool_pty_list,
 	&tool_pty_observe,
+	&tool_agent_launch,
 	&tool_diagnostics,
 	&tool_test_sleep,
 	NULL,

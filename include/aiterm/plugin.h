@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define AITERM_ABI_MAJOR 1
+#define AITERM_ABI_MAJOR 2
 #define AITERM_ABI_MINOR 0
 
 #define AITERM_PLUGIN_SYMBOL "aiterm_plugin_describe"
@@ -159,6 +159,12 @@ struct aiterm_mux_ops {
 	    struct aiterm_error *err);
 	/* NULL-terminated list of key names send_key accepts. */
 	const char *const *(*key_names)(void);
+	/*
+	 * Paste bytes into the pane as one paste (bracketed when the program
+	 * asked for it, so newlines stay in one prompt), len <= 65536.
+	 */
+	int (*paste)(const struct aiterm_host *host, const char *session,
+	    const char *bytes, size_t len, struct aiterm_error *err);
 };
 
 /*
@@ -215,28 +221,193 @@ struct aiterm_reducer_ops {
 	const struct aiterm_reducer *reducers;
 };
 
-/* Harness ops (kind harness): one agent CLI. */
+/*
+ * Harness ops (kind harness): one agent CLI (AGT-*; ADR 0007).  The harness
+ * owns its loop, auth, hooks, session, transcript and model catalog; the
+ * plugin only tells the core how to start it, how to read its screen and
+ * its transcript, and which keys to press.  Every op is pure: it takes
+ * bytes and returns results, and the core does all I/O (spawning, the
+ * multiplexer, reading files, waiting), so each op is unit-testable on
+ * recorded screens and transcripts.  Ops marked "may be NULL" say what the
+ * core does without them.
+ */
 enum aiterm_screen_state {
-	AITERM_SCREEN_UNKNOWN = 0,
-	AITERM_SCREEN_STARTING,
-	AITERM_SCREEN_INPUT_READY,
-	AITERM_SCREEN_RUNNING,
-	AITERM_SCREEN_APPROVAL,
-	AITERM_SCREEN_BLOCKING_DIALOG,
-	AITERM_SCREEN_ONBOARDING,
-	AITERM_SCREEN_RATE_LIMITED,
-	AITERM_SCREEN_EXITED,
+	AITERM_SCREEN_UNKNOWN = 0,	/* nothing known matched */
+	AITERM_SCREEN_STARTING,		/* drawing, not yet taking input */
+	AITERM_SCREEN_INPUT_READY,	/* the composer takes a prompt */
+	AITERM_SCREEN_RUNNING,		/* a turn is in progress */
+	AITERM_SCREEN_APPROVAL,		/* the harness asks to allow an action */
+	AITERM_SCREEN_BLOCKING_DIALOG,	/* a start-up or consent screen */
+	AITERM_SCREEN_ONBOARDING,	/* login or account choice: the user's */
+	AITERM_SCREEN_RATE_LIMITED,	/* a usage-limit card */
+	AITERM_SCREEN_EXITED,		/* the CLI has left (shell prompt back) */
+};
+
+/* One captured screen: rows of plain text joined by LF. */
+struct aiterm_screen {
+	const char	*text;
+	size_t		 len;
+	unsigned	 cols, rows;
+	unsigned	 cursor_x, cursor_y;
+};
+
+struct aiterm_screen_verdict {
+	enum aiterm_screen_state state;
+	/* Why, a static [a-z_]+ string, e.g. "composer_prompt". */
+	const char	*reason;
+	/*
+	 * For BLOCKING_DIALOG: the static id of a known start-up screen that
+	 * startup_keys can advance ("trust_folder", "theme_picker", ...), or
+	 * NULL for one the core must leave alone.
+	 */
+	const char	*dialog;
+};
+
+/*
+ * One step of typing into the pane.  TEXT types bytes literally, PASTE
+ * pastes them (bracketed paste, so newlines stay in one prompt), KEY
+ * presses a key named as in the mux's key_names, PAUSE waits arg
+ * milliseconds (a decimal string).  A TEXT or PASTE step whose arg is
+ * NULL stands for the caller's text.  A list ends with AITERM_INPUT_END.
+ */
+enum aiterm_input_kind {
+	AITERM_INPUT_END = 0,
+	AITERM_INPUT_TEXT,
+	AITERM_INPUT_PASTE,
+	AITERM_INPUT_KEY,
+	AITERM_INPUT_PAUSE,
+};
+
+struct aiterm_input_step {
+	enum aiterm_input_kind	 kind;
+	const char		*arg;
+};
+
+struct aiterm_launch_request {
+	const char		*launch_id;	/* Aiterm's id of this launch */
+	const char		*binary;	/* absolute path found by probe */
+	const char		*model;		/* NULL: the harness default */
+	const char		*cwd;		/* real path (no symlink) */
+	const char		*home;		/* the user's HOME */
+	/* The server's environment, KEY=VALUE, NULL-terminated; read only. */
+	const char *const	*env;
+	int			 trust_project;
+};
+
+struct aiterm_launch_plan {
+	struct aiterm_buf	*argv;	/* append elements, each NUL-ended */
+	struct aiterm_buf	*env;	/* KEY=VALUE for the pane, NUL-ended */
+};
+
+/* What identifies one launch's transcript. */
+struct aiterm_transcript_query {
+	const char		*launch_id;
+	const char		*cwd;		/* real path */
+	const char		*home;
+	const char *const	*env;		/* the pane's environment */
+	int64_t			 started_ms;	/* launch time, Unix ms */
+};
+
+enum aiterm_turn_state {
+	AITERM_TURN_NONE = 0,	/* no prompt recorded after the boundary */
+	AITERM_TURN_STARTED,	/* the prompt is recorded, no end yet */
+	AITERM_TURN_DONE,	/* ended with an answer */
+	AITERM_TURN_ERROR,	/* ended with an error (API error, abort) */
+};
+
+struct aiterm_turn {
+	enum aiterm_turn_state	 state;
+	const char		*reason;	/* static [a-z_]+ */
+	/* The final answer (DONE) or the error text (ERROR). */
+	struct aiterm_buf	*answer;
+};
+
+/* An approval the harness is asking for, read off the screen. */
+struct aiterm_approval {
+	const char		*kind;		/* static: "command", "mcp_tool", ... */
+	struct aiterm_buf	*subject;	/* what is to be allowed, as shown */
+	/* The choices approval_keys knows, each a static id, NULL-ended. */
+	const char *const	*choices;
 };
 
 struct aiterm_harness_ops {
-	/* The harness id, e.g. "claude-code". */
-	const char *(*id)(void);
-	/* Append the launch argv, one NUL-terminated element after another. */
-	int (*launch_argv)(const struct aiterm_host *host, const char *model,
-	    const char *cwd, struct aiterm_buf *argv_out, struct aiterm_error *err);
-	/* Classify a captured screen; reason gets a short static string. */
-	enum aiterm_screen_state (*classify)(const char *screen, size_t len,
-	    const char **reason);
+	/* Program names to look for on PATH, first found wins; NULL-ended. */
+	const char *const	*binaries;
+	/* Arguments that print the version; NULL-ended. */
+	const char *const	*version_args;
+	/* The oldest version this plugin knows, dotted numbers. */
+	const char		*min_version;
+	/*
+	 * Executable names of the harness body (the process that is the
+	 * agent, not an npm shim before it); NULL-ended.
+	 */
+	const char *const	*body_names;
+
+	/* The version in the output of version_args into buf; 0, or -1. */
+	int	(*parse_version)(const char *out, size_t len, char *buf,
+		    size_t size);
+	/*
+	 * The command and the variables the pane gets.  Never replaces the
+	 * user's HOME, project or user config.  -1 with err (a model the
+	 * harness does not offer, say).
+	 */
+	int	(*launch)(const struct aiterm_host *host,
+		    const struct aiterm_launch_request *req,
+		    struct aiterm_launch_plan *plan, struct aiterm_error *err);
+	/* Classify a screen; never NULL in verdict->reason. */
+	void	(*classify)(const struct aiterm_screen *screen,
+		    struct aiterm_screen_verdict *verdict);
+	/*
+	 * The keys that advance a known start-up screen (verdict->dialog) when
+	 * the launch allows it, or NULL to leave it alone.
+	 */
+	const struct aiterm_input_step *(*startup_keys)(const char *dialog,
+		    int trust_project);
+	/* Typing a new turn's prompt, and adding text to a running turn. */
+	const struct aiterm_input_step	*submit;
+	const struct aiterm_input_step	*steer;
+	/*
+	 * Where this launch's transcript appears: a directory appended to
+	 * dir; *depth is how many levels of subfolders below it to look in.
+	 */
+	int	(*transcript_dir)(const struct aiterm_host *host,
+		    const struct aiterm_transcript_query *q,
+		    struct aiterm_buf *dir, int *depth,
+		    struct aiterm_error *err);
+	/*
+	 * Whether the file name (in that directory) whose first bytes are head
+	 * is this launch's transcript: 1 yes, 0 no, -1 not yet known (too
+	 * short).  modified_ms is the file's modification time.
+	 */
+	int	(*transcript_claim)(const struct aiterm_transcript_query *q,
+		    const char *name, const char *head, size_t len,
+		    int64_t modified_ms);
+	/*
+	 * Turns are counted in the transcript, not located by byte offset:
+	 * a harness may rewrite its file (Claude Code does after an API
+	 * error).  bytes is the whole transcript, whole lines.  count_turns
+	 * is how many turns have their prompt recorded; a dispatch takes it
+	 * as its turn's index before it types.  Text that joined a running
+	 * turn (a steer, a queued message) belongs to that turn, not to a
+	 * new one.
+	 */
+	unsigned (*count_turns)(const char *bytes, size_t len);
+	/*
+	 * Turn number index (0-based) of the transcript: fills turn (NONE
+	 * when its prompt is not recorded yet); 0, or -1 with err for bytes
+	 * it cannot read.
+	 */
+	int	(*read_turn)(const struct aiterm_host *host, const char *bytes,
+		    size_t len, unsigned index, struct aiterm_turn *turn,
+		    struct aiterm_error *err);
+	/*
+	 * The approval on screen: 1 with a filled, 0 none, -1 one it cannot
+	 * read.  May be NULL: the harness has none to inspect.
+	 */
+	int	(*approval)(const struct aiterm_host *host,
+		    const struct aiterm_screen *screen, struct aiterm_approval *a);
+	/* The keys that answer an approval with one of its choices. */
+	const struct aiterm_input_step *(*approval_keys)(const char *choice);
 };
 
 /* Delivery receiver ops (kind receiver). */

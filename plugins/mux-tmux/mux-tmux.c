@@ -243,6 +243,53 @@ tmux_send_text(const struct aiterm_host *host, const char *session,
 	return rc;
 }
 
+/* The most one paste takes (the pane gets it as one bracketed paste). */
+#define TX_PASTE_MAX	65536
+
+static int
+tmux_paste(const struct aiterm_host *host, const char *session,
+    const char *bytes, size_t len, struct aiterm_error *err)
+{
+	struct tx_argv cmd = TX_ARGV_INIT;
+	char *text, name[96];
+	int rc = -1;
+
+	if (len > TX_PASTE_MAX)
+		return host->error(err, "tmux: paste takes at most %d bytes "
+		    "(got %zu)", TX_PASTE_MAX, len);
+	if (len > 0 && memchr(bytes, '\0', len) != NULL)
+		return host->error(err, "tmux: paste cannot send a NUL byte");
+	if (len == 0 || tx_session_check(host, session, err) != 0)
+		return len == 0 ? 0 : -1;
+	text = malloc(len + 1);
+	if (text == NULL)
+		return host->error(err, "tmux: out of memory");
+	memcpy(text, bytes, len);
+	text[len] = '\0';
+	/*
+	 * set-buffer -b NAME -- TEXT ; paste-buffer -p -d -b NAME -t =id:
+	 * -p brackets it when the program asked for bracketed paste; -d
+	 * deletes the buffer; a buffer of its own per session.
+	 */
+	snprintf(name, sizeof name, "aiterm-paste-%s", session);
+	tx_argv_add(&cmd, "set-buffer");
+	tx_argv_add(&cmd, "-b");
+	tx_argv_add(&cmd, name);
+	tx_argv_add(&cmd, "--");
+	tx_argv_add(&cmd, text);
+	tx_argv_next(&cmd);
+	tx_argv_add(&cmd, "paste-buffer");
+	tx_argv_add(&cmd, "-p");
+	tx_argv_add(&cmd, "-d");
+	tx_argv_add(&cmd, "-b");
+	tx_argv_add(&cmd, name);
+	tx_argv_target(&cmd, session);
+	rc = tmux_session_run(host, session, &cmd, TX_RESEND_NEVER, NULL, err);
+	tx_argv_free(&cmd);
+	free(text);
+	return rc;
+}
+
 static int
 tmux_send_key(const struct aiterm_host *host, const char *session,
     const char *key, struct aiterm_error *err)
@@ -486,6 +533,7 @@ static const struct aiterm_mux_ops tmux_ops = {
 	.probe = tmux_probe,
 	.create = tmux_create,
 	.send_text = tmux_send_text,
+	.paste = tmux_paste,
 	.send_key = tmux_send_key,
 	.capture = tmux_capture,
 	.pane_info = tmux_pane_info,

@@ -1063,6 +1063,40 @@ START_TEST(test_default_shell)
 }
 END_TEST
 
+/*
+ * paste: multi-line text arrives as one bracketed paste when the program
+ * asked for it (printf turns it on in cat's terminal, and the markers
+ * ESC[200~ ESC[201~ reach cat); a NUL and an oversize paste are refused.
+ */
+START_TEST(test_paste)
+{
+	const char *log = log_path("paste");
+	struct aiterm_error err = ERROR_INIT;
+	static const char text[] = "first line\nsecond 'line' $x ;";
+	char *big;
+
+	create_ok("paste", NULL, NULL, log);
+	send_line("paste", "printf '\\033[?2004h'; stty -echo; cat -v");
+	sleep_ms(300);
+	ck_assert_msg(ops->paste(host, "paste", text, strlen(text), &err) ==
+	    0, "paste: %s", error_msg(&err));
+	wait_log(log, "^[[200~first line");
+	/* The last line waits in the terminal's line buffer for its Enter. */
+	ck_assert_int_eq(ops->send_text(host, "paste", NULL, 0, 1, &err), 0);
+	wait_log(log, "second 'line' $x ;^[[201~");
+	ck_assert_int_eq(ops->paste(host, "paste", "a\0b", 3, &err), -1);
+	ck_assert_str_eq(error_msg(&err), "tmux: paste cannot send a NUL byte");
+	big = calloc(1, 65538);
+	memset(big, 'x', 65537);
+	ck_assert_int_eq(ops->paste(host, "paste", big, 65537, &err), -1);
+	ck_assert_str_eq(error_msg(&err),
+	    "tmux: paste takes at most 65536 bytes (got 65537)");
+	free(big);
+	error_clear(&err);
+	kill_ok("paste");
+}
+END_TEST
+
 START_TEST(test_keys)
 {
 	const char *const *keys = ops->key_names();
@@ -1612,6 +1646,7 @@ make_mux_tmux_suite(void)
 	tcase_add_test(tc, test_single_argv);
 	tcase_add_test(tc, test_default_shell);
 	tcase_add_test(tc, test_keys);
+	tcase_add_test(tc, test_paste);
 	tcase_add_test(tc, test_private_config);
 	tcase_add_test(tc, test_socket_protected);
 	tcase_add_test(tc, test_create_errors);

@@ -110,7 +110,7 @@ test('OPS-DIAG diagnostics lists plugins that did not load, with the reason', T,
 		/* A manifest whose module does not exist. */
 		fs.writeFileSync(path.join(pdir, 'no-module.yaml'), [
 			'manifest: 1', 'name: no-module', 'kind: reducer', 'module: does_not_exist',
-			'abi: "1.0"', 'version: 0.0.1', 'summary: test manifest without a module',
+			'abi: "2.0"', 'version: 0.0.1', 'summary: test manifest without a module',
 			'reducers:', '  - {name: x, version: "1", commands: [x]}', '',
 		].join('\n'));
 		/* A manifest that is not valid YAML: name and kind are unknown. */

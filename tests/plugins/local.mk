@@ -37,7 +37,7 @@ EXTRA_DIST += tests/plugins/abi-too-new.yaml
 
 check_LTLIBRARIES += tests/plugins/abi_major.la
 tests_plugins_abi_major_la_SOURCES = tests/plugins/test-plugin.c
-tests_plugins_abi_major_la_CPPFLAGS = $(AM_CPPFLAGS) -DTP_KIND=AITERM_KIND_MUX -DTP_NAME=\"abi-major\" -DTP_ABI_MAJOR=2
+tests_plugins_abi_major_la_CPPFLAGS = $(AM_CPPFLAGS) -DTP_KIND=AITERM_KIND_MUX -DTP_NAME=\"abi-major\" -DTP_ABI_MAJOR=1
 tests_plugins_abi_major_la_LDFLAGS = $(test_plugin_ldflags)
 PLUGIN_MANIFESTS += tests/plugins/abi-major.yaml
 EXTRA_DIST += tests/plugins/abi-major.yaml

@@ -48,13 +48,12 @@ static const struct aiterm_reducer_ops reducer_ops = {
 	.reducers = reducers,
 };
 
-static const char *
-harness_id(void)
-{
-	return "test-harness";
-}
+static const char *const harness_binaries[] = { "true", NULL };
 
-static const struct aiterm_harness_ops harness_ops = { .id = harness_id };
+static const struct aiterm_harness_ops harness_ops = {
+	.binaries = harness_binaries,
+	.min_version = "0.0.1",
+};
 
 static int
 receiver_detect(const char *client_name, const char *meta_json)

@@ -1,0 +1,340 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "agent/dispatch.h"
+#include "agent/input.h"
+#include "agent/screen.h"
+#include "agent/transcript.h"
+#include "agent/watch.h"
+#include "mcp/server.h"
+#include "pty/session.h"
+#include "state/lock.h"
+#include "util/xmalloc.h"
+
+#define SETTLE_MS	60
+
+struct dispatch {
+	const struct harness	*h;
+	char			 session[SESSION_ID_MAX + 1];
+	char			*lock;
+	dispatch_cb		 cb;
+	void			*arg;
+	struct dispatch_result	 r;
+	/* Start confirmation. */
+	uv_fs_event_t		 watch;
+	uv_timer_t		 look, deadline;
+	struct path_watch	*transcript;	/* its file, or where it will be */
+	int			 open;
+	bool			 watching, done;
+};
+
+void
+agent_event_cursor(unsigned turn, unsigned index, char *out, size_t size)
+{
+	snprintf(out, size, "%u:%u", turn, index);
+}
+
+bool
+agent_turn_running(const struct harness *h, const char *session,
+    struct agent_record *r)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_buf answer = BUF_INIT;
+	struct aiterm_turn t;
+	bool running;
+
+	(void)session;
+	if (!r->running_mark)
+		return false;
+	if (transcript_locate(h, r, &err) != 0) {
+		error_clear(&err);
+		return true;	/* no transcript yet: the mark decides */
+	}
+	running = transcript_turn(h, r->transcript, r->index, &t, &answer,
+	    &err) != 0 || (t.state != AITERM_TURN_DONE &&
+	    t.state != AITERM_TURN_ERROR);
+	error_clear(&err);
+	buf_free(&answer);
+	return running;
+}
+
+static void
+d_closed(uv_handle_t *h)
+{
+	struct dispatch *d = h->data;
+
+	if (--d->open == 0) {
+		free(d->lock);
+		free(d);
+	}
+}
+
+static void
+d_end(struct dispatch *d)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct agent_record rec;
+
+	if (d->done)
+		return;
+	d->done = true;
+	if (d->r.rc == 0 && strcmp(d->r.route, "new_turn") == 0 &&
+	    agent_record_read(d->session, &rec, &err) == 0) {
+		if (rec.turn == d->r.turn) {
+			rec.dispatch = d->r.dispatch;
+			snprintf(rec.confirmed_by, sizeof rec.confirmed_by,
+			    "%s", d->r.confirmed_by);
+			agent_record_write(d->session, &rec, &err);
+		}
+		agent_record_free(&rec);
+	}
+	error_clear(&err);
+	d->cb(d->arg, &d->r);
+	if (d->transcript != NULL)
+		path_watch_stop(d->transcript);
+	uv_timer_stop(&d->look);
+	uv_timer_stop(&d->deadline);
+	if (d->watching)
+		uv_fs_event_stop(&d->watch);
+	uv_close((uv_handle_t *)&d->look, d_closed);
+	uv_close((uv_handle_t *)&d->deadline, d_closed);
+	uv_close((uv_handle_t *)&d->watch, d_closed);
+}
+
+static void
+d_fail(struct dispatch *d, const char *what)
+{
+	d->r.rc = -1;
+	if (what != d->r.error)
+		snprintf(d->r.error, sizeof d->r.error, "%s", what);
+	d_end(d);
+}
+
+/* Start evidence: a running screen, an approval, or the transcript. */
+static void
+d_look(struct dispatch *d)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_buf answer = BUF_INIT;
+	struct agent_record rec;
+	struct agent_screen scr;
+	struct aiterm_turn t;
+	const char *by = NULL;
+
+	if (d->done)
+		return;
+	if (agent_screen_read(d->h, d->session, &scr, &err) == 0) {
+		if (scr.verdict.state == AITERM_SCREEN_RUNNING)
+			by = "screen_running";
+		else if (scr.verdict.state == AITERM_SCREEN_APPROVAL)
+			by = "approval_shown";
+		agent_screen_free(&scr);
+	}
+	if (by == NULL && agent_record_read(d->session, &rec, &err) == 0) {
+		if (transcript_locate(d->h, &rec, &err) == 0 &&
+		    transcript_turn(d->h, rec.transcript, rec.index, &t,
+		    &answer, &err) == 0 && t.state != AITERM_TURN_NONE)
+			by = t.state == AITERM_TURN_STARTED ?
+			    "transcript_prompt" : "transcript_turn_ended";
+		if (rec.transcript[0] != '\0' && d->transcript != NULL)
+			path_watch_retarget(d->transcript, rec.transcript);
+		agent_record_free(&rec);
+	}
+	error_clear(&err);
+	buf_free(&answer);
+	if (by != NULL) {
+		d->r.dispatch = DISPATCH_START_CONFIRMED;
+		snprintf(d->r.confirmed_by, sizeof d->r.confirmed_by, "%s",
+		    by);
+		d_end(d);
+	}
+}
+
+static void
+on_look(uv_timer_t *t)
+{
+	d_look(t->data);
+}
+
+static void
+changed(void *arg)
+{
+	struct dispatch *d = arg;
+
+	if (!d->done && !uv_is_active((uv_handle_t *)&d->look))
+		uv_timer_start(&d->look, on_look, SETTLE_MS, 0);
+}
+
+static void
+on_change(uv_fs_event_t *h, const char *name, int events, int status)
+{
+	(void)name;
+	(void)events;
+	(void)status;
+	changed(h->data);
+}
+
+static void
+on_deadline(uv_timer_t *t)
+{
+	d_end(t->data);	/* sent, not confirmed */
+}
+
+static void
+typed(void *arg, int rc, const char *error)
+{
+	struct dispatch *d = arg;
+	struct agent_record rec;
+	char *log, *target;
+
+	lock_release(d->lock, NULL);
+	if (rc != 0) {
+		snprintf(d->r.error, sizeof d->r.error, "typing into the agent "
+		    "failed: %s", error);
+		d_fail(d, d->r.error);
+		return;
+	}
+	if (strcmp(d->r.route, "steered") == 0) {
+		d_end(d);
+		return;
+	}
+	d->r.dispatch = DISPATCH_SENT_UNCONFIRMED;
+	/* The screen (the pane's log) and the transcript both wake a look. */
+	log = session_path(d->session, "output.log");
+	d->watching = log != NULL && uv_fs_event_start(&d->watch, on_change,
+	    log, 0) == 0;
+	free(log);
+	if (agent_record_read(d->session, &rec, NULL) == 0) {
+		if ((target = transcript_watch_target(d->h, &rec)) != NULL)
+			d->transcript = path_watch_start(target, changed, d);
+		free(target);
+		agent_record_free(&rec);
+	}
+	uv_timer_start(&d->deadline, on_deadline, DISPATCH_CONFIRM_MS, 0);
+	uv_timer_start(&d->look, on_look, SETTLE_MS, 0);
+}
+
+/* Saves the ended turn's answer and opens the next turn in the record. */
+static int
+new_turn(struct dispatch *d, struct agent_record *rec,
+    struct aiterm_error *err)
+{
+	struct aiterm_buf answer = BUF_INIT;
+	struct aiterm_turn t;
+
+	if (transcript_locate(d->h, rec, err) < 0)
+		return -1;
+	if (rec->turn > 0 && rec->transcript[0] != '\0' &&
+	    transcript_turn(d->h, rec->transcript, rec->index, &t, &answer,
+	    err) == 0 && (t.state == AITERM_TURN_DONE ||
+	    t.state == AITERM_TURN_ERROR) &&
+	    agent_answer_load(d->session, rec->turn, NULL) == NULL &&
+	    agent_answer_save(d->session, rec->turn, buf_str(&answer),
+	    answer.len, err) != 0) {
+		buf_free(&answer);
+		return -1;
+	}
+	buf_free(&answer);
+	rec->turn++;
+	rec->index = transcript_count(d->h, rec->transcript);
+	rec->dispatch = DISPATCH_SENT_UNCONFIRMED;
+	rec->confirmed_by[0] = '\0';
+	rec->dispatched_ms = session_now_ms();
+	rec->running_mark = true;
+	/* The boundary is saved before anything is typed. */
+	if (agent_record_write(d->session, rec, err) != 0)
+		return -1;
+	d->r.turn = rec->turn;
+	d->r.index = rec->index;
+	return 0;
+}
+
+/* Which way the text goes, from the session now. */
+static int
+route(struct dispatch *d, struct agent_record *rec,
+    const struct aiterm_input_step **steps, struct aiterm_error *err)
+{
+	struct agent_screen scr;
+	bool running;
+	int rc = -1;
+
+	if (agent_screen_read(d->h, d->session, &scr, err) != 0)
+		return -1;
+	running = agent_turn_running(d->h, d->session, rec) ||
+	    scr.verdict.state == AITERM_SCREEN_RUNNING;
+	if (scr.verdict.state == AITERM_SCREEN_APPROVAL) {
+		error_set(err, "the agent is waiting for an approval (%s): "
+		    "answer it with agent_approval first", scr.verdict.reason);
+	} else if (running) {
+		d->r.route = "steered";
+		d->r.turn = rec->turn;
+		d->r.index = rec->index;
+		d->r.dispatch = rec->dispatch;
+		*steps = d->h->ops->steer;
+		rc = 0;
+	} else if (scr.verdict.state == AITERM_SCREEN_INPUT_READY) {
+		d->r.route = "new_turn";
+		*steps = d->h->ops->submit;
+		rc = new_turn(d, rec, err);
+	} else {
+		error_set(err, "the agent cannot take a prompt now: its screen "
+		    "is %s (%s)%s", agent_state_name(scr.verdict.state),
+		    scr.verdict.reason, scr.verdict.state ==
+		    AITERM_SCREEN_EXITED ? "; pty_close it and agent_launch "
+		    "again" : "; pty_read screen=true shows it");
+	}
+	agent_screen_free(&scr);
+	return rc;
+}
+
+void
+agent_dispatch(const struct harness *h, const char *session, const char *text,
+    size_t len, dispatch_cb cb, void *arg)
+{
+	struct dispatch *d = xcalloc(1, sizeof *d);
+	const struct aiterm_input_step *steps = NULL;
+	struct aiterm_error err = ERROR_INIT;
+	struct lock_owner owner;
+	struct agent_record rec;
+	int st;
+
+	d->h = h;
+	snprintf(d->session, sizeof d->session, "%s", session);
+	d->cb = cb;
+	d->arg = arg;
+	d->r.route = "new_turn";
+	uv_timer_init(server_loop(), &d->look);
+	uv_timer_init(server_loop(), &d->deadline);
+	uv_fs_event_init(server_loop(), &d->watch);
+	d->look.data = d->deadline.data = d->watch.data = d;
+	d->open = 3;
+	d->lock = session_path(session, "send.lock");
+	if (agent_record_read(session, &rec, &err) != 0) {
+		d_fail(d, error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	st = lock_acquire(d->lock, &owner, &err);
+	if (st != LOCK_ACQUIRED) {
+		if (st == LOCK_HELD)
+			error_set(&err, "session busy: another sender (pid %ld) "
+			    "is typing into it", owner.pid);
+		else if (st == LOCK_STALE)
+			error_set(&err, "stale send lock %s (pid %ld is gone); "
+			    "pty_close the session to recover", d->lock,
+			    owner.pid);
+		d_fail(d, error_msg(&err));
+		goto out;
+	}
+	if (route(d, &rec, &steps, &err) != 0) {
+		lock_release(d->lock, NULL);
+		d_fail(d, error_msg(&err));
+		goto out;
+	}
+	agent_input_play(session, steps, text, len, typed, d);
+out:
+	agent_record_free(&rec);
+	error_clear(&err);
+}

@@ -1,0 +1,51 @@
+/*
+ * Sending to an agent session (AGT-SEND, AGT-TURN, AGT-CLAUDE-MARK): the
+ * core, not the caller, decides from the session at send time.  A turn
+ * that runs (Aiterm's turn mark, and not yet ended in the transcript, or
+ * the screen says running) takes the text into itself: one boundary, no
+ * new turn.  Otherwise the previous turn's answer is saved, a new turn
+ * gets the transcript's turn count as its index (its event_cursor is
+ * "turn:index", saved before anything is typed), the text is
+ * typed with the harness's submit keys, and the start is confirmed by a
+ * running screen or the prompt in the transcript within a short time.
+ * Nothing blocks the loop; the session's send lock is held while typing.
+ */
+#ifndef AITERM_AGENT_DISPATCH_H
+#define AITERM_AGENT_DISPATCH_H
+
+#include <stdint.h>
+
+#include "agent/harness.h"
+#include "agent/record.h"
+
+/* How long a dispatch looks for start evidence. */
+#define DISPATCH_CONFIRM_MS	5000
+
+struct dispatch_result {
+	int			 rc;		/* 0, or -1 with error */
+	char			 error[1024];
+	const char		*route;		/* "new_turn", "steered" */
+	enum agent_dispatch	 dispatch;
+	char			 confirmed_by[64];
+	unsigned		 turn;
+	unsigned		 index;		/* its turn in the transcript */
+};
+
+typedef void (*dispatch_cb)(void *arg, const struct dispatch_result *r);
+
+/* Calls cb once, from the loop. */
+void	agent_dispatch(const struct harness *h, const char *session,
+	    const char *text, size_t len, dispatch_cb cb, void *arg);
+
+/* "turn:index", the event_cursor of a turn. */
+void	agent_event_cursor(unsigned turn, unsigned index, char *out,
+	    size_t size);
+
+/*
+ * Whether the record's turn is still running by its transcript: the mark
+ * is set and the turn has not ended there.  Reads the transcript.
+ */
+bool	agent_turn_running(const struct harness *h, const char *session,
+	    struct agent_record *r);
+
+#endif

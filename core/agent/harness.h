@@ -1,0 +1,30 @@
+/*
+ * Harness plugins by the ids they provide (AGT-LAUNCH): "claude-code" is
+ * the harness-claude plugin's manifest entry "provides: [claude-code]".
+ */
+#ifndef AITERM_AGENT_HARNESS_H
+#define AITERM_AGENT_HARNESS_H
+
+#include "aiterm/plugin.h"
+#include "util/error.h"
+
+struct harness {
+	const char				*id;
+	const char				*plugin;	/* its name */
+	const char				*plugin_version;
+	const struct aiterm_harness_ops		*ops;
+};
+
+/* The loaded harness providing id; -1 with the ids there are in err. */
+int	harness_find(const char *id, struct harness *h, struct aiterm_error *err);
+/* The harness whose body_names holds an executable name, or -1. */
+int	harness_for_program(const char *name, struct harness *h);
+/* "claude-code, codex-cli" (allocated; "none" when there is none). */
+char	*harness_ids(void);
+/*
+ * Compares dotted version numbers ("2.1.197" < "2.1.200"); a part that is
+ * not a number compares as 0.  <0, 0, >0.
+ */
+int	harness_version_cmp(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,141 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "agent/input.h"
+#include "mcp/server.h"
+#include "plugin/host.h"
+#include "pty/session.h"
+#include "shell/utf8.h"
+#include "util/xmalloc.h"
+
+#define PAUSE_MAX_MS	5000
+
+struct play {
+	char				 session[SESSION_ID_MAX + 1];
+	const struct aiterm_input_step	*steps;
+	char				*text;
+	size_t				 len;
+	input_cb			 cb;
+	void				*arg;
+	uv_timer_t			 timer;
+};
+
+static void
+typed(const struct aiterm_mux_ops *mux, const char *session,
+    const char *p, size_t len, struct aiterm_error *err, int *rc)
+{
+	size_t *lens = NULL, n, i, at = 0;
+
+	n = utf8_chunks(p, len, UTF8_CHUNK_MAX, &lens);
+	for (i = 0; i < n && *rc == 0; i++) {
+		*rc = mux->send_text(host_get(), session, p + at, lens[i], 0,
+		    err);
+		at += lens[i];
+	}
+	free(lens);
+}
+
+/* One step other than a pause: 0, or -1 with err. */
+static int
+step(struct play *pl, const struct aiterm_input_step *s,
+    struct aiterm_error *err)
+{
+	const struct aiterm_mux_ops *mux = session_mux(err);
+	const char *p = s->arg != NULL ? s->arg : pl->text;
+	size_t len = s->arg != NULL ? strlen(s->arg) : pl->len;
+	int rc = 0;
+
+	if (mux == NULL)
+		return -1;
+	switch (s->kind) {
+	case AITERM_INPUT_TEXT:
+		typed(mux, pl->session, p, len, err, &rc);
+		return rc;
+	case AITERM_INPUT_PASTE:
+		if (mux->paste == NULL)
+			return error_set(err, "the multiplexer cannot paste");
+		return mux->paste(host_get(), pl->session, p, len, err);
+	case AITERM_INPUT_KEY:
+		return mux->send_key(host_get(), pl->session, s->arg, err);
+	case AITERM_INPUT_PAUSE:	/* run() waits them out */
+	case AITERM_INPUT_END:
+		break;
+	}
+	return 0;
+}
+
+static void run(struct play *pl);
+
+static void
+play_closed(uv_handle_t *h)
+{
+	struct play *pl = h->data;
+
+	free(pl->text);
+	free(pl);
+}
+
+static void
+finish(struct play *pl, int rc, const char *why)
+{
+	pl->cb(pl->arg, rc, why);
+	uv_close((uv_handle_t *)&pl->timer, play_closed);
+}
+
+static void
+on_pause(uv_timer_t *t)
+{
+	run(t->data);
+}
+
+static void
+run(struct play *pl)
+{
+	struct aiterm_error err = ERROR_INIT;
+	int rc;
+
+	while (pl->steps->kind != AITERM_INPUT_END) {
+		if (pl->steps->kind == AITERM_INPUT_PAUSE) {
+			long ms = pl->steps->arg != NULL ?
+			    strtol(pl->steps->arg, NULL, 10) : 0;
+
+			pl->steps++;
+			if (ms > 0) {
+				uv_timer_start(&pl->timer, on_pause,
+				    (uint64_t)(ms > PAUSE_MAX_MS ?
+				    PAUSE_MAX_MS : ms), 0);
+				return;
+			}
+			continue;
+		}
+		rc = step(pl, pl->steps, &err);
+		pl->steps++;
+		if (rc != 0) {
+			finish(pl, -1, error_msg(&err));
+			error_clear(&err);
+			return;
+		}
+	}
+	finish(pl, 0, NULL);
+}
+
+void
+agent_input_play(const char *session, const struct aiterm_input_step *steps,
+    const char *text, size_t len, input_cb cb, void *arg)
+{
+	struct play *pl = xcalloc(1, sizeof *pl);
+
+	snprintf(pl->session, sizeof pl->session, "%s", session);
+	pl->steps = steps;
+	pl->text = xmalloc(len + 1);
+	memcpy(pl->text, text != NULL ? text : "", len);
+	pl->text[len] = '\0';
+	pl->len = len;
+	pl->cb = cb;
+	pl->arg = arg;
+	uv_timer_init(server_loop(), &pl->timer);
+	pl->timer.data = pl;
+	run(pl);
+}

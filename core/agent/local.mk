@@ -1,0 +1,10 @@
+core_libaiterm_la_SOURCES += \
+	core/agent/harness.c core/agent/harness.h \
+	core/agent/probe.c core/agent/probe.h \
+	core/agent/record.c core/agent/record.h \
+	core/agent/transcript.c core/agent/transcript.h \
+	core/agent/input.c core/agent/input.h \
+	core/agent/screen.c core/agent/screen.h \
+	core/agent/startup.c core/agent/startup.h \
+	core/agent/dispatch.c core/agent/dispatch.h \
+	core/agent/watch.c core/agent/watch.h

@@ -1,0 +1,68 @@
+#include <string.h>
+
+#include "agent/screen.h"
+#include "plugin/host.h"
+#include "pty/session.h"
+
+static const char *const state_names[] = {
+	[AITERM_SCREEN_UNKNOWN] = "unknown",
+	[AITERM_SCREEN_STARTING] = "starting",
+	[AITERM_SCREEN_INPUT_READY] = "input_ready",
+	[AITERM_SCREEN_RUNNING] = "running",
+	[AITERM_SCREEN_APPROVAL] = "approval",
+	[AITERM_SCREEN_BLOCKING_DIALOG] = "blocking_dialog",
+	[AITERM_SCREEN_ONBOARDING] = "onboarding",
+	[AITERM_SCREEN_RATE_LIMITED] = "rate_limited",
+	[AITERM_SCREEN_EXITED] = "exited",
+};
+
+const char *
+agent_state_name(enum aiterm_screen_state s)
+{
+	return (unsigned)s < sizeof state_names / sizeof state_names[0] &&
+	    state_names[s] != NULL ? state_names[s] : "unknown";
+}
+
+void
+agent_screen_classify(const struct harness *h, const char *text, size_t len,
+    const struct aiterm_pane_info *pane, struct aiterm_screen_verdict *v)
+{
+	struct aiterm_screen scr = {
+		text, len, pane->cols, pane->rows, pane->cursor_x,
+		pane->cursor_y,
+	};
+
+	memset(v, 0, sizeof *v);
+	if (!pane->exists || pane->dead) {
+		v->state = AITERM_SCREEN_EXITED;
+		v->reason = !pane->exists ? "session_lost" : "pane_exited";
+		return;
+	}
+	h->ops->classify(&scr, v);
+	if (v->reason == NULL)
+		v->reason = "unspecified";
+}
+
+int
+agent_screen_read(const struct harness *h, const char *session,
+    struct agent_screen *s, struct aiterm_error *err)
+{
+	const struct aiterm_mux_ops *mux = session_mux(err);
+
+	memset(s, 0, sizeof *s);
+	if (mux == NULL || mux->pane_info(host_get(), session, &s->pane,
+	    err) != 0)
+		return -1;
+	if (s->pane.exists && mux->capture(host_get(),
+	    session, (struct aiterm_buf *)&s->text, err) != 0)
+		return -1;
+	agent_screen_classify(h, buf_str(&s->text), s->text.len, &s->pane,
+	    &s->verdict);
+	return 0;
+}
+
+void
+agent_screen_free(struct agent_screen *s)
+{
+	buf_free(&s->text);
+}

@@ -1,0 +1,28 @@
+/*
+ * What an agent's screen shows, by its harness's classifier (AGT-START,
+ * AGT-SEND, PTY-OBSERVE): the capture and pane facts are the core's, the
+ * verdict is the plugin's.  A dead pane is EXITED whatever was drawn.
+ */
+#ifndef AITERM_AGENT_SCREEN_H
+#define AITERM_AGENT_SCREEN_H
+
+#include "agent/harness.h"
+#include "util/buf.h"
+
+struct agent_screen {
+	struct aiterm_screen_verdict	 verdict;
+	struct aiterm_pane_info		 pane;
+	struct aiterm_buf		 text;	/* the capture */
+};
+
+const char	*agent_state_name(enum aiterm_screen_state s);
+/* Capture, pane info and classify: 0, or -1 with err. */
+int	agent_screen_read(const struct harness *h, const char *session,
+	    struct agent_screen *s, struct aiterm_error *err);
+/* Classify a given capture (no I/O). */
+void	agent_screen_classify(const struct harness *h, const char *text,
+	    size_t len, const struct aiterm_pane_info *pane,
+	    struct aiterm_screen_verdict *v);
+void	agent_screen_free(struct agent_screen *s);
+
+#endif

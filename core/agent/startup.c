@@ -1,0 +1,304 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "agent/input.h"
+#include "agent/startup.h"
+#include "reduce/strip.h"
+#include "state/atomic.h"
+#include "mcp/server.h"
+#include "pty/session.h"
+#include "util/xmalloc.h"
+
+/* A look waits this long after a change, so a redraw is seen whole. */
+#define SETTLE_MS	60
+/* A composer must still be there this much later to count as ready. */
+#define READY_CONFIRM_MS	250
+/* The most times one start-up screen is answered. */
+#define ADVANCE_MAX	3
+/* What an exit at start shows of the log: its end, a few lines. */
+#define TAIL_READ	8192
+#define TAIL_LINES	6
+
+struct startup {
+	const struct harness	*h;
+	char			 session[SESSION_ID_MAX + 1];
+	int			 trust;
+	startup_cb		 cb;
+	void			*arg;
+	uv_fs_event_t		 watch;
+	uv_timer_t		 look, deadline;
+	int			 open;
+	bool			 done, typing, watching;
+	bool			 ready_once;	/* a composer was seen once */
+	unsigned		 advances;
+	long long		 t0;
+	struct startup_result	 r;
+};
+
+static void
+closed(uv_handle_t *h)
+{
+	struct startup *s = h->data;
+
+	/* A play under way still calls typed(), which frees it then. */
+	if (--s->open == 0 && !s->typing)
+		free(s);
+}
+
+static void
+stop(struct startup *s)
+{
+	s->done = true;
+	uv_timer_stop(&s->look);
+	uv_timer_stop(&s->deadline);
+	uv_close((uv_handle_t *)&s->look, closed);
+	uv_close((uv_handle_t *)&s->deadline, closed);
+	if (s->watching)
+		uv_fs_event_stop(&s->watch);
+	uv_close((uv_handle_t *)&s->watch, closed);
+}
+
+static void
+end(struct startup *s, const char *startup)
+{
+	if (s->done)
+		return;
+	s->r.startup = startup;
+	s->r.ms = session_now_ms() - s->t0;
+	s->cb(s->arg, &s->r);
+	stop(s);
+}
+
+/* The start of the last line that begins with "Error" or "error", or NULL. */
+static const char *
+last_error_line(const char *text, size_t len)
+{
+	const char *found = NULL, *p = text, *end = text + len, *nl;
+
+	while (p < end) {
+		if ((size_t)(end - p) >= 5 && (memcmp(p, "Error", 5) == 0 ||
+		    memcmp(p, "error", 5) == 0))
+			found = p;
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			break;
+		p = nl + 1;
+	}
+	return found;
+}
+
+/*
+ * What the CLI printed last, from the pane's output log (a dead pane's
+ * screen may hold only the multiplexer's notice): its last non-blank
+ * lines after RED-STRIP, at most size bytes.
+ */
+static void
+log_tail(const char *session, char *out, size_t size)
+{
+	struct aiterm_buf raw = BUF_INIT, text = BUF_INIT;
+	char *log = session_path(session, "output.log"), *data = NULL;
+	size_t len = 0, end, start, from;
+	unsigned lines = 0;
+	const char *err;
+
+	out[0] = '\0';
+	if (log == NULL || file_read(log, &data, &len, NULL) != 0)
+		goto out;
+	from = len > TAIL_READ ? len - TAIL_READ : 0;
+	red_strip(data + from, len - from, &text);
+	end = text.len;
+	while (end > 0 && strchr(" \n\t", text.data[end - 1]) != NULL)
+		end--;
+	/* An error line says more than a backtrace after it. */
+	if ((err = last_error_line(text.data, end)) != NULL) {
+		start = (size_t)(err - text.data);
+		for (end = start, lines = 0; end < text.len && lines < 3 &&
+		    end - start < size - 1; end++)
+			lines += text.data[end] == '\n';
+		while (end > start && strchr(" \n\t", text.data[end - 1]))
+			end--;
+		snprintf(out, size, "%.*s", (int)(end - start), err);
+		goto out;
+	}
+	start = end;
+	while (start > 0 && lines < TAIL_LINES && end - start < size - 1) {
+		start--;
+		if (text.data[start] == '\n' && start + 1 < end &&
+		    text.data[start + 1] != '\n')
+			lines++;
+	}
+	while (start < end && text.data[start] == '\n')
+		start++;
+	if (end - start >= size)
+		start = end - (size - 1);
+	snprintf(out, size, "%.*s", (int)(end - start), text.data + start);
+out:
+	free(log);
+	free(data);
+	buf_free(&raw);
+	buf_free(&text);
+}
+
+static void schedule(struct startup *s, unsigned ms);
+
+static void
+typed(void *arg, int rc, const char *error)
+{
+	struct startup *s = arg;
+
+	s->typing = false;
+	if (s->done) {
+		if (s->open == 0)
+			free(s);
+		return;
+	}
+	if (rc != 0) {
+		snprintf(s->r.screen_tail, sizeof s->r.screen_tail,
+		    "typing into the start-up screen failed: %s", error);
+		end(s, "not_ready");
+		return;
+	}
+	schedule(s, SETTLE_MS);
+}
+
+static void
+advance(struct startup *s, const struct aiterm_screen_verdict *v)
+{
+	const struct aiterm_input_step *keys = v->dialog == NULL ? NULL :
+	    s->h->ops->startup_keys(v->dialog, s->trust);
+	size_t n = strlen(s->r.advanced);
+
+	if (keys == NULL || ++s->advances > ADVANCE_MAX) {
+		end(s, "needs_user");
+		return;
+	}
+	if (strstr(s->r.advanced, v->dialog) == NULL)
+		snprintf(s->r.advanced + n, sizeof s->r.advanced - n, "%s%s",
+		    n > 0 ? ", " : "", v->dialog);
+	s->typing = true;
+	agent_input_play(s->session, keys, NULL, 0, typed, s);
+}
+
+static void
+look(struct startup *s)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct agent_screen scr;
+
+	if (s->done || s->typing)
+		return;
+	if (agent_screen_read(s->h, s->session, &scr, &err) != 0) {
+		snprintf(s->r.screen_tail, sizeof s->r.screen_tail, "%s",
+		    error_msg(&err));
+		error_clear(&err);
+		end(s, "not_ready");
+		return;
+	}
+	s->r.verdict = scr.verdict;
+	switch (scr.verdict.state) {
+	case AITERM_SCREEN_EXITED:
+		s->r.exit_status = scr.pane.dead_status;
+		log_tail(s->session, s->r.screen_tail, sizeof s->r.screen_tail);
+		end(s, "exited");
+		break;
+	case AITERM_SCREEN_ONBOARDING:
+		end(s, "vendor_onboarding_required");
+		break;
+	case AITERM_SCREEN_RATE_LIMITED:
+		end(s, "rate_limited");
+		break;
+	case AITERM_SCREEN_APPROVAL:
+		end(s, "approval");
+		break;
+	case AITERM_SCREEN_BLOCKING_DIALOG:
+		s->ready_once = false;
+		advance(s, &scr.verdict);
+		break;
+	case AITERM_SCREEN_INPUT_READY:
+		/* Seen twice, READY_CONFIRM_MS apart: not a passing frame. */
+		if (s->ready_once)
+			end(s, "ready");
+		else {
+			s->ready_once = true;
+			schedule(s, READY_CONFIRM_MS);
+		}
+		break;
+	default:
+		s->ready_once = false;
+		break;
+	}
+	agent_screen_free(&scr);
+}
+
+static void
+on_look(uv_timer_t *t)
+{
+	look(t->data);
+}
+
+static void
+schedule(struct startup *s, unsigned ms)
+{
+	if (!s->done)
+		uv_timer_start(&s->look, on_look, ms, 0);
+}
+
+static void
+on_change(uv_fs_event_t *h, const char *name, int events, int status)
+{
+	struct startup *s = h->data;
+
+	(void)name;
+	(void)events;
+	(void)status;
+	/* A pending confirmation look keeps its time. */
+	if (!s->done && !s->ready_once && !uv_is_active((uv_handle_t *)
+	    &s->look))
+		schedule(s, SETTLE_MS);
+}
+
+static void
+on_deadline(uv_timer_t *t)
+{
+	struct startup *s = t->data;
+
+	end(s, s->r.verdict.state == AITERM_SCREEN_INPUT_READY ? "ready" :
+	    "not_ready");
+}
+
+struct startup *
+agent_startup_begin(const struct harness *h, const char *session,
+    int trust_project, unsigned timeout_ms, startup_cb cb, void *arg)
+{
+	struct startup *s = xcalloc(1, sizeof *s);
+	char *log = session_path(session, "output.log");
+
+	s->h = h;
+	snprintf(s->session, sizeof s->session, "%s", session);
+	s->trust = trust_project;
+	s->cb = cb;
+	s->arg = arg;
+	s->t0 = session_now_ms();
+	s->r.exit_status = -1;
+	s->r.startup = "not_ready";
+	uv_timer_init(server_loop(), &s->look);
+	uv_timer_init(server_loop(), &s->deadline);
+	uv_fs_event_init(server_loop(), &s->watch);
+	s->look.data = s->deadline.data = s->watch.data = s;
+	s->open = 3;
+	s->watching = log != NULL && uv_fs_event_start(&s->watch, on_change,
+	    log, 0) == 0;
+	free(log);
+	uv_timer_start(&s->deadline, on_deadline, timeout_ms, 0);
+	schedule(s, SETTLE_MS);
+	return s;
+}
+
+void
+agent_startup_cancel(struct startup *s)
+{
+	if (!s->done)
+		stop(s);
+}

@@ -1,0 +1,47 @@
+/*
+ * The harness's own transcript of one launch (AGT-TURN): finding it with
+ * the plugin's transcript_dir and transcript_claim, counting its turns
+ * and reading one by its index with count_turns and read_turn.  The core
+ * does the I/O; the plugin only looks at names and bytes.
+ */
+#ifndef AITERM_AGENT_TRANSCRIPT_H
+#define AITERM_AGENT_TRANSCRIPT_H
+
+#include <stdint.h>
+
+#include "agent/harness.h"
+#include "agent/record.h"
+#include "util/buf.h"
+
+/* The first bytes of a candidate file a claim looks at. */
+#define TRANSCRIPT_HEAD_MAX	(64 * 1024)
+/* The most of a transcript that is read. */
+#define TRANSCRIPT_MAX		(64u * 1024 * 1024)
+
+/*
+ * Find r's transcript when r->transcript is still empty: 0 found (r is
+ * updated, not written), 1 not there yet, -1 with err.
+ */
+int	transcript_locate(const struct harness *h, struct agent_record *r,
+	    struct aiterm_error *err);
+/* The directory transcript_locate searches (allocated), for watching. */
+char	*transcript_dir(const struct harness *h, const struct agent_record *r,
+	    int *depth, struct aiterm_error *err);
+/*
+ * What to watch for the transcript to change: the file once known, else
+ * the folder it will appear in (allocated; NULL when there is none).
+ */
+char	*transcript_watch_target(const struct harness *h,
+	    const struct agent_record *r);
+/* How many turns the transcript holds (0 when it does not exist). */
+unsigned transcript_count(const struct harness *h, const char *path);
+/*
+ * Turn index (0-based) of the transcript: fills turn, its answer into
+ * answer (NONE when the transcript or the turn's prompt is not there
+ * yet); 0, or -1 with err.
+ */
+int	transcript_turn(const struct harness *h, const char *path,
+	    unsigned index, struct aiterm_turn *turn,
+	    struct aiterm_buf *answer, struct aiterm_error *err);
+
+#endif

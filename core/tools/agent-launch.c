@@ -1,0 +1,298 @@
+/*
+ * agent_launch (AGT-LAUNCH, AGT-START, AGT-TURN, AGT-JOB): start an agent
+ * CLI (a harness plugin: claude-code, codex-cli, ...) in a session of its
+ * own, bring it to its composer, and dispatch the prompt if one is given.
+ * It never waits for a turn: the receipt says how far start-up and the
+ * dispatch got, and how to read the answer.
+ *
+ * The CLI is the pane's own command (no shell in front of it), so the
+ * launch line is in no shell history and its exit status is the pane's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent/dispatch.h"
+#include "agent/harness.h"
+#include "agent/probe.h"
+#include "agent/record.h"
+#include "agent/startup.h"
+#include "plugin/host.h"
+#include "pty/session.h"
+#include "state/stateroot.h"
+#include "tools/agent-common.h"
+#include "tools/tool.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+extern char **environ;
+
+struct launch {
+	struct tool_call	*call;
+	struct harness		 h;
+	char			 id[SESSION_ID_MAX + 1];
+	char			 cwd[PATH_MAX];
+	char			*model;
+	char			*prompt;
+	size_t			 prompt_len;
+	bool			 trust;
+	unsigned		 timeout_ms;
+	struct probe_result	 probe;
+	struct startup		*startup;
+	struct startup_result	 start;
+	bool			 cancelled, created;
+};
+
+static void
+launch_free(struct launch *l)
+{
+	free(l->model);
+	free(l->prompt);
+	free(l);
+}
+
+static void
+fail(struct launch *l, const char *msg)
+{
+	if (l->created)
+		agent_session_discard(l->id);
+	tool_call_fail(l->call, "agent_launch: %s", msg);
+	launch_free(l);
+}
+
+/* The receipt: what the model reads (and, asked for, the same as fields). */
+static void
+reply(struct launch *l, const struct dispatch_result *d)
+{
+	struct aiterm_buf t = BUF_INIT;
+	struct agent_record rec;
+	char cursor[48] = "";
+	json_t *sc;
+	char *attach = agent_attach_command(l->id);
+
+	memset(&rec, 0, sizeof rec);
+	agent_record_read(l->id, &rec, NULL);
+	buf_printf(&t, "launched %s %s in %s (launch %s)\n", l->h.id,
+	    l->probe.version, l->id, rec.launch_id);
+	buf_printf(&t, "startup: %s", l->start.startup);
+	if (l->start.advanced[0] != '\0')
+		buf_printf(&t, " (advanced: %s)", l->start.advanced);
+	if (strcmp(l->start.startup, "exited") == 0)
+		buf_printf(&t, ", status %d", l->start.exit_status);
+	if (strcmp(l->start.startup, "ready") != 0)
+		buf_printf(&t, "; screen %s/%s",
+		    agent_state_name(l->start.verdict.state),
+		    l->start.verdict.reason);
+	buf_addc(&t, '\n');
+	if (l->start.screen_tail[0] != '\0')
+		buf_printf(&t, "%s\n", l->start.screen_tail);
+	sc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "session_id",
+	    l->id, "launch_id", rec.launch_id, "harness", l->h.id, "version",
+	    l->probe.version, "startup", l->start.startup, "screen",
+	    agent_state_name(l->start.verdict.state), "attach", attach);
+	if (strcmp(l->start.startup, "exited") == 0)
+		json_object_set_new(sc, "exit_status",
+		    json_integer(l->start.exit_status));
+	if (d != NULL && d->rc == 0) {
+		agent_event_cursor(d->turn, d->index, cursor, sizeof cursor);
+		buf_printf(&t, "prompt: %s%s%s%s, turn %u, event_cursor %s\n",
+		    agent_dispatch_name(d->dispatch),
+		    d->confirmed_by[0] != '\0' ? " (" : "", d->confirmed_by,
+		    d->confirmed_by[0] != '\0' ? ")" : "", d->turn, cursor);
+		buf_printf(&t, "answer: pty_read session_id=%s "
+		    "agent_transcript=true wait=true\n", l->id);
+		json_object_set_new(sc, "dispatch",
+		    json_string(agent_dispatch_name(d->dispatch)));
+		json_object_set_new(sc, "turn", json_integer(d->turn));
+		json_object_set_new(sc, "event_cursor", json_string(cursor));
+		if (d->confirmed_by[0] != '\0')
+			json_object_set_new(sc, "confirmed_by",
+			    json_string(d->confirmed_by));
+	} else if (d != NULL) {
+		buf_printf(&t, "prompt: not_sent (%s)\n", d->error);
+		json_object_set_new(sc, "dispatch", json_string("not_sent"));
+	} else {
+		const char *what = l->prompt != NULL ? "not_sent" :
+		    "not_requested";
+
+		buf_printf(&t, "prompt: %s\n", what);
+		json_object_set_new(sc, "dispatch", json_string(what));
+		if (strcmp(l->start.startup, "ready") == 0)
+			buf_printf(&t, "send: pty_send session_id=%s text=...\n",
+			    l->id);
+	}
+	buf_printf(&t, "watch: %s", attach);
+	tool_call_reply(l->call, buf_steal(&t, NULL), sc);
+	agent_record_free(&rec);
+	free(attach);
+	launch_free(l);
+}
+
+static void
+dispatched(void *arg, const struct dispatch_result *d)
+{
+	struct launch *l = arg;
+
+	if (l->cancelled) {
+		launch_free(l);
+		return;
+	}
+	reply(l, d);
+}
+
+static void
+started(void *arg, const struct startup_result *r)
+{
+	struct launch *l = arg;
+	struct aiterm_error err = ERROR_INIT;
+	struct agent_record rec;
+
+	l->startup = NULL;
+	l->start = *r;
+	if (strcmp(r->startup, "ready") != 0 || l->prompt == NULL) {
+		if (l->prompt != NULL && agent_record_read(l->id, &rec,
+		    &err) == 0) {
+			rec.dispatch = DISPATCH_NOT_SENT;
+			agent_record_write(l->id, &rec, &err);
+			agent_record_free(&rec);
+		}
+		error_clear(&err);
+		reply(l, NULL);
+		return;
+	}
+	agent_dispatch(&l->h, l->id, l->prompt, l->prompt_len, dispatched, l);
+}
+
+static void
+on_cancel(struct tool_call *call)
+{
+	struct launch *l = tool_call_data(call);
+
+	tool_call_fail(call, "agent_launch: cancelled; the session %s exists "
+	    "(pty_close it or use it)", l->id);
+	if (l->startup != NULL) {
+		agent_startup_cancel(l->startup);
+		launch_free(l);
+		return;
+	}
+	/* A dispatch under way frees it when it ends. */
+	l->cancelled = true;
+}
+
+static void
+probed(void *arg, const struct probe_result *r)
+{
+	struct launch *l = arg;
+	struct aiterm_error err = ERROR_INIT;
+	struct agent_spawn sp;
+
+	l->probe = *r;
+	if (!r->ok) {
+		fail(l, r->error);
+		return;
+	}
+	memset(&sp, 0, sizeof sp);
+	sp.id = l->id;
+	sp.h = &l->h;
+	sp.binary = r->binary;
+	sp.version = r->version;
+	sp.model = l->model;
+	sp.cwd = l->cwd;
+	sp.trust = l->trust;
+	if (agent_session_spawn(&sp, &err) != 0) {
+		l->created = sp.created;
+		fail(l, error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	l->created = true;
+	tool_call_set_data(l->call, l, on_cancel);
+	l->startup = agent_startup_begin(&l->h, l->id, l->trust,
+	    l->timeout_ms, started, l);
+}
+
+static void
+agent_launch_call(struct tool_call *call)
+{
+	json_t *args = tool_call_args(call), *v;
+	struct aiterm_error err = ERROR_INIT;
+	struct launch *l = xcalloc(1, sizeof *l);
+	const char *name, *cwd;
+
+	l->call = call;
+	if (harness_find(json_string_value(json_object_get(args, "harness")),
+	    &l->h, &err) != 0 || state_root_require(&err) != 0 ||
+	    session_mux(&err) == NULL)
+		goto out_fail;
+	cwd = json_string_value(json_object_get(args, "cwd"));
+	if (realpath(cwd, l->cwd) == NULL) {
+		error_set(&err, "cwd '%.200s': %s", cwd, strerror(errno));
+		goto out_fail;
+	}
+	name = json_string_value(json_object_get(args, "name"));
+	if (agent_session_name(name, l->id, &err) != 0)
+		goto out_fail;
+	if ((v = json_object_get(args, "model")) != NULL)
+		l->model = xstrdup(json_string_value(v));
+	if ((v = json_object_get(args, "prompt")) != NULL) {
+		l->prompt_len = json_string_length(v);
+		l->prompt = xmalloc(l->prompt_len + 1);
+		memcpy(l->prompt, json_string_value(v), l->prompt_len + 1);
+	}
+	l->trust = json_is_true(json_object_get(args, "trust_project"));
+	v = json_object_get(args, "timeout");
+	l->timeout_ms = v != NULL ? (unsigned)(json_number_value(v) * 1000) :
+	    STARTUP_DEFAULT_MS;
+	harness_probe(&l->h, probed, l);
+	return;
+out_fail:
+	tool_call_fail(call, "agent_launch: %s", error_msg(&err));
+	error_clear(&err);
+	launch_free(l);
+}
+
+const struct tool_entry tool_agent_launch = {
+	.name = "agent_launch",
+	.title = "Launch an agent CLI",
+	.description = "Start an agent CLI (harness: claude-code, codex-cli) "
+	    "in a terminal of its own, in cwd, with its own login, config and "
+	    "model catalog. Returns once it is ready (or why not), after "
+	    "sending prompt if given; never waits for the turn. Read the "
+	    "answer with pty_read agent_transcript=true wait=true; send more "
+	    "with pty_send. trust_project: accept its workspace-trust "
+	    "screen. timeout: start-up seconds, default 30, max 300.",
+	.input_schema = "{\"type\":\"object\",\"properties\":{"
+	    "\"harness\":{\"type\":\"string\",\"minLength\":1,"
+	    "\"maxLength\":64},"
+	    "\"cwd\":{\"type\":\"string\",\"minLength\":1},"
+	    "\"model\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128,"
+	    "\"description\":\"Default: the harness's own.\"},"
+	    "\"prompt\":{\"type\":\"string\",\"minLength\":1,"
+	    "\"maxLength\":65536},"
+	    "\"trust_project\":{\"type\":\"boolean\",\"default\":false},"
+	    "\"name\":{\"type\":\"string\",\"description\":\"Session id "
+	    "(A-Z a-z 0-9 _ -).\"},"
+	    "\"timeout\":{\"type\":\"number\",\"minimum\":1,\"maximum\":300}},"
+	    "\"required\":[\"harness\",\"cwd\"],"
+	    "\"additionalProperties\":false}",
+	.output_schema = "{\"type\":\"object\",\"properties\":{"
+	    "\"session_id\":{\"type\":\"string\"},"
+	    "\"launch_id\":{\"type\":\"string\"},"
+	    "\"harness\":{\"type\":\"string\"},"
+	    "\"version\":{\"type\":\"string\"},"
+	    "\"startup\":{\"type\":\"string\"},"
+	    "\"screen\":{\"type\":\"string\"},"
+	    "\"exit_status\":{\"type\":\"integer\"},"
+	    "\"dispatch\":{\"type\":\"string\"},"
+	    "\"confirmed_by\":{\"type\":\"string\"},"
+	    "\"turn\":{\"type\":\"integer\"},"
+	    "\"event_cursor\":{\"type\":\"string\"},"
+	    "\"attach\":{\"type\":\"string\"}},"
+	    "\"required\":[\"session_id\",\"launch_id\",\"startup\","
+	    "\"dispatch\",\"attach\"]}",
+	.hints = TOOL_OPEN_WORLD,
+	.call = agent_launch_call,
+};

@@ -1,0 +1,12 @@
+# plugins/harness-claude: Claude Code (claude-code).
+pluginexec_LTLIBRARIES += plugins/harness-claude/harness_claude.la
+plugins_harness_claude_harness_claude_la_SOURCES = \
+	plugins/harness-claude/claude.c plugins/harness-claude/claude.h \
+	plugins/harness-claude/screen.c plugins/harness-claude/transcript.c
+plugins_harness_claude_harness_claude_la_CPPFLAGS = $(harness_cppflags)
+plugins_harness_claude_harness_claude_la_CFLAGS = $(harness_cflags)
+plugins_harness_claude_harness_claude_la_LDFLAGS = $(plugin_ldflags)
+plugins_harness_claude_harness_claude_la_LIBADD = $(harness_libadd)
+dist_pluginexec_DATA += plugins/harness-claude/harness-claude.yaml
+PLUGIN_MANIFESTS += plugins/harness-claude/harness-claude.yaml
+TEST_PLUGIN_PATH += $(abs_top_builddir)/plugins/harness-claude

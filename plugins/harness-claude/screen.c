@@ -1,0 +1,195 @@
+/*
+ * Claude Code's screens (2.1.197, recorded in
+ * tests/harness/fixtures/claude-code-2.1.197): a table of what a screen
+ * shows, first match wins, then the footer and the composer.  The footer
+ * (the last line) is the best key: "esc to interrupt" while a turn runs,
+ * "? for shortcuts" when idle.  The spinner's word and glyph are random
+ * and the welcome box changes with the project: neither is looked at.
+ */
+#include <string.h>
+
+#include "claude.h"
+#include "hlib.h"
+
+struct known {
+	const char			*needle;	/* on the screen */
+	const char			*also;		/* and this, or NULL */
+	enum aiterm_screen_state	 state;
+	const char			*reason;
+	const char			*dialog;	/* startup_keys may advance */
+};
+
+/* Dialogs and cards, before the footer is looked at. */
+static const struct known known[] = {
+	{ "Detected a custom API key in your environment", NULL,
+	    AITERM_SCREEN_ONBOARDING, "api_key_choice", NULL },
+	{ "Select login method", NULL,
+	    AITERM_SCREEN_ONBOARDING, "login_method", NULL },
+	{ "Unable to connect to Anthropic services", NULL,
+	    AITERM_SCREEN_ONBOARDING, "login_preflight_failed", NULL },
+	{ "Is this a project you created or one you trust?", NULL,
+	    AITERM_SCREEN_BLOCKING_DIALOG, "trust_folder", "trust_folder" },
+	{ "Choose the text style that looks best with your terminal", NULL,
+	    AITERM_SCREEN_BLOCKING_DIALOG, "theme_picker", "theme_picker" },
+	{ "Security notes:", "Press Enter to continue",
+	    AITERM_SCREEN_BLOCKING_DIALOG, "security_notes",
+	    "security_notes" },
+	{ "New MCP server found in this project", NULL,
+	    AITERM_SCREEN_BLOCKING_DIALOG, "mcp_server_consent",
+	    "mcp_server_consent" },
+	{ "Settings Error", "Exit and fix manually",
+	    AITERM_SCREEN_BLOCKING_DIALOG, "settings_error", NULL },
+	{ "Do you want to proceed?", " 1. Yes",
+	    AITERM_SCREEN_APPROVAL, "permission_dialog", NULL },
+	{ "Do you want to make this edit to", " 1. Yes",
+	    AITERM_SCREEN_APPROVAL, "edit_permission_dialog", NULL },
+	{ "Do you want to create ", " 1. Yes",
+	    AITERM_SCREEN_APPROVAL, "create_permission_dialog", NULL },
+};
+
+void
+claude_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
+{
+	const char *footer, *rest;
+	size_t i, flen, rlen;
+
+	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
+		if (hl_has(s, known[i].needle) && (known[i].also == NULL ||
+		    hl_has(s, known[i].also))) {
+			v->state = known[i].state;
+			v->reason = known[i].reason;
+			v->dialog = known[i].dialog;
+			return;
+		}
+	}
+	if (!hl_last_line(s, &footer, &flen)) {
+		v->state = AITERM_SCREEN_STARTING;
+		v->reason = "blank";
+		return;
+	}
+	if (hl_line_has(footer, flen, "esc to interrupt")) {
+		v->state = AITERM_SCREEN_RUNNING;
+		v->reason = hl_has(s, "Press up to edit queued messages") ?
+		    "running_with_queued_input" : "esc_to_interrupt";
+		return;
+	}
+	/* The composer: its line starts with the prompt glyph. */
+	if (hl_line_starting(s, "\xe2\x9d\xaf", &rest, &rlen)) {
+		v->state = AITERM_SCREEN_INPUT_READY;
+		v->reason = rlen == 0 ? "composer_empty" : "composer_has_text";
+		return;
+	}
+	if (hl_has(s, "Welcome to Claude Code")) {
+		v->state = AITERM_SCREEN_STARTING;
+		v->reason = "welcome";
+		return;
+	}
+	v->state = AITERM_SCREEN_UNKNOWN;
+	v->reason = "no_known_screen";
+}
+
+#define KEYS(name, ...) \
+	static const struct aiterm_input_step name[] = { __VA_ARGS__, \
+	    { AITERM_INPUT_END, NULL } }
+
+/* A digit selects and confirms in Claude's lists; Enter takes the selected. */
+KEYS(enter_keys, { AITERM_INPUT_KEY, "Enter" });
+KEYS(yes_keys, { AITERM_INPUT_KEY, "1" });
+KEYS(no_keys, { AITERM_INPUT_KEY, "Escape" });
+
+/*
+ * A pasted prompt does not submit; Enter after it sends the whole text as
+ * one prompt (a long one shows as "[Pasted text #1 +N lines]").  The same
+ * keys add text to a running turn: Claude queues it, takes it at the next
+ * tool boundary, or runs it right after a turn without tools.
+ */
+const struct aiterm_input_step claude_submit[] = {
+	{ AITERM_INPUT_PASTE, NULL },
+	{ AITERM_INPUT_PAUSE, "150" },
+	{ AITERM_INPUT_KEY, "Enter" },
+	{ AITERM_INPUT_END, NULL },
+};
+
+const struct aiterm_input_step *
+claude_startup_keys(const char *dialog, int trust_project)
+{
+	/* The theme and the security notes: confirm what is selected. */
+	if (strcmp(dialog, "theme_picker") == 0 ||
+	    strcmp(dialog, "security_notes") == 0)
+		return enter_keys;
+	/* Trust and project MCP consent: the launch's own decision. */
+	if (trust_project && (strcmp(dialog, "trust_folder") == 0 ||
+	    strcmp(dialog, "mcp_server_consent") == 0))
+		return enter_keys;
+	return NULL;
+}
+
+static const char *const choices[] = { "approve_once", "deny", NULL };
+
+/* How far above the question the dialog's subject may start. */
+#define SUBJECT_LINES	12
+
+/*
+ * The permission dialog: the tool's title line (" Bash command"), then
+ * the subject lines up to "Do you want to proceed?".
+ */
+int
+claude_approval(const struct aiterm_host *host, const struct aiterm_screen *s,
+    struct aiterm_approval *a)
+{
+	const char *ask = memmem(s->text, s->len, "Do you want to",
+	    strlen("Do you want to")), *p, *start, *nl;
+	size_t n, lines;
+
+	if (ask == NULL || !hl_has(s, " 1. Yes"))
+		return 0;
+	/*
+	 * Back from the question to the dialog's rule line (U+2500), at most
+	 * SUBJECT_LINES lines; without one, the question alone.
+	 */
+	lines = 0;
+	for (start = ask; start > s->text && lines <= SUBJECT_LINES;
+	    start--) {
+		if (start[-1] == '\n')
+			lines++;
+		if (start - s->text >= 4 && memcmp(start - 4,
+		    "\xe2\x94\x80\n", 4) == 0)
+			break;
+	}
+	if (start == s->text || lines > SUBJECT_LINES)
+		start = ask;
+	a->kind = hl_has(s, " Bash command") ? "command" : "tool";
+	for (p = start; p < ask; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(ask - p));
+		if (nl == NULL)
+			nl = ask;
+		while (p < nl && *p == ' ')
+			p++;
+		n = (size_t)(nl - p);
+		while (n > 0 && p[n - 1] == ' ')
+			n--;
+		if (n > 0) {
+			if (host->buf_len(a->subject) > 0)
+				host->buf_add(a->subject, "\n", 1);
+			host->buf_add(a->subject, p, n);
+		}
+	}
+	/* The question itself, as shown. */
+	nl = memchr(ask, '\n', s->len - (size_t)(ask - s->text));
+	if (host->buf_len(a->subject) > 0)
+		host->buf_add(a->subject, "\n", 1);
+	host->buf_add(a->subject, ask, nl != NULL ? (size_t)(nl - ask) :
+	    strlen(ask));
+	a->choices = choices;
+	return 1;
+}
+
+const struct aiterm_input_step *
+claude_approval_keys(const char *choice)
+{
+	if (strcmp(choice, "approve_once") == 0)
+		return yes_keys;
+	if (strcmp(choice, "deny") == 0)
+		return no_keys;
+	return NULL;
+}

@@ -1,0 +1,47 @@
+/*
+ * Helpers the harness plugins share (a convenience library linked into
+ * each of them): looking at screens, reading JSONL transcripts, versions
+ * and environments.  Pure functions; nothing here does I/O.
+ */
+#ifndef AITERM_HLIB_H
+#define AITERM_HLIB_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <aiterm/plugin.h>
+
+/* needle somewhere on the screen. */
+bool	hl_has(const struct aiterm_screen *s, const char *needle);
+/*
+ * The last line that is not blank: *line and *len (no LF); false when the
+ * screen is blank.
+ */
+bool	hl_last_line(const struct aiterm_screen *s, const char **line,
+	    size_t *len);
+/* needle in [line, line + len). */
+bool	hl_line_has(const char *line, size_t len, const char *needle);
+/*
+ * The last line of the screen that, after leading spaces, starts with prefix:
+ * its rest (after the prefix, spaces skipped) in *rest and *rest_len.
+ */
+bool	hl_line_starting(const struct aiterm_screen *s, const char *prefix,
+	    const char **rest, size_t *rest_len);
+/* The first dotted number ("2.1.197") of out into buf; 0, or -1. */
+int	hl_version(const char *out, size_t len, char *buf, size_t size);
+/* The value of key in a KEY=VALUE list, or NULL. */
+const char *hl_env(const char *const *env, const char *key);
+/*
+ * Calls cb with every line of a JSONL text that is a JSON object (others
+ * are skipped) and its index; stops when cb returns nonzero.
+ */
+void	hl_jsonl_each(const char *bytes, size_t len,
+	    int (*cb)(json_t *obj, size_t index, void *arg), void *arg);
+/* The string at key of o (a path of keys separated by '.'), or NULL. */
+const char *hl_str(json_t *o, const char *path);
+/* Text of a content value: a string, or the "text" of its text blocks. */
+void	hl_content_text(const struct aiterm_host *host, json_t *content,
+	    struct aiterm_buf *out);
+
+#endif

@@ -1,0 +1,159 @@
+'use strict';
+/*
+ * agent_launch, pty_send and pty_read{agent_transcript} on the real Claude
+ * Code CLI (@anthropic-ai/claude-code 2.1.197, tests/clients' lock) in a
+ * private tmux server, against a mock Anthropic Messages API on 127.0.0.1
+ * (lib/claude-mock.cjs): AGT-LAUNCH, AGT-START, AGT-TURN, AGT-SEND,
+ * AGT-CLAUDE-MARK.  What is asserted is the text the model reads.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
+const { startClaudeMock } = require('./lib/claude-mock.cjs');
+
+const T = { timeout: 120000 };
+
+async function rigWithMock(t, seed = {}, env = {}) {
+	const mock = await startClaudeMock({ defaultText: 'Default answer.' });
+	t.after(() => mock.close());
+	const rig = new AgentRig(t, { env });
+	seedClaude(rig.dirs.home, rig.dirs.work, seed);
+	shown(t, rig);
+	await rig.server(mock.url);
+	return { rig, mock };
+}
+
+/* Every call's text, in the test's diagnostics (what the model read). */
+function shown(t, rig) {
+	const call = rig.call.bind(rig);
+	rig.call = async (name, args, ms) => {
+		const t0 = Date.now();
+		const r = await call(name, args, ms);
+		t.diagnostic(`${name} ${JSON.stringify(args).slice(0, 120)} -> ${Date.now() - t0} ms: ${JSON.stringify(r.text)}`);
+		return r;
+	};
+}
+
+function sid(text) {
+	const m = text.match(/^launched claude-code \S+ in (\S+) \(launch /m);
+	assert.ok(m, `the receipt names the session: ${text}`);
+	return m[1];
+}
+
+test('AGT-LAUNCH AGT-TURN: a plain turn; the answer comes from the transcript', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'The answer is forty-two.', chunks: 3, delayMs: 200 });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'What is the answer?' });
+	assert.equal(l.isError, false, l.text);
+	assert.match(l.text, /^startup: ready$/m, l.text);
+	assert.match(l.text, /^prompt: start_confirmed \((screen_running|transcript_prompt|transcript_turn_ended)\), turn 1, event_cursor 1:0$/m, l.text);
+	assert.match(l.text, /^answer: pty_read session_id=\S+ agent_transcript=true wait=true$/m, l.text);
+	assert.match(l.text, /^watch: tmux -S \S+ attach -t \S+$/m, l.text);
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.equal(a.isError, false, a.text);
+	assert.match(a.text, /^The answer is forty-two\.\n\[turn 1 done( · [\d.]+s)?\]$/, a.text);
+	assert.equal(a.sc.state, 'done');
+	/* The mock saw the prompt once. */
+	const prompts = mock.main.filter((r) => JSON.stringify(r.body.messages).includes('What is the answer?'));
+	assert.ok(prompts.length >= 1);
+});
+
+test('AGT-TURN AGT-SEND: two turns back to back, each its own answer; turn 1 stays readable', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'First answer.' });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'First?' });
+	const id = sid(l.text);
+	const a1 = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(a1.text, /^First answer\.\n\[turn 1 done/, a1.text);
+	mock.push({ type: 'text', text: 'Second answer.', chunks: 2, delayMs: 300 });
+	const s2 = await rig.call('pty_send', { session_id: id, text: 'Second?' });
+	assert.equal(s2.isError, false, s2.text);
+	assert.match(s2.text, /^turn 2: (start_confirmed \(\w+\)|sent_unconfirmed), event_cursor 2:1$/m, s2.text);
+	const a2 = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(a2.text, /^Second answer\.\n\[turn 2 done/, a2.text);
+	const old = await rig.call('pty_read', { session_id: id, agent_transcript: true, turn: 1 });
+	assert.match(old.text, /^First answer\.\n\[turn 1, saved\]$/, old.text);
+});
+
+test('AGT-SEND: pty_send wait=true on an agent session returns the answer in the same call', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work });
+	assert.match(l.text, /^startup: ready$/m, l.text);
+	assert.match(l.text, /^prompt: not_requested$/m, l.text);
+	const id = sid(l.text);
+	mock.push({ type: 'text', text: 'Answered in one call.' });
+	const r = await rig.call('pty_send', { session_id: id, text: 'Quick one?', wait: true, timeout: 30 });
+	assert.match(r.text, /^Answered in one call\.\n\[turn 1 done/, r.text);
+});
+
+test('AGT-START: an untrusted project stops at the trust screen unless trust_project; nothing is typed', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, { trust: false });
+	const stop = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Never sent', name: 'untrusted' });
+	assert.match(stop.text, /^startup: needs_user; screen blocking_dialog\/trust_folder$/m, stop.text);
+	assert.match(stop.text, /^prompt: not_sent$/m, stop.text);
+	assert.equal(mock.main.length, 0, 'nothing reached the model');
+	await rig.call('pty_close', { session_id: 'untrusted' });
+	const go = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, trust_project: true, prompt: 'Trusted now' });
+	assert.match(go.text, /^startup: ready \(advanced: trust_folder\)$/m, go.text);
+	const a = await rig.call('pty_read', { session_id: sid(go.text), agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(a.text, /^Default answer\.\n\[turn 1 done/, a.text);
+});
+
+test('AGT-START: an API key the user has not approved is the user\'s decision: vendor_onboarding_required, nothing typed', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, { approveKey: false });
+	const r = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Never sent' });
+	assert.match(r.text, /^startup: vendor_onboarding_required; screen onboarding\/api_key_choice$/m, r.text);
+	assert.match(r.text, /^prompt: not_sent$/m, r.text);
+	assert.equal(mock.main.length, 0);
+});
+
+test('AGT-CLAUDE-MARK: an API error end (no Stop) is reported for that turn, and the next send is a new turn', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, {}, { CLAUDE_CODE_MAX_RETRIES: '0' });
+	mock.push({ type: 'error', status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Will fail' });
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(a.text, /API Error: 529/, a.text);
+	assert.match(a.text, /\[turn 1 ended with an error \(api_error\)/, a.text);
+	mock.push({ type: 'text', text: 'Recovered.' });
+	const s = await rig.call('pty_send', { session_id: id, text: 'Again?', wait: true, timeout: 30 });
+	assert.match(s.text, /^Recovered\.\n\[turn 2 done/, s.text);
+});
+
+test('AGT-LAUNCH: a cwd reached through a symlink: the transcript is found from the real path', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	const link = path.join(rig.dirs.root, 'link-to-work');
+	fs.symlinkSync(rig.dirs.work, link);
+	mock.push({ type: 'text', text: 'Through the link.' });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: link, prompt: 'Where am I?' });
+	const a = await rig.call('pty_read', { session_id: sid(l.text), agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(a.text, /^Through the link\.\n\[turn 1 done/, a.text);
+	assert.ok(a.sc.transcript.includes(rig.dirs.work.replace(/[^A-Za-z0-9]/g, '-')), a.sc.transcript);
+});
+
+test('AGT-TURN: the server restarted between dispatch and answer; the new server returns the same turn\'s answer', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Survived the restart.', holdMs: 2500 });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Slow one' });
+	const id = sid(l.text);
+	await rig.srv.dispose();
+	await rig.server();
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(a.text, /^Survived the restart\.\n\[turn 1 done/, a.text);
+});
+
+test('AGT-LAUNCH: unknown harness and bad model are specific errors', T, async (t) => {
+	const { rig } = await rigWithMock(t);
+	const h = await rig.call('agent_launch', { harness: 'no-such-cli', cwd: rig.dirs.work });
+	assert.equal(h.isError, true);
+	assert.match(h.text, /no harness 'no-such-cli' is installed \(installed: [^)]*claude-code/, h.text);
+	const m = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, model: 'x; rm -rf /' });
+	assert.equal(m.isError, true);
+	assert.match(m.text, /model 'x; rm -rf \/'/, m.text);
+	const c = await rig.call('agent_launch', { harness: 'claude-code', cwd: '/no/such/dir' });
+	assert.equal(c.isError, true);
+	assert.match(c.text, /cwd '\/no\/such\/dir': No such file or directory/, c.text);
+});

@@ -1,0 +1,91 @@
+'use strict';
+/*
+ * agent_launch, pty_send and pty_read{agent_transcript} on the real Codex
+ * CLI (@openai/codex 0.171.0, tests/clients' lock) in a private tmux
+ * server, against a mock OpenAI Responses API on 127.0.0.1
+ * (lib/codex-mock.cjs): AGT-LAUNCH, AGT-START, AGT-TURN, AGT-SEND.  What
+ * is asserted is the text the model reads.
+ */
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const { AgentRig, seedCodex } = require('./lib/agent-rig.cjs');
+const { startCodexMock } = require('./lib/codex-mock.cjs');
+
+const T = { timeout: 180000 };
+
+/* Every call's text, in the test's diagnostics (what the model read). */
+function shown(t, rig) {
+	const call = rig.call.bind(rig);
+	rig.call = async (name, args, ms) => {
+		const t0 = Date.now();
+		const r = await call(name, args, ms);
+		t.diagnostic(`${name} ${JSON.stringify(args).slice(0, 120)} -> ${Date.now() - t0} ms: ${JSON.stringify(r.text)}`);
+		return r;
+	};
+}
+
+async function rigWithMock(t, parts = {}) {
+	const mock = await startCodexMock({ defaultText: 'Default answer.' });
+	t.after(() => mock.close());
+	const rig = new AgentRig(t);
+	seedCodex(rig.dirs.codex, rig.dirs.work, `${mock.url}/v1`.replace(/\/v1\/v1$/, '/v1'), parts);
+	shown(t, rig);
+	await rig.start();
+	return { rig, mock };
+}
+
+function sid(text) {
+	const m = text.match(/^launched codex-cli \S+ in (\S+) \(launch /m);
+	assert.ok(m, `the receipt names the session: ${text}`);
+	return m[1];
+}
+
+test('AGT-LAUNCH AGT-TURN: Codex, a plain turn and then a second one, each with its own answer', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Codex first answer.', chunks: 2, delayMs: 200 });
+	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt: 'First question' });
+	assert.equal(l.isError, false, l.text);
+	assert.match(l.text, /^startup: ready$/m, l.text);
+	assert.match(l.text, /^prompt: (start_confirmed \(\w+\)|sent_unconfirmed), turn 1, event_cursor 1:0$/m, l.text);
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^Codex first answer\.\n\[turn 1 done( · [\d.]+s)?\]$/, a.text);
+	mock.push({ type: 'text', text: 'Codex second answer.' });
+	const b = await rig.call('pty_send', { session_id: id, text: 'Second question', wait: true, timeout: 60 });
+	assert.match(b.text, /^Codex second answer\.\n\[turn 2 done/, b.text);
+	const old = await rig.call('pty_read', { session_id: id, agent_transcript: true, turn: 1 });
+	assert.match(old.text, /^Codex first answer\.\n\[turn 1, saved\]$/, old.text);
+});
+
+test('AGT-TURN: Codex, an API error (529) ends the turn with that error', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'status', status: 529, body: { error: { message: 'Overloaded (mock 529)' } } });
+	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt: 'Will fail' });
+	const a = await rig.call('pty_read', { session_id: sid(l.text), agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /529/, a.text);
+	assert.match(a.text, /\[turn 1 ended with an error \(api_error\)/, a.text);
+});
+
+test('AGT-START: Codex exits at start on a broken config: exited with its status, nothing sent', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, { top: ['approval_policy = "bogus"'] });
+	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt: 'Never sent' });
+	assert.equal(l.isError, false, l.text);
+	assert.match(l.text, /^startup: exited, status (1|-1); screen exited\/(pane_exited|config_error)$/m, l.text);
+	assert.match(l.text, /^prompt: not_sent$/m, l.text);
+	assert.equal(mock.requests.filter((r) => r.url.includes('/responses')).length, 0);
+});
+
+test('AGT-START: Codex in an untrusted git repo stops at the trust screen; trust_project passes it', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, { trusted: false });
+	execFileSync('git', ['init', '-q', rig.dirs.work]);
+	const stop = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt: 'Never sent', name: 'untrusted' });
+	assert.match(stop.text, /^startup: needs_user; screen blocking_dialog\/trust_folder$/m, stop.text);
+	assert.equal(mock.requests.filter((r) => r.url.includes('/responses')).length, 0);
+	await rig.call('pty_close', { session_id: 'untrusted' });
+	mock.push({ type: 'text', text: 'Trusted answer.' });
+	const go = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, trust_project: true, prompt: 'Go' });
+	assert.match(go.text, /^startup: ready \(advanced: trust_folder\)$/m, go.text);
+	const a = await rig.call('pty_read', { session_id: sid(go.text), agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^Trusted answer\.\n\[turn 1 done/, a.text);
+});

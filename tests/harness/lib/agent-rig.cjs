@@ -1,0 +1,169 @@
+'use strict';
+/*
+ * One aiterm-mcp on a private state root, HOME and tmux socket, with the
+ * real agent CLIs on its PATH (the pinned npm packages of tests/clients)
+ * and a mock model on 127.0.0.1 that their panes reach (the pane inherits
+ * the server's environment).  The MCP client is the raw-wire one of
+ * tests/mcp (built-ins only); calls give the text the model reads and
+ * the structured result, asked for with the capability.  Cleanup closes
+ * the sessions and ends the private tmux server by its PID.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { makeEnv, passThrough, serverBinary, RawServer, tmuxServerPid, stopPid, STRUCTURED_CAPS } =
+	require('../../mcp/lib/server.cjs');
+
+const API_KEY = 'sk-ant-api03-mock-key-for-the-aiterm-harness-00000000000000AA';
+
+/* The npm launcher of Codex (node starts the native binary). */
+function codexLauncher() {
+	return require.resolve('@openai/codex/bin/codex.js');
+}
+
+/* The environment's value of key in /proc/<pid>/environ, or null. */
+function environOf(pid, key) {
+	try {
+		for (const kv of fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0'))
+			if (kv.startsWith(key + '='))
+				return kv.slice(key.length + 1);
+	} catch { /* gone or not ours */ }
+	return null;
+}
+
+/*
+ * CODEX_HOME/config.toml of a user: the mock provider, no network at
+ * start-up, the project trusted unless parts.trusted is false; more raw
+ * lines in parts.top (before the tables).
+ */
+function seedCodex(codexHome, cwd, baseUrl, parts = {}) {
+	const q = (x) => JSON.stringify(String(x));
+	const L = ['model = "mock-model"', 'model_provider = "mock"', 'check_for_update_on_startup = false',
+		...(parts.top || []),
+		'', '[analytics]', 'enabled = false', '', '[feedback]', 'enabled = false', '',
+		'[features]', 'plugins = false', 'remote_plugin = false', 'apps = false', '',
+		'[model_providers.mock]', 'name = "mock"', `base_url = ${q(baseUrl)}`, 'env_key = "MOCK_API_KEY"',
+		'wire_api = "responses"', 'request_max_retries = 0', 'stream_max_retries = 0'];
+	if (parts.trusted !== false)
+		L.push('', `[projects.${q(cwd)}]`, 'trust_level = "trusted"');
+	fs.writeFileSync(path.join(codexHome, 'config.toml'), L.join('\n') + '\n');
+}
+
+/* The native claude of the platform package (its npm stub needs a postinstall). */
+function claudeBinary() {
+	if (process.env.CLAUDE_BIN)
+		return process.env.CLAUDE_BIN;
+	return require.resolve('@anthropic-ai/claude-code-linux-x64/claude');
+}
+
+/* ~/.claude.json of a user; parts default to a finished onboarding in a trusted project. */
+function seedClaude(home, cwd, parts = {}) {
+	const p = Object.assign({ onboarded: true, approveKey: true, trust: true }, parts);
+	const cfg = { theme: 'dark' };
+	if (p.onboarded)
+		cfg.hasCompletedOnboarding = true;
+	if (p.approveKey)
+		cfg.customApiKeyResponses = { approved: [API_KEY.slice(-20)], rejected: [] };
+	cfg.projects = { [cwd]: { hasTrustDialogAccepted: !!p.trust } };
+	fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify(cfg, null, 2));
+}
+
+/* Every process below pid (by the parent PIDs of /proc). */
+function descendants(pid) {
+	const parent = new Map();
+	for (const name of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(name))
+			continue;
+		try {
+			const st = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+			parent.set(Number(name), Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[1]));
+		} catch { /* gone */ }
+	}
+	const out = [];
+	const walk = (p) => {
+		for (const [c, pp] of parent)
+			if (pp === p) {
+				out.push(c);
+				walk(c);
+			}
+	};
+	walk(pid);
+	return out;
+}
+
+class AgentRig {
+	constructor(t, opts = {}) {
+		const { dirs, env } = makeEnv(null, passThrough());
+		this.dirs = dirs;
+		this.env = env;
+		dirs.work = path.join(dirs.root, 'work');
+		dirs.bin = path.join(dirs.root, 'bin');
+		fs.mkdirSync(dirs.work, { mode: 0o700 });
+		fs.mkdirSync(dirs.bin, { mode: 0o700 });
+		fs.symlinkSync(claudeBinary(), path.join(dirs.bin, 'claude'));
+		fs.symlinkSync(codexLauncher(), path.join(dirs.bin, 'codex'));
+		dirs.codex = path.join(dirs.root, 'codex-home');
+		fs.mkdirSync(dirs.codex, { mode: 0o700 });
+		env.PATH = `${dirs.bin}:${env.PATH || '/usr/bin:/bin'}`;
+		Object.assign(env, {
+			ANTHROPIC_API_KEY: API_KEY,
+			DISABLE_AUTOUPDATER: '1',
+			DISABLE_TELEMETRY: '1',
+			DISABLE_ERROR_REPORTING: '1',
+			CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+			NO_PROXY: '127.0.0.1,localhost',
+			TERM: 'xterm-256color',
+			CODEX_HOME: dirs.codex,
+			MOCK_API_KEY: 'mock-key-for-the-aiterm-harness',
+			RUST_LOG: 'error',
+		}, opts.env || {});
+		this.servers = [];
+		this.nextId = 1;
+		if (t)
+			t.after(() => this.cleanup());
+	}
+
+	/* Starts (another) server on this state root and initializes it. */
+	async server(mockUrl) {
+		if (mockUrl)
+			this.env.ANTHROPIC_BASE_URL = mockUrl;
+		return this.start();
+	}
+
+	async start() {
+		const child = spawn(serverBinary(), [], { env: this.env, cwd: this.dirs.home, stdio: ['pipe', 'pipe', 'pipe'] });
+		const srv = new RawServer(child, this.dirs, this.env);
+		this.servers.push(srv);
+		await srv.initialize('2025-11-25', 'init', STRUCTURED_CAPS);
+		this.srv = srv;
+		return srv;
+	}
+
+	/* tools/call on the current server: { text, sc, isError, result }. */
+	async call(name, args, ms = 60000) {
+		const res = await this.srv.request('tools/call', { name, arguments: args }, `c${this.nextId++}`, ms);
+		const r = res.result || {};
+		const text = (r.content || []).map((c) => c.text).join('\n');
+		return { text, sc: r.structuredContent, isError: r.isError === true, result: r, error: res.error };
+	}
+
+	async cleanup() {
+		const sock = path.join(this.dirs.state, 'tmux.sock');
+		const pid = tmuxServerPid(sock);
+		const agents = pid ? descendants(pid) : [];
+		for (const s of this.servers)
+			await s.dispose().catch(() => {});
+		if (pid)
+			await stopPid(pid);
+		/* The agent CLIs got SIGHUP with their panes; they still write on exit. */
+		for (const a of agents)
+			await stopPid(a, 3000);
+		/* Codex's app-server daemons leave the pane (reparented to init). */
+		for (const name of fs.readdirSync('/proc'))
+			if (/^\d+$/.test(name) && environOf(Number(name), 'CODEX_HOME') === this.dirs.codex)
+				await stopPid(Number(name), 3000);
+		fs.rmSync(this.dirs.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+	}
+}
+
+module.exports = { AgentRig, seedClaude, seedCodex, claudeBinary, API_KEY };

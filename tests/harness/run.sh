@@ -1,0 +1,38 @@
+#!/bin/sh
+# tests/harness/run.sh: the agent tools on the real agent CLIs (the pinned
+# npm packages of tests/clients/package-lock.json) in private tmux servers,
+# against mock model servers on 127.0.0.1 (tests/harness/*.test.cjs).
+# ./quickstart check runs it through `make check-harness`, after the
+# client suite has installed the packages; run by hand it installs them.
+# Exit 99 for a broken set-up (no node, npm, tmux or server): never a
+# silent skip.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd -P)
+: "${top_srcdir:=$(cd "$here/../.." && pwd -P)}"
+: "${top_builddir:=$top_srcdir/build}"
+export top_srcdir top_builddir
+
+fail() {
+	echo "tests/harness: $*" >&2
+	exit 99
+}
+
+command -v node >/dev/null 2>&1 || fail "node is not installed"
+command -v tmux >/dev/null 2>&1 || fail "tmux is not installed"
+server=${AITERM_MCP:-$top_builddir/aiterm-mcp}
+test -x "$server" || fail "$server is missing; build it first"
+test -n "${AITERM_PLUGIN_PATH:-}" ||
+	fail "AITERM_PLUGIN_PATH is not set: run it with make check-harness"
+
+. "$top_srcdir/tests/npm-ci.sh"
+npm_ci_locked tests/harness "$top_srcdir/tests/clients" \
+    "$top_builddir/tests/clients" @openai/codex @anthropic-ai/claude-code \
+    gpt-tokenizer
+
+NODE_PATH=$top_builddir/tests/clients/node_modules
+AITERM_MCP=$server
+export NODE_PATH AITERM_MCP
+
+exec node --test --test-concurrency=1 --test-timeout=600000 \
+	--test-reporter=spec "$here"/*.test.cjs

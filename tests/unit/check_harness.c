@@ -1,0 +1,417 @@
+/*
+ * The harness plugins (AGT-START, AGT-TURN, AGT-APPROVAL) on recorded
+ * screens and transcripts of the real CLIs (tests/harness/fixtures, each
+ * folder named for the version it was recorded from): every screen gets
+ * its state and reason, every transcript its turns and answers.  The
+ * plugins are loaded through the registry from the build tree.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/harness.h"
+#include "plugin/host.h"
+#include "plugin/registry.h"
+#include "state/atomic.h"
+#include "util/buf.h"
+
+#ifndef HARNESS_FIXTURES
+#error HARNESS_FIXTURES is not set
+#endif
+
+static char *
+slurp(const char *dir, const char *name, size_t *len)
+{
+	char path[4096];
+	char *data = NULL;
+	struct aiterm_error err = ERROR_INIT;
+
+	snprintf(path, sizeof path, "%s/%s/%s", HARNESS_FIXTURES, dir, name);
+	ck_assert_msg(file_read(path, &data, len, &err) == 0, "%s: %s", path,
+	    error_msg(&err));
+	return data;
+}
+
+static void
+load(const char *id, struct harness *h)
+{
+	struct aiterm_error err = ERROR_INIT;
+
+	registry_load_default();
+	ck_assert_msg(harness_find(id, h, &err) == 0, "%s", error_msg(&err));
+}
+
+struct screen_case {
+	const char			*file;
+	enum aiterm_screen_state	 state;
+	const char			*reason;
+	const char			*dialog;
+};
+
+static void
+check_screens(const char *id, const char *dir,
+    const struct screen_case *cases)
+{
+	struct aiterm_screen_verdict v;
+	struct aiterm_screen s;
+	struct harness h;
+	char name[256];
+	size_t i, len;
+	char *text;
+
+	load(id, &h);
+	for (i = 0; cases[i].file != NULL; i++) {
+		snprintf(name, sizeof name, "screens/%s.txt", cases[i].file);
+		text = slurp(dir, name, &len);
+		memset(&s, 0, sizeof s);
+		s.text = text;
+		s.len = len;
+		s.cols = 120;
+		s.rows = 40;
+		memset(&v, 0, sizeof v);
+		h.ops->classify(&s, &v);
+		ck_assert_msg(v.state == cases[i].state && v.reason != NULL &&
+		    strcmp(v.reason, cases[i].reason) == 0, "%s: state %d/%s, "
+		    "want %d/%s", cases[i].file, v.state, v.reason,
+		    cases[i].state, cases[i].reason);
+		if (cases[i].dialog == NULL)
+			ck_assert_msg(v.dialog == NULL, "%s: dialog %s",
+			    cases[i].file, v.dialog);
+		else
+			ck_assert_msg(v.dialog != NULL && strcmp(v.dialog,
+			    cases[i].dialog) == 0, "%s: dialog %s, want %s",
+			    cases[i].file, v.dialog, cases[i].dialog);
+		free(text);
+	}
+}
+
+struct turn_case {
+	const char		*file;
+	unsigned		 count;		/* turns in the file */
+	unsigned		 index;		/* the turn checked */
+	enum aiterm_turn_state	 state;
+	const char		*reason;
+	const char		*answer;	/* exact, or NULL: not checked */
+	const char		*contains;	/* in the answer, or NULL */
+};
+
+static void
+check_turns(const char *id, const char *dir, const char *sub,
+    const struct turn_case *cases)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_buf answer = BUF_INIT;
+	struct aiterm_turn t;
+	struct harness h;
+	char name[256];
+	size_t i, len;
+	char *text;
+
+	load(id, &h);
+	for (i = 0; cases[i].file != NULL; i++) {
+		snprintf(name, sizeof name, "%s/%s.jsonl", sub, cases[i].file);
+		text = slurp(dir, name, &len);
+		ck_assert_msg(h.ops->count_turns(text, len) == cases[i].count,
+		    "%s: %u turns, want %u", cases[i].file,
+		    h.ops->count_turns(text, len), cases[i].count);
+		memset(&t, 0, sizeof t);
+		t.answer = &answer;
+		ck_assert_int_eq(h.ops->read_turn(host_get(), text, len,
+		    cases[i].index, &t, &err), 0);
+		ck_assert_msg(t.state == cases[i].state &&
+		    strcmp(t.reason, cases[i].reason) == 0,
+		    "%s turn %u: %d/%s, want %d/%s", cases[i].file,
+		    cases[i].index, t.state, t.reason, cases[i].state,
+		    cases[i].reason);
+		if (cases[i].answer != NULL)
+			ck_assert_str_eq(buf_str(&answer), cases[i].answer);
+		if (cases[i].contains != NULL)
+			ck_assert_msg(strstr(buf_str(&answer),
+			    cases[i].contains) != NULL, "%s: answer '%s'",
+			    cases[i].file, buf_str(&answer));
+		/* One past the last turn: nothing recorded for it yet. */
+		buf_reset(&answer);
+		ck_assert_int_eq(h.ops->read_turn(host_get(), text, len,
+		    cases[i].count, &t, &err), 0);
+		ck_assert_int_eq(t.state, AITERM_TURN_NONE);
+		buf_reset(&answer);
+		free(text);
+	}
+	buf_free(&answer);
+}
+
+#define CC "claude-code-2.1.197"
+
+static const struct screen_case claude_screens[] = {
+	{ "trust-dialog", AITERM_SCREEN_BLOCKING_DIALOG, "trust_folder",
+	    "trust_folder" },
+	{ "theme-picker", AITERM_SCREEN_BLOCKING_DIALOG, "theme_picker",
+	    "theme_picker" },
+	{ "security-notes", AITERM_SCREEN_BLOCKING_DIALOG, "security_notes",
+	    "security_notes" },
+	{ "mcp-server-approval", AITERM_SCREEN_BLOCKING_DIALOG,
+	    "mcp_server_consent", "mcp_server_consent" },
+	{ "settings-invalid-json", AITERM_SCREEN_BLOCKING_DIALOG,
+	    "settings_error", NULL },
+	{ "api-key-prompt", AITERM_SCREEN_ONBOARDING, "api_key_choice",
+	    NULL },
+	{ "onboarding-nothing-seeded", AITERM_SCREEN_ONBOARDING,
+	    "login_preflight_failed", NULL },
+	{ "ready", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
+	{ "ready-with-mcp-server", AITERM_SCREEN_INPUT_READY,
+	    "composer_empty", NULL },
+	{ "answered", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
+	{ "answered-two-turns", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
+	{ "api-error", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
+	{ "typed-not-submitted", AITERM_SCREEN_INPUT_READY,
+	    "composer_has_text", NULL },
+	{ "running", AITERM_SCREEN_RUNNING, "esc_to_interrupt", NULL },
+	{ "running-streaming", AITERM_SCREEN_RUNNING, "esc_to_interrupt",
+	    NULL },
+	{ "running-steer-queued", AITERM_SCREEN_RUNNING,
+	    "running_with_queued_input", NULL },
+	{ "permission-bash-running-command", AITERM_SCREEN_RUNNING,
+	    "esc_to_interrupt", NULL },
+	{ "permission-bash", AITERM_SCREEN_APPROVAL, "permission_dialog",
+	    NULL },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct turn_case claude_turns[] = {
+	{ "plain-turn", 1, 0, AITERM_TURN_DONE, "turn_duration",
+	    "The answer is forty-two. This reply was streamed slowly by the "
+	    "mock.", NULL },
+	{ "two-turns", 2, 1, AITERM_TURN_DONE, "turn_duration",
+	    "Second answer: seven.", NULL },
+	{ "two-turns", 2, 0, AITERM_TURN_DONE, "turn_duration", NULL,
+	    "forty-two" },
+	/* A message queued during turn 3 ran after it: one turn, two parts. */
+	{ "steer-queued-text-turn", 3, 2, AITERM_TURN_DONE, "turn_duration",
+	    "Slow third answer.\n\nAnswer to the queued message.", NULL },
+	{ "bash-approved", 1, 0, AITERM_TURN_DONE, "turn_duration",
+	    "Wrote hi to the file.", NULL },
+	{ "bash-approved-rejected-escaped", 3, 1, AITERM_TURN_ERROR,
+	    "interrupted", NULL, "interrupted" },
+	/* Rewritten after the error: the records are out of time order. */
+	{ "api-error", 1, 0, AITERM_TURN_ERROR, "api_error", NULL,
+	    "API Error: 529" },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+START_TEST(test_claude_screens)
+{
+	check_screens("claude-code", CC, claude_screens);
+}
+END_TEST
+
+START_TEST(test_claude_turns)
+{
+	check_turns("claude-code", CC, "transcripts", claude_turns);
+}
+END_TEST
+
+START_TEST(test_claude_approval)
+{
+	struct aiterm_approval a;
+	struct aiterm_screen s;
+	struct harness h;
+	size_t len;
+	char *text = slurp(CC, "screens/permission-bash.txt", &len);
+	struct aiterm_buf subject = BUF_INIT;
+
+	load("claude-code", &h);
+	memset(&s, 0, sizeof s);
+	s.text = text;
+	s.len = len;
+	memset(&a, 0, sizeof a);
+	a.subject = &subject;
+	ck_assert_int_eq(h.ops->approval(host_get(), &s, &a), 1);
+	ck_assert_str_eq(a.kind, "command");
+	ck_assert_str_eq(buf_str(&subject), "Bash command\n"
+	    "sleep 2 && echo hi > /tmp/run/x\nWrite hi to a file\n"
+	    "Do you want to proceed?");
+	ck_assert_str_eq(a.choices[0], "approve_once");
+	ck_assert_ptr_nonnull(h.ops->approval_keys("deny"));
+	ck_assert_ptr_null(h.ops->approval_keys("approve_always"));
+	free(text);
+	buf_free(&subject);
+	/* Not an approval: the idle composer. */
+	text = slurp(CC, "screens/ready.txt", &len);
+	s.text = text;
+	s.len = len;
+	ck_assert_int_eq(h.ops->approval(host_get(), &s, &a), 0);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_claude_launch)
+{
+	struct aiterm_buf argv = BUF_INIT, env = BUF_INIT;
+	struct aiterm_launch_plan plan = { &argv, &env };
+	struct aiterm_launch_request req;
+	struct aiterm_error err = ERROR_INIT;
+	struct harness h;
+	char out[64];
+
+	load("claude-code", &h);
+	memset(&req, 0, sizeof req);
+	req.launch_id = "0123456789abcdef0123456789abcdef";
+	req.binary = "/usr/bin/claude";
+	req.cwd = "/home/user/project";
+	req.model = "sonnet";
+	ck_assert_int_eq(h.ops->launch(host_get(), &req, &plan, &err), 0);
+	/* The session id is the launch id as a version-4 UUID. */
+	ck_assert_int_eq(argv.len, sizeof "/usr/bin/claude\0--session-id\0"
+	    "01234567-89ab-4def-8123-456789abcdef\0--model\0sonnet" );
+	ck_assert(memcmp(argv.data, "/usr/bin/claude\0--session-id\0"
+	    "01234567-89ab-4def-8123-456789abcdef\0--model\0sonnet\0",
+	    argv.len) == 0);
+	ck_assert_uint_eq(env.len, 0);
+	req.model = "a model; rm -rf";
+	ck_assert_int_eq(h.ops->launch(host_get(), &req, &plan, &err), -1);
+	ck_assert_ptr_nonnull(strstr(error_msg(&err), "model 'a model; rm"));
+	ck_assert_int_eq(h.ops->parse_version("2.1.197 (Claude Code)\n", 22,
+	    out, sizeof out), 0);
+	ck_assert_str_eq(out, "2.1.197");
+	buf_free(&argv);
+	buf_free(&env);
+	error_clear(&err);
+}
+END_TEST
+
+#define CX "codex-cli-0.171.0"
+
+static const struct screen_case codex_screens[] = {
+	{ "onboarding-login", AITERM_SCREEN_ONBOARDING, "login_choice", NULL },
+	{ "trust-dialog", AITERM_SCREEN_BLOCKING_DIALOG, "trust_folder",
+	    "trust_folder" },
+	{ "trust-escaped", AITERM_SCREEN_BLOCKING_DIALOG,
+	    "agent_command_center", NULL },
+	{ "exited-at-start-untrusted", AITERM_SCREEN_EXITED, "config_error",
+	    NULL },
+	{ "loading", AITERM_SCREEN_STARTING, "loading", NULL },
+	{ "ready", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
+	{ "trust-accepted", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
+	{ "answered", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
+	{ "api-error", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
+	{ "typed-not-submitted", AITERM_SCREEN_INPUT_READY,
+	    "composer_has_text", NULL },
+	{ "running", AITERM_SCREEN_RUNNING, "esc_to_interrupt", NULL },
+	{ "queued-tab", AITERM_SCREEN_RUNNING, "esc_to_interrupt", NULL },
+	{ "approval-exec", AITERM_SCREEN_APPROVAL, "command_approval", NULL },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct turn_case codex_turns[] = {
+	{ "plain-turn", 1, 0, AITERM_TURN_DONE, "task_complete", NULL, NULL },
+	{ "two-turns", 2, 0, AITERM_TURN_DONE, "task_complete",
+	    "Hello, fixture. This is the first answer.", NULL },
+	{ "two-turns", 2, 1, AITERM_TURN_DONE, "task_complete",
+	    "Second answer, streamed in four chunks.", NULL },
+	{ "exec-approved", 1, 0, AITERM_TURN_DONE, "task_complete", NULL,
+	    NULL },
+	{ "exec-approved-then-denied", 2, 1, AITERM_TURN_ERROR, "interrupted",
+	    NULL, "interrupted" },
+	{ "error-turn", 1, 0, AITERM_TURN_ERROR, "api_error", NULL,
+	    "unexpected status 529" },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+START_TEST(test_codex_screens)
+{
+	check_screens("codex-cli", CX, codex_screens);
+}
+END_TEST
+
+START_TEST(test_codex_turns)
+{
+	check_turns("codex-cli", CX, "rollouts", codex_turns);
+}
+END_TEST
+
+/* The rollout of a launch: a TUI thread of its cwd started after it. */
+START_TEST(test_codex_claim)
+{
+	struct aiterm_transcript_query q;
+	struct harness h;
+	size_t len;
+	char *text = slurp(CX, "rollouts/plain-turn.jsonl", &len);
+	const char *name = "rollout-2026-12-04T03-42-21-01a23f25.jsonl";
+
+	load("codex-cli", &h);
+	memset(&q, 0, sizeof q);
+	q.cwd = "/home/user/project";
+	/* 2026-12-04T03:42:21.878Z is 1796355741878 ms. */
+	q.started_ms = 1796355741000;
+	ck_assert_int_eq(h.ops->transcript_claim(&q, name, text, len, 0), 1);
+	q.started_ms = 1796355800000;	/* launched after that thread began */
+	ck_assert_int_eq(h.ops->transcript_claim(&q, name, text, len, 0), 0);
+	q.started_ms = 1796355741000;
+	q.cwd = "/home/user/other";
+	ck_assert_int_eq(h.ops->transcript_claim(&q, name, text, len, 0), 0);
+	q.cwd = "/home/user/project";
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "other.jsonl", text, len,
+	    0), 0);
+	/* The first record not whole yet: cannot tell. */
+	ck_assert_int_eq(h.ops->transcript_claim(&q, name, text, 10, 0), -1);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_codex_approval)
+{
+	struct aiterm_buf subject = BUF_INIT;
+	struct aiterm_approval a;
+	struct aiterm_screen s;
+	struct harness h;
+	size_t len;
+	char *text = slurp(CX, "screens/approval-exec.txt", &len);
+
+	load("codex-cli", &h);
+	memset(&s, 0, sizeof s);
+	s.text = text;
+	s.len = len;
+	memset(&a, 0, sizeof a);
+	a.subject = &subject;
+	ck_assert_int_eq(h.ops->approval(host_get(), &s, &a), 1);
+	ck_assert_str_eq(a.kind, "command");
+	ck_assert_str_eq(buf_str(&subject), "Reason: Create approved.txt for "
+	    "the fixture?\n$ touch approved.txt && echo made-it");
+	free(text);
+	buf_free(&subject);
+}
+END_TEST
+
+static Suite *
+harness_suite(void)
+{
+	Suite *s = suite_create("harness");
+	TCase *tc = tcase_create("claude-code");
+
+	tcase_add_test(tc, test_claude_screens);
+	tcase_add_test(tc, test_claude_turns);
+	tcase_add_test(tc, test_claude_approval);
+	tcase_add_test(tc, test_claude_launch);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("codex-cli");
+	tcase_add_test(tc, test_codex_screens);
+	tcase_add_test(tc, test_codex_turns);
+	tcase_add_test(tc, test_codex_claim);
+	tcase_add_test(tc, test_codex_approval);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(harness_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
