@@ -156,6 +156,15 @@ look(struct tool_call *call, const struct harness *h, const char *session,
 		agent_screen_free(&scr);
 		goto out_rec;
 	}
+	/* An approval holds the turn until someone answers it. */
+	if (scr.verdict.state == AITERM_SCREEN_APPROVAL) {
+		tool_call_reply(call, xasprintf("[turn %u waits for an approval "
+		    "(%s): agent_approval session_id=%s shows it]", rec.turn,
+		    scr.verdict.reason, session), turn_json(session, rec.turn,
+		    "approval", scr.verdict.reason, rec.transcript));
+		agent_screen_free(&scr);
+		goto out_rec;
+	}
 	agent_screen_free(&scr);
 	if (!final) {
 		end = LOOK_WAIT;

@@ -11,6 +11,8 @@ extern const struct tool_entry tool_pty_close;
 extern const struct tool_entry tool_pty_list;
 extern const struct tool_entry tool_pty_observe;
 extern const struct tool_entry tool_agent_launch;
+extern const struct tool_entry tool_agent_approval;
+extern const struct tool_entry tool_claude_approval;
 extern const struct tool_entry tool_diagnostics;
 extern const struct tool_entry tool_test_sleep;
 
@@ -23,6 +25,8 @@ const struct tool_entry *const tool_table[] = {
 	&tool_pty_list,
 	&tool_pty_observe,
 	&tool_agent_launch,
+	&tool_agent_approval,
+	&tool_claude_approval,
 	&tool_diagnostics,
 	&tool_test_sleep,
 	NULL,

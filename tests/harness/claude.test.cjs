@@ -157,3 +157,38 @@ test('AGT-LAUNCH: unknown harness and bad model are specific errors', T, async (
 	assert.equal(c.isError, true);
 	assert.match(c.text, /cwd '\/no\/such\/dir': No such file or directory/, c.text);
 });
+
+test('AGT-APPROVAL: Claude\'s permission dialog: the wait says so, claude_approval inspects it, a changed approval refuses, the right digest answers', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'tool', name: 'Bash', input: { command: 'echo first > approved.txt', description: 'Write the first file' } });
+	mock.push({ type: 'tool', name: 'Bash', input: { command: 'echo second > second.txt', description: 'Write the second file' } });
+	mock.push({ type: 'text', text: 'Both files written.' });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Write two files' });
+	const id = sid(l.text);
+	const w = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(w.text, /^\[turn 1 waits for an approval \(permission_dialog\): agent_approval session_id=\S+ shows it\]$/, w.text);
+	const i1 = await rig.call('claude_approval', { session_id: id });
+	assert.match(i1.text, /^\S+ asks \(command\):\nBash command\necho first > approved\.txt\n/m, i1.text);
+	const d1 = i1.text.match(/^approve_once: claude_approval session_id=\S+ choice=approve_once digest=([0-9a-f]{16})$/m)[1];
+	/* A digest answers only its own choice. */
+	const wrong = await rig.call('claude_approval', { session_id: id, choice: 'deny', digest: d1 });
+	assert.equal(wrong.isError, true, wrong.text);
+	assert.match(wrong.text, /nothing typed: the approval changed/, wrong.text);
+	const ok = await rig.call('claude_approval', { session_id: id, choice: 'approve_once', digest: d1 });
+	assert.equal(ok.isError, false, ok.text);
+	assert.match(ok.text, /^answered approve_once/, ok.text);
+	/* The second command's dialog: the first digest no longer fits. */
+	const w2 = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(w2.text, /waits for an approval/, w2.text);
+	const stale = await rig.call('claude_approval', { session_id: id, choice: 'approve_once', digest: d1 });
+	assert.equal(stale.isError, true, stale.text);
+	assert.match(stale.text, /nothing typed: the approval changed \(it is now command: Bash command\necho second > second\.txt/, stale.text);
+	const i2 = await rig.call('agent_approval', { session_id: id });
+	const d2 = i2.text.match(/choice=approve_once digest=([0-9a-f]{16})$/m)[1];
+	await rig.call('agent_approval', { session_id: id, choice: 'approve_once', digest: d2 });
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(a.text, /^Both files written\.\n\[turn 1 done/, a.text);
+	assert.ok(fs.existsSync(path.join(rig.dirs.work, 'approved.txt')) && fs.existsSync(path.join(rig.dirs.work, 'second.txt')));
+	const none = await rig.call('claude_approval', { session_id: id });
+	assert.match(none.text, /^no approval on the screen of /, none.text);
+});

@@ -89,3 +89,31 @@ test('AGT-START: Codex in an untrusted git repo stops at the trust screen; trust
 	const a = await rig.call('pty_read', { session_id: sid(go.text), agent_transcript: true, wait: true, timeout: 60 });
 	assert.match(a.text, /^Trusted answer\.\n\[turn 1 done/, a.text);
 });
+
+test('AGT-APPROVAL: Codex asks to run a command; agent_approval answers with the digest, a denial interrupts the turn', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, { top: ['approval_policy = "on-request"'] });
+	mock.push({ type: 'call', name: 'exec_command', args: { cmd: 'touch approved.txt', workdir: rig.dirs.work, sandbox_permissions: 'require_escalated', justification: 'Create approved.txt?' } });
+	mock.push({ type: 'text', text: 'The command ran.' });
+	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt: 'Create the file' });
+	const id = sid(l.text);
+	const w = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(w.text, /waits for an approval \(command_approval\)/, w.text);
+	const i = await rig.call('agent_approval', { session_id: id });
+	assert.match(i.text, /^Reason: Create approved\.txt\?\n\$ touch approved\.txt$/m, i.text);
+	const d = i.text.match(/choice=approve_once digest=([0-9a-f]{16})$/m)[1];
+	const ok = await rig.call('agent_approval', { session_id: id, choice: 'approve_once', digest: d });
+	assert.equal(ok.isError, false, ok.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^The command ran\.\n\[turn 1 done/, a.text);
+	assert.ok(require('node:fs').existsSync(require('node:path').join(rig.dirs.work, 'approved.txt')));
+	mock.push({ type: 'call', name: 'exec_command', args: { cmd: 'touch denied.txt', workdir: rig.dirs.work, sandbox_permissions: 'require_escalated', justification: 'Create denied.txt?' } });
+	await rig.call('pty_send', { session_id: id, text: 'And the other file' });
+	const w2 = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(w2.text, /waits for an approval/, w2.text);
+	const i2 = await rig.call('agent_approval', { session_id: id });
+	const deny = i2.text.match(/choice=deny digest=([0-9a-f]{16})$/m)[1];
+	await rig.call('agent_approval', { session_id: id, choice: 'deny', digest: deny });
+	const a2 = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a2.text, /\[turn 2 ended with an error \(interrupted\)/, a2.text);
+	assert.ok(!require('node:fs').existsSync(require('node:path').join(rig.dirs.work, 'denied.txt')));
+});

@@ -1,0 +1,395 @@
+/*
+ * agent_approval and claude_approval (AGT-APPROVAL): what an agent asks to
+ * be allowed, read off its screen by the harness plugin, and the answer.
+ *
+ * Without choice the tool returns the approval as shown and, for each
+ * choice the plugin knows, a digest of (launch id, kind, subject, choice):
+ * a digest authorises exactly one choice for exactly this approval of
+ * this launch.  With choice and digest it takes the session's send lock,
+ * looks at the screen again and types the choice's keys only when the
+ * same approval is still there; changed, gone or unreadable: nothing is
+ * typed, and the result says why.  claude_approval is the same for
+ * Claude Code sessions only.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "agent/harness.h"
+#include "agent/input.h"
+#include "agent/record.h"
+#include "agent/screen.h"
+#include "mcp/server.h"
+#include "plugin/host.h"
+#include "pty/session.h"
+#include "state/lock.h"
+#include "tools/tool.h"
+#include "util/buf.h"
+#include "util/sha256.h"
+#include "util/xmalloc.h"
+
+#define DIGEST_HEX	16
+/* After the keys: how long the dialog may take to leave the screen. */
+#define LEAVE_SETTLE_MS	40
+#define LEAVE_MAX_MS	3000
+
+struct seen {
+	struct agent_record	 rec;
+	struct harness		 h;
+	struct aiterm_approval	 a;
+	struct aiterm_buf	 subject;
+	int			 found;		/* 1, 0 none, -1 unreadable */
+};
+
+static void
+digest(const struct seen *s, const char *choice, char out[DIGEST_HEX + 1])
+{
+	struct aiterm_buf b = BUF_INIT;
+
+	buf_printf(&b, "%s\n%s\n%s\n", s->rec.launch_id, s->a.kind, choice);
+	buf_add(&b, buf_str(&s->subject), s->subject.len);
+	sha256_hex(b.data, b.len, out, DIGEST_HEX);
+	buf_free(&b);
+}
+
+/* The session's record, harness and the approval on its screen now. */
+static int
+observe(const char *id, const char *only, struct seen *s,
+    struct aiterm_error *err)
+{
+	struct agent_screen scr;
+
+	memset(s, 0, sizeof *s);
+	if (agent_record_read(id, &s->rec, NULL) != 0)
+		return error_set(err, "%s is not an agent session (agent_launch "
+		    "starts one)", id);
+	if (only != NULL && strcmp(s->rec.harness, only) != 0)
+		return error_set(err, "%s runs %s, not %s: use agent_approval",
+		    id, s->rec.harness, only);
+	if (harness_find(s->rec.harness, &s->h, err) != 0)
+		return -1;
+	if (s->h.ops->approval == NULL)
+		return error_set(err, "the %s harness has no approvals to "
+		    "inspect", s->h.id);
+	if (agent_screen_read(&s->h, id, &scr, err) != 0)
+		return -1;
+	s->a.subject = &s->subject;
+	s->found = scr.verdict.state == AITERM_SCREEN_EXITED ? 0 :
+	    s->h.ops->approval(host_get(), &(struct aiterm_screen){
+	    buf_str(&scr.text), scr.text.len, scr.pane.cols, scr.pane.rows,
+	    scr.pane.cursor_x, scr.pane.cursor_y }, &s->a);
+	agent_screen_free(&scr);
+	return 0;
+}
+
+static void
+seen_free(struct seen *s)
+{
+	agent_record_free(&s->rec);
+	buf_free(&s->subject);
+}
+
+static bool
+has_choice(const struct seen *s, const char *choice)
+{
+	size_t i;
+
+	for (i = 0; s->a.choices != NULL && s->a.choices[i] != NULL; i++) {
+		if (strcmp(s->a.choices[i], choice) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+inspect(struct tool_call *call, const char *tool, const char *id,
+    struct seen *s)
+{
+	struct aiterm_buf t = BUF_INIT;
+	json_t *choices = json_array();
+	char d[DIGEST_HEX + 1];
+	size_t i;
+
+	if (s->found <= 0) {
+		tool_call_reply(call, xasprintf(s->found == 0 ? "no approval on "
+		    "the screen of %s" : "%s shows an approval its harness "
+		    "cannot read; pty_read screen=true shows it", id),
+		    json_pack("{s:s, s:b}", "session_id", id, "pending", 0));
+		return;
+	}
+	buf_printf(&t, "%s asks (%s):\n%s\n", id, s->a.kind,
+	    buf_str(&s->subject));
+	for (i = 0; s->a.choices[i] != NULL; i++) {
+		digest(s, s->a.choices[i], d);
+		buf_printf(&t, "%s: %s session_id=%s choice=%s digest=%s\n",
+		    s->a.choices[i], tool, id, s->a.choices[i], d);
+		json_array_append_new(choices, json_pack("{s:s, s:s}", "choice",
+		    s->a.choices[i], "digest", d));
+	}
+	buf_printf(&t, "(a digest answers this approval with its choice "
+	    "only)");
+	tool_call_reply(call, buf_steal(&t, NULL), json_pack("{s:s, s:b, s:s, "
+	    "s:s, s:o}", "session_id", id, "pending", 1, "kind", s->a.kind,
+	    "subject", buf_str(&s->subject), "choices", choices));
+}
+
+struct answer {
+	struct tool_call	*call;
+	char			 id[SESSION_ID_MAX + 1];
+	char			 choice[32];
+	char			 digest[DIGEST_HEX + 1];
+	char			*lock;
+	const char		*only;
+	uv_fs_event_t		 watch;
+	uv_timer_t		 look, deadline;
+	int			 open;
+	bool			 done;
+};
+
+static void
+an_closed(uv_handle_t *h)
+{
+	struct answer *an = h->data;
+
+	if (--an->open == 0) {
+		free(an->lock);
+		free(an);
+	}
+}
+
+/* The reply, once the dialog has left the screen (or the deadline). */
+static void
+an_end(struct answer *an, bool gone)
+{
+	if (an->done)
+		return;
+	an->done = true;
+	lock_release(an->lock, NULL);
+	tool_call_reply(an->call, xasprintf("answered %s%s; read the turn's "
+	    "answer with pty_read agent_transcript=true wait=true",
+	    an->choice, gone ? "" : " (the dialog has not left the screen "
+	    "yet)"), json_pack("{s:s, s:s}", "session_id", an->id, "answered",
+	    an->choice));
+	uv_fs_event_stop(&an->watch);
+	uv_timer_stop(&an->look);
+	uv_timer_stop(&an->deadline);
+	uv_close((uv_handle_t *)&an->watch, an_closed);
+	uv_close((uv_handle_t *)&an->look, an_closed);
+	uv_close((uv_handle_t *)&an->deadline, an_closed);
+}
+
+static void
+an_look(uv_timer_t *t)
+{
+	struct answer *an = t->data;
+	struct aiterm_error err = ERROR_INIT;
+	char d[DIGEST_HEX + 1];
+	struct seen s;
+
+	if (an->done)
+		return;
+	if (observe(an->id, an->only, &s, &err) != 0 || s.found <= 0) {
+		an_end(an, true);
+	} else {
+		digest(&s, an->choice, d);
+		if (strcmp(d, an->digest) != 0)
+			an_end(an, true);	/* the next dialog */
+	}
+	seen_free(&s);
+	error_clear(&err);
+}
+
+static void
+an_change(uv_fs_event_t *h, const char *name, int events, int status)
+{
+	struct answer *an = h->data;
+
+	(void)name;
+	(void)events;
+	(void)status;
+	if (!an->done && !uv_is_active((uv_handle_t *)&an->look))
+		uv_timer_start(&an->look, an_look, LEAVE_SETTLE_MS, 0);
+}
+
+static void
+an_deadline(uv_timer_t *t)
+{
+	an_end(t->data, false);
+}
+
+static void
+answered(void *arg, int rc, const char *error)
+{
+	struct answer *an = arg;
+	char *log;
+
+	if (rc != 0) {
+		tool_call_fail(an->call, "approval: typing the answer failed: "
+		    "%s", error);
+		an->done = true;
+		lock_release(an->lock, NULL);
+		uv_close((uv_handle_t *)&an->watch, an_closed);
+		uv_close((uv_handle_t *)&an->look, an_closed);
+		uv_close((uv_handle_t *)&an->deadline, an_closed);
+		return;
+	}
+	/* The pane's output says when the dialog goes; the lock stays till then. */
+	log = session_path(an->id, "output.log");
+	uv_fs_event_start(&an->watch, an_change, log, 0);
+	free(log);
+	uv_timer_start(&an->deadline, an_deadline, LEAVE_MAX_MS, 0);
+	uv_timer_start(&an->look, an_look, LEAVE_SETTLE_MS, 0);
+}
+
+static void
+answer(struct tool_call *call, const char *tool, const char *id,
+    const char *only, const char *choice, const char *want)
+{
+	struct aiterm_error err = ERROR_INIT;
+	const struct aiterm_input_step *keys;
+	struct lock_owner owner;
+	struct answer *an;
+	struct seen s;
+	char d[DIGEST_HEX + 1];
+	char *lock = session_path(id, "send.lock");
+	int st;
+
+	st = lock_acquire(lock, &owner, &err);
+	if (st != LOCK_ACQUIRED) {
+		tool_call_fail(call, "%s: nothing typed: %s", tool, st ==
+		    LOCK_HELD ? "another sender is typing into the session" :
+		    st == LOCK_STALE ? "a stale send lock (pty_close the "
+		    "session to recover)" : error_msg(&err));
+		goto out;
+	}
+	/* Inside the lock: the screen again, and the same approval on it. */
+	if (observe(id, only, &s, &err) != 0) {
+		tool_call_fail(call, "%s: nothing typed: %s", tool,
+		    error_msg(&err));
+		goto out_unlock;
+	}
+	if (s.found <= 0) {
+		tool_call_fail(call, "%s: nothing typed: %s", tool, s.found == 0 ?
+		    "no approval is on the screen any more" : "the approval on "
+		    "the screen cannot be read");
+		goto out_seen;
+	}
+	if (!has_choice(&s, choice) ||
+	    (keys = s.h.ops->approval_keys(choice)) == NULL) {
+		tool_call_fail(call, "%s: nothing typed: '%s' is not a choice of "
+		    "this approval", tool, choice);
+		goto out_seen;
+	}
+	digest(&s, choice, d);
+	if (strcmp(d, want) != 0) {
+		tool_call_fail(call, "%s: nothing typed: the approval changed "
+		    "(it is now %s: %s); inspect it again", tool, s.a.kind,
+		    buf_str(&s.subject));
+		goto out_seen;
+	}
+	an = xcalloc(1, sizeof *an);
+	an->call = call;
+	snprintf(an->id, sizeof an->id, "%s", id);
+	snprintf(an->choice, sizeof an->choice, "%s", choice);
+	snprintf(an->digest, sizeof an->digest, "%s", want);
+	an->only = only;
+	an->lock = lock;
+	uv_fs_event_init(server_loop(), &an->watch);
+	uv_timer_init(server_loop(), &an->look);
+	uv_timer_init(server_loop(), &an->deadline);
+	an->watch.data = an->look.data = an->deadline.data = an;
+	an->open = 3;
+	lock = NULL;
+	seen_free(&s);
+	agent_input_play(id, keys, NULL, 0, answered, an);
+	goto out;
+out_seen:
+	seen_free(&s);
+out_unlock:
+	lock_release(lock, NULL);
+out:
+	free(lock);
+	error_clear(&err);
+}
+
+static void
+approval_call(struct tool_call *call, const char *tool, const char *only)
+{
+	json_t *args = tool_call_args(call);
+	const char *id = json_string_value(json_object_get(args, "session_id"));
+	const char *choice = json_string_value(json_object_get(args, "choice"));
+	const char *want = json_string_value(json_object_get(args, "digest"));
+	struct aiterm_error err = ERROR_INIT;
+	struct seen s;
+
+	if (!session_id_valid(id)) {
+		tool_call_fail(call, "%s: invalid session_id '%.80s'", tool, id);
+		return;
+	}
+	if ((choice == NULL) != (want == NULL)) {
+		tool_call_fail(call, "%s: choice and digest go together (inspect "
+		    "first: it gives the digest of each choice)", tool);
+		return;
+	}
+	if (choice != NULL) {
+		answer(call, tool, id, only, choice, want);
+		return;
+	}
+	if (observe(id, only, &s, &err) != 0)
+		tool_call_fail(call, "%s: %s", tool, error_msg(&err));
+	else
+		inspect(call, tool, id, &s);
+	seen_free(&s);
+	error_clear(&err);
+}
+
+static void
+agent_approval_call(struct tool_call *call)
+{
+	approval_call(call, "agent_approval", NULL);
+}
+
+static void
+claude_approval_call(struct tool_call *call)
+{
+	approval_call(call, "claude_approval", "claude-code");
+}
+
+#define APPROVAL_INPUT \
+	"{\"type\":\"object\",\"properties\":{" \
+	"\"session_id\":{\"type\":\"string\"}," \
+	"\"choice\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":32}," \
+	"\"digest\":{\"type\":\"string\",\"minLength\":16,\"maxLength\":16}}," \
+	"\"required\":[\"session_id\"],\"additionalProperties\":false}"
+
+#define APPROVAL_OUTPUT \
+	"{\"type\":\"object\",\"properties\":{" \
+	"\"session_id\":{\"type\":\"string\"}," \
+	"\"pending\":{\"type\":\"boolean\"}," \
+	"\"kind\":{\"type\":\"string\"},\"subject\":{\"type\":\"string\"}," \
+	"\"choices\":{\"type\":\"array\"}," \
+	"\"answered\":{\"type\":\"string\"}},\"required\":[\"session_id\"]}"
+
+const struct tool_entry tool_agent_approval = {
+	.name = "agent_approval",
+	.title = "Inspect or answer an agent's approval",
+	.description = "The command or tool an agent session asks to run "
+	    "(Codex, Claude Code), with a digest per choice. Answer with "
+	    "choice and its digest: typed only if the same approval is still "
+	    "on screen.",
+	.input_schema = APPROVAL_INPUT,
+	.output_schema = APPROVAL_OUTPUT,
+	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
+	.call = agent_approval_call,
+};
+
+const struct tool_entry tool_claude_approval = {
+	.name = "claude_approval",
+	.title = "Inspect or answer Claude Code's permission dialog",
+	.description = "agent_approval for Claude Code sessions only.",
+	.input_schema = APPROVAL_INPUT,
+	.output_schema = APPROVAL_OUTPUT,
+	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
+	.call = claude_approval_call,
+};
