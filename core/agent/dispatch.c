@@ -230,7 +230,7 @@ new_turn(struct dispatch *d, struct agent_record *rec,
 	    transcript_turn(d->h, rec->transcript, rec->index, &t, &answer,
 	    err) == 0 && (t.state == AITERM_TURN_DONE ||
 	    t.state == AITERM_TURN_ERROR) &&
-	    agent_answer_load(d->session, rec->turn, NULL) == NULL &&
+	    !agent_answer_exists(d->session, rec->turn) &&
 	    agent_answer_save(d->session, rec->turn, buf_str(&answer),
 	    answer.len, err) != 0) {
 		buf_free(&answer);
@@ -264,7 +264,16 @@ route(struct dispatch *d, struct agent_record *rec,
 		return -1;
 	running = agent_turn_running(d->h, d->session, rec) ||
 	    scr.verdict.state == AITERM_SCREEN_RUNNING;
-	if (scr.verdict.state == AITERM_SCREEN_APPROVAL) {
+	/*
+	 * Never type into a dead pane, whatever the turn mark says (tmux
+	 * 3.3a's server crashed on keys sent to a pane whose agent was
+	 * killed, losing every session).
+	 */
+	if (scr.verdict.state == AITERM_SCREEN_EXITED) {
+		error_set(err, "the agent cannot take a prompt now: its screen "
+		    "is exited (%s, status %d); pty_close it and agent_launch "
+		    "again", scr.verdict.reason, scr.pane.dead_status);
+	} else if (scr.verdict.state == AITERM_SCREEN_APPROVAL) {
 		error_set(err, "the agent is waiting for an approval (%s): "
 		    "answer it with agent_approval first", scr.verdict.reason);
 	} else if (running) {

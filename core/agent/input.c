@@ -45,10 +45,18 @@ step(struct play *pl, const struct aiterm_input_step *s,
 	const struct aiterm_mux_ops *mux = session_mux(err);
 	const char *p = s->arg != NULL ? s->arg : pl->text;
 	size_t len = s->arg != NULL ? strlen(s->arg) : pl->len;
+	struct aiterm_pane_info pane;
 	int rc = 0;
 
 	if (mux == NULL)
 		return -1;
+	/* Nothing goes to a dead pane: tmux 3.3a crashed on that. */
+	memset(&pane, 0, sizeof pane);
+	if (mux->pane_info(host_get(), pl->session, &pane, err) != 0)
+		return -1;
+	if (!pane.exists || pane.dead)
+		return error_set(err, "the agent's pane %s", !pane.exists ?
+		    "no longer exists" : "has exited");
 	switch (s->kind) {
 	case AITERM_INPUT_TEXT:
 		typed(mux, pl->session, p, len, err, &rc);

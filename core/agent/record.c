@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent/record.h"
 #include "pty/session.h"
@@ -143,4 +144,14 @@ agent_answer_load(const char *session, unsigned turn, size_t *len)
 		data = NULL;
 	free(path);
 	return data;
+}
+
+bool
+agent_answer_exists(const char *session, unsigned turn)
+{
+	char *path = answer_path(session, turn);
+	bool yes = path != NULL && access(path, F_OK) == 0;
+
+	free(path);
+	return yes;
 }

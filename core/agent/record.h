@@ -59,6 +59,8 @@ void	agent_record_free(struct agent_record *r);
 /* Save turn's answer as answer-<turn>.txt. */
 int	agent_answer_save(const char *session, unsigned turn, const char *text,
 	    size_t len, struct aiterm_error *err);
+/* turn's answer is saved. */
+bool	agent_answer_exists(const char *session, unsigned turn);
 /* The saved answer of turn (allocated), or NULL. */
 char	*agent_answer_load(const char *session, unsigned turn, size_t *len);
 

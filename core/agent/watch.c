@@ -3,6 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
 #include <uv.h>
 
 #include "agent/watch.h"
@@ -105,4 +109,73 @@ path_watch_stop(struct path_watch *w)
 	w->stopped = true;
 	uv_fs_event_stop(&w->ev);
 	uv_close((uv_handle_t *)&w->ev, closed);
+}
+
+struct pid_watch {
+	uv_poll_t	 poll;
+	int		 fd;
+	watch_cb	 cb;
+	void		*arg;
+	bool		 stopped;
+};
+
+static void
+on_exit_ready(uv_poll_t *h, int status, int events)
+{
+	struct pid_watch *w = h->data;
+
+	(void)status;
+	(void)events;
+	if (w->stopped)
+		return;
+	uv_poll_stop(&w->poll);
+	w->cb(w->arg);
+}
+
+struct pid_watch *
+pid_watch_start(long pid, watch_cb cb, void *arg)
+{
+#if defined(__linux__) && defined(SYS_pidfd_open)
+	struct pid_watch *w;
+	int fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+
+	if (pid <= 0 || fd < 0)
+		return NULL;
+	w = xcalloc(1, sizeof *w);
+	w->fd = fd;
+	w->cb = cb;
+	w->arg = arg;
+	if (uv_poll_init(server_loop(), &w->poll, fd) != 0) {
+		close(fd);
+		free(w);
+		return NULL;
+	}
+	w->poll.data = w;
+	uv_poll_start(&w->poll, UV_READABLE, on_exit_ready);
+	return w;
+#else
+	(void)pid;
+	(void)cb;
+	(void)arg;
+	return NULL;
+#endif
+}
+
+static void
+pid_closed(uv_handle_t *h)
+{
+	struct pid_watch *w = h->data;
+
+	close(w->fd);
+	free(w);
+}
+
+void
+pid_watch_stop(struct pid_watch *w)
+{
+	if (w == NULL)
+		return;
+	w->stopped = true;
+	uv_poll_stop(&w->poll);
+	uv_close((uv_handle_t *)&w->poll, pid_closed);
 }

@@ -17,4 +17,13 @@ void	path_watch_retarget(struct path_watch *w, const char *target);
 /* Stop; cb is not called again.  Frees w (later, from the loop). */
 void	path_watch_stop(struct path_watch *w);
 
+/*
+ * Watching a process end (Linux: a pidfd polled by the loop, so its exit
+ * wakes cb at once).  NULL where the system has no pidfd: the caller's
+ * other events (the pane's output, its deadline) still end its wait.
+ */
+struct pid_watch;
+struct pid_watch *pid_watch_start(long pid, watch_cb cb, void *arg);
+void	pid_watch_stop(struct pid_watch *w);
+
 #endif

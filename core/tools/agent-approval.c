@@ -107,8 +107,8 @@ inspect(struct tool_call *call, const char *tool, const char *id,
     struct seen *s)
 {
 	struct aiterm_buf t = BUF_INIT;
-	json_t *choices = json_array();
 	char d[DIGEST_HEX + 1];
+	json_t *choices;
 	size_t i;
 
 	if (s->found <= 0) {
@@ -118,6 +118,7 @@ inspect(struct tool_call *call, const char *tool, const char *id,
 		    json_pack("{s:s, s:b}", "session_id", id, "pending", 0));
 		return;
 	}
+	choices = json_array();
 	buf_printf(&t, "%s asks (%s):\n%s\n", id, s->a.kind,
 	    buf_str(&s->subject));
 	for (i = 0; s->a.choices[i] != NULL; i++) {

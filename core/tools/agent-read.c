@@ -25,6 +25,8 @@
 
 /* A look waits this long after a change (the record being written). */
 #define SETTLE_MS	15
+/* ... and this long after the agent's process ended (see agent_ended). */
+#define EXIT_SETTLE_MS	300
 
 struct aread {
 	struct tool_call	*call;
@@ -35,6 +37,7 @@ struct aread {
 	long long		 t0;
 	uv_fs_event_t		 log_watch;
 	struct path_watch	*transcript;	/* its file, or where it will be */
+	struct pid_watch	*agent;		/* the pane's process ending */
 	uv_timer_t		 look, deadline;
 	bool			 done;
 	int			 open;
@@ -58,6 +61,7 @@ ar_stop(struct aread *a)
 	uv_fs_event_stop(&a->log_watch);
 	if (a->transcript != NULL)
 		path_watch_stop(a->transcript);
+	pid_watch_stop(a->agent);
 	uv_close((uv_handle_t *)&a->look, ar_closed);
 	uv_close((uv_handle_t *)&a->deadline, ar_closed);
 	uv_close((uv_handle_t *)&a->log_watch, ar_closed);
@@ -83,7 +87,7 @@ ended(struct tool_call *call, const char *session, struct agent_record *rec,
 	struct aiterm_buf text = BUF_INIT;
 	bool ok = t->state == AITERM_TURN_DONE;
 
-	if (agent_answer_load(session, rec->turn, NULL) == NULL)
+	if (!agent_answer_exists(session, rec->turn))
 		agent_answer_save(session, rec->turn, buf_str(answer),
 		    answer->len, &err);
 	if (rec->running_mark) {
@@ -234,6 +238,23 @@ on_change(uv_fs_event_t *h, const char *name, int events, int status)
 	changed(h->data);
 }
 
+/*
+ * The agent's process ended.  The look waits for the multiplexer to have
+ * taken the pane's death in: tmux 3.3a can crash when asked about a pane
+ * in the moment its process died (found here: a capture right after a
+ * SIGKILL ended its server).
+ */
+static void
+agent_ended(void *arg)
+{
+	struct aread *a = arg;
+
+	if (!a->done) {
+		uv_timer_stop(&a->look);
+		uv_timer_start(&a->look, on_look, EXIT_SETTLE_MS, 0);
+	}
+}
+
 /* The transcript's file once known, else the folder it will appear in. */
 static void
 watch_file(struct aread *a)
@@ -302,6 +323,7 @@ agent_read_reply(struct tool_call *call, const char *session, json_t *args,
 	struct aiterm_error err = ERROR_INIT;
 	struct agent_record rec;
 	struct harness h;
+	struct agent_screen scr;
 	struct aread *a;
 	json_t *turn = json_object_get(args, "turn");
 	char *log;
@@ -355,6 +377,11 @@ agent_read_reply(struct tool_call *call, const char *session, json_t *args,
 	uv_fs_event_start(&a->log_watch, on_change, log, 0);
 	free(log);
 	watch_file(a);
+	/* A dead agent writes nothing more: its exit wakes the look. */
+	if (agent_screen_read(&h, session, &scr, NULL) == 0) {
+		a->agent = pid_watch_start(scr.pane.pid, agent_ended, a);
+		agent_screen_free(&scr);
+	}
 	uv_timer_start(&a->deadline, on_deadline, (uint64_t)(timeout * 1000),
 	    0);
 	tool_call_set_data(call, a, on_cancel);

@@ -192,3 +192,40 @@ test('AGT-APPROVAL: Claude\'s permission dialog: the wait says so, claude_approv
 	const none = await rig.call('claude_approval', { session_id: id });
 	assert.match(none.text, /^no approval on the screen of /, none.text);
 });
+
+test('AGT-SEND AGT-CLAUDE-MARK: text sent while a turn runs joins it: one boundary, both parts in its answer', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Slow first part.', holdMs: 2500 });
+	mock.push({ type: 'text', text: 'Answer to the steer.' });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Start something slow' });
+	const id = sid(l.text);
+	const s = await rig.call('pty_send', { session_id: id, text: 'Also consider this' });
+	assert.equal(s.isError, false, s.text);
+	assert.match(s.text, /^added to the running turn 1 \(no new turn\)/, s.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(a.text, /^Slow first part\.\n\nAnswer to the steer\.\n\[turn 1 done/, a.text);
+	const next = await rig.call('pty_send', { session_id: id, text: 'A new question', wait: true, timeout: 30 });
+	assert.match(next.text, /^Default answer\.\n\[turn 2 done/, next.text);
+});
+
+test('AGT-TURN: the agent killed mid-turn: the wait ends with that, not with a timeout or an old answer', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Never arrives.', holdMs: 20000 });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Slow' });
+	const id = sid(l.text);
+	const o = await rig.call('pty_observe', { session_id: id });
+	const pid = o.sc.pane.identity.pid;
+	const waiting = rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	await new Promise((r) => setTimeout(r, 500));
+	process.kill(pid, 'SIGKILL');
+	const t0 = Date.now();
+	const a = await waiting;
+	assert.match(a.text, /^\[turn 1 did not end: the agent exited \(status -?\d+\)/, a.text);
+	assert.ok(Date.now() - t0 < 5000, `ended by the exit, not the timeout (${Date.now() - t0} ms)`);
+	const s = await rig.call('pty_send', { session_id: id, text: 'Anyone there?' });
+	assert.equal(s.isError, true);
+	assert.match(s.text, /its screen is exited \(pane_exited, status -?\d+\); pty_close it and agent_launch again/, s.text);
+	/* The private tmux server lives on (typing into a dead pane crashed tmux 3.3a). */
+	const l2 = await rig.call('pty_list', {});
+	assert.match(l2.text, new RegExp(`^${id}\texited\t`, 'm'), l2.text);
+});

@@ -117,3 +117,18 @@ test('AGT-APPROVAL: Codex asks to run a command; agent_approval answers with the
 	assert.match(a2.text, /\[turn 2 ended with an error \(interrupted\)/, a2.text);
 	assert.ok(!require('node:fs').existsSync(require('node:path').join(rig.dirs.work, 'denied.txt')));
 });
+
+test('AGT-SEND: Codex, text sent while a turn runs steers it: one turn, its answer after the steer', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'hold', text: 'Held answer.' });
+	mock.push({ type: 'text', text: 'After the steer.' });
+	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt: 'Start a long task' });
+	const id = sid(l.text);
+	const s = await rig.call('pty_send', { session_id: id, text: 'Steer it this way' });
+	assert.match(s.text, /^added to the running turn 1 \(no new turn\)/, s.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	mock.release();
+	assert.match(a.text, /After the steer\.\n\[turn 1 done/, a.text);
+	const steered = mock.requests.filter((r) => r.url.includes('/responses') && JSON.stringify(r.body).includes('Steer it this way'));
+	assert.ok(steered.length >= 1, 'the steer reached the model in turn 1');
+});

@@ -155,6 +155,8 @@ class AgentRig {
 			await s.dispose().catch(() => {});
 		if (pid)
 			await stopPid(pid);
+		/* A server that did not exit cleanly (a sanitizer report, a crash) fails the test. */
+		const bad = this.servers.filter((s) => s.exit && s.exit.code !== 0);
 		/* The agent CLIs got SIGHUP with their panes; they still write on exit. */
 		for (const a of agents)
 			await stopPid(a, 3000);
@@ -163,6 +165,9 @@ class AgentRig {
 			if (/^\d+$/.test(name) && environOf(Number(name), 'CODEX_HOME') === this.dirs.codex)
 				await stopPid(Number(name), 3000);
 		fs.rmSync(this.dirs.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+		if (bad.length > 0)
+			throw new Error(`aiterm-mcp exited with ${JSON.stringify(bad.map((s) => s.exit))}: ` +
+				bad.map((s) => s.stderr.slice(-4000)).join('\n---\n'));
 	}
 }
 
