@@ -22,6 +22,9 @@
 #include "observe/identity.h"
 #include "observe/token-hint.h"
 #include "plugin/host.h"
+#include "agent/harness.h"
+#include "agent/record.h"
+#include "agent/screen.h"
 #include "proc/launch.h"
 #include "proc/proc.h"
 #include "pty/session.h"
@@ -38,6 +41,10 @@ struct observation {
 	bool			 managed;
 	bool			 have_screen;
 	char			 screen_digest[OBS_DIGEST_HEX + 1];
+	/* The harness that classified the screen (AGT-*), when one did. */
+	struct harness		 harness;
+	bool			 classified;
+	struct aiterm_screen_verdict verdict;
 	struct token_hint	 token;
 	bool			 have_token;
 	struct proc_table	 table;
@@ -135,6 +142,43 @@ snapshot(struct observation *o)
 	}
 }
 
+/*
+ * The harness of the session: the one agent_launch started, else the one
+ * whose body names the foreground launch's executable (a CLI a person
+ * typed into a shell session).
+ */
+static bool
+session_harness(const struct observation *o, struct harness *h)
+{
+	const struct launch *l;
+	struct agent_record rec;
+	char exe[256];
+	bool found = false;
+
+	if (agent_record_read(o->id, &rec, NULL) == 0) {
+		found = harness_find(rec.harness, h, NULL) == 0;
+		agent_record_free(&rec);
+		if (found)
+			return true;
+	}
+	if (o->tree.harness < 0)
+		return false;
+	l = &o->tree.launches[o->tree.harness];
+	return proc_exe_name(o->tree.nodes[l->body].ps->pid, exe,
+	    sizeof exe) == 0 && harness_for_program(exe, h) == 0;
+}
+
+static void
+classify(struct observation *o, const struct aiterm_buf *screen)
+{
+	if (!o->have_screen || !o->pane.exists || o->pane.dead ||
+	    !session_harness(o, &o->harness))
+		return;
+	agent_screen_classify(&o->harness, buf_str(screen), screen->len,
+	    &o->pane, &o->verdict);
+	o->classified = true;
+}
+
 static int
 observe(struct observation *o, struct aiterm_error *err)
 {
@@ -158,7 +202,6 @@ observe(struct observation *o, struct aiterm_error *err)
 		    &o->token);
 	}
 	error_clear(err);
-	buf_free(&screen);
 	o->bg_ms = background_ms();
 	o->tree.harness = -1;
 	/* A live pane whose process the multiplexer does not name. */
@@ -169,6 +212,8 @@ observe(struct observation *o, struct aiterm_error *err)
 			    "%s", strerror(errno));
 		build_tree(o);
 	}
+	classify(o, &screen);
+	buf_free(&screen);
 	snapshot(o);
 	return 0;
 }
@@ -284,6 +329,9 @@ screen_state(const struct observation *o, const char **state,
 	} else if (!o->have_screen) {
 		*state = "unknown";
 		*reason = "capture_failed";
+	} else if (o->classified) {
+		*state = agent_state_name(o->verdict.state);
+		*reason = o->verdict.reason;
 	} else {
 		*state = "unknown";
 		*reason = "no_classifier";
@@ -296,9 +344,10 @@ screen_json(const struct observation *o)
 	const char *state, *reason;
 
 	screen_state(o, &state, &reason);
-	return json_pack("{s:s, s:s, s:o}", "state", state, "reason", reason,
-	    "digest", o->have_screen ? json_string(o->screen_digest) :
-	    json_null());
+	return json_pack("{s:s, s:s, s:o, s:o}", "state", state, "reason",
+	    reason, "digest", o->have_screen ? json_string(o->screen_digest) :
+	    json_null(), "classifier", o->classified ?
+	    json_string(o->harness.id) : json_null());
 }
 
 static json_t *
@@ -507,9 +556,12 @@ const struct tool_entry tool_pty_observe = {
 	    "\"required\":[\"alive\",\"reason\",\"identity\"]},"
 	    "\"screen\":{\"type\":\"object\",\"properties\":{"
 	    "\"state\":{\"type\":\"string\",\"enum\":[\"absent\",\"exited\","
-	    "\"blocked\",\"unknown\"]},"
+	    "\"blocked\",\"unknown\",\"starting\",\"input_ready\","
+	    "\"running\",\"approval\",\"blocking_dialog\",\"onboarding\","
+	    "\"rate_limited\"]},"
 	    "\"reason\":{\"type\":\"string\"},"
-	    "\"digest\":{\"type\":[\"string\",\"null\"]}},"
+	    "\"digest\":{\"type\":[\"string\",\"null\"]},"
+	    "\"classifier\":{\"type\":[\"string\",\"null\"]}},"
 	    "\"required\":[\"state\",\"reason\"]},"
 	    "\"launches\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
 	    "\"properties\":{\"identity\":" OBS_IDENTITY_SCHEMA ","
