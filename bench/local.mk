@@ -25,6 +25,6 @@ EXTRA_bench_mux_ops_DEPENDENCIES = plugins/mux-tmux/mux_tmux.la
 CLEANFILES += bench/mux-ops$(EXEEXT)
 
 # Node benchmarks (print figures; not run by make check): see bench/README.md.
-EXTRA_DIST += bench/README.md bench/package.json bench/package-lock.json \
+EXTRA_DIST += bench/README.md bench/package.json bench/package-lock.json bench/agent.cjs \
 	bench/latency.cjs bench/tokens.cjs bench/observe.cjs bench/lib/mcp.cjs \
 	bench/lib/strip.cjs bench/lib/tokens.cjs
