@@ -1,0 +1,99 @@
+#!/bin/sh
+# tests/integration/oot-harness.sh: harness plugins for third parties
+# (AGT-LAUNCH, doc/harness.md).  Install the build into a scratch DESTDIR,
+# build doc/examples/harness-mycli out of tree with nothing but the
+# installed aiterm-plugin.pc, and check that the installed server loads
+# it and drives its CLI (the example's mycli script) through MCP:
+# agent_launch with a prompt, the answer from the transcript, a second
+# turn with pty_send, in a private tmux server.
+set -eu
+
+: "${top_srcdir:?}" "${top_builddir:?}"
+for tool in pkg-config python3 tmux; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "oot-harness: $tool is not installed" >&2
+		exit 99
+	fi
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/aiterm-ooth.XXXXXX")
+sock=$tmp/state/tmux.sock
+cleanup() {
+	if test -S "$sock"; then
+		pid=$(tmux -S "$sock" display -p '#{pid}' 2>/dev/null || :)
+		test -z "$pid" || kill "$pid" 2>/dev/null || :
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+inst=$tmp/inst
+${MAKE:-make} -s -C "$top_builddir" install DESTDIR="$inst" >"$tmp/install.log" 2>&1 || {
+	cat "$tmp/install.log" >&2
+	echo "oot-harness: make install DESTDIR failed" >&2
+	exit 99
+}
+pc=$(find "$inst" -name aiterm-plugin.pc | head -n 1)
+test -n "$pc" || { echo "oot-harness: aiterm-plugin.pc not installed" >&2; exit 1; }
+prefix=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=prefix aiterm-plugin)
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH
+cflags=$(pkg-config --define-variable=prefix="$inst$prefix" --cflags aiterm-plugin)
+plugdir=$(pkg-config --define-variable=prefix="$inst$prefix" --variable=pluginexecdir aiterm-plugin)
+
+mkdir -p "$tmp/plug" "$tmp/home" "$tmp/state" "$tmp/bin" "$tmp/work"
+ex=$top_srcdir/doc/examples/harness-mycli
+# shellcheck disable=SC2086
+${CC:-cc} $cflags -std=c11 -Wall -Wextra -Werror -fPIC -shared \
+	-o "$tmp/plug/harness_mycli.so" "$ex/mycli.c"
+cp "$ex/harness-mycli.yaml" "$tmp/plug/"
+cp "$ex/mycli" "$tmp/bin/mycli"
+chmod +x "$tmp/bin/mycli"
+
+AITERM_PLUGIN_PATH=$tmp/plug
+AITERM_SYSTEM_PLUGINDIR=$plugdir
+AITERM_STATE_DIR=$tmp/state
+AITERM_SHELL_DIR=$top_srcdir/core/shell/integration
+HOME=$tmp/home
+TMUX_TMPDIR=$tmp
+PATH=$tmp/bin:$PATH
+export AITERM_PLUGIN_PATH AITERM_SYSTEM_PLUGINDIR AITERM_STATE_DIR \
+	AITERM_SHELL_DIR HOME TMUX_TMPDIR PATH
+
+python3 - "$inst$prefix/bin/aiterm-mcp" "$tmp/work" <<'PY'
+import json, re, subprocess, sys
+p = subprocess.Popen([sys.argv[1]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+n = 0
+def call(method, params):
+    global n
+    n += 1
+    p.stdin.write((json.dumps({"jsonrpc": "2.0", "id": n, "method": method,
+                               "params": params}) + "\n").encode())
+    p.stdin.flush()
+    while True:
+        r = json.loads(p.stdout.readline())
+        if r.get("id") == n:
+            return r
+# The model's view: no structuredContent asked for.
+call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                    "clientInfo": {"name": "oot-harness", "version": "1"}})
+def tool(name, **args):
+    r = call("tools/call", {"name": name, "arguments": args})["result"]
+    text = r["content"][0]["text"]
+    assert not r.get("isError"), text
+    print("oot-harness:", name, "->", json.dumps(text))
+    return text
+t = tool("agent_launch", harness="my-cli", cwd=sys.argv[2], prompt="hello there")
+assert re.search(r"^launched my-cli 1\.2\.3 in (\S+) ", t, re.M), t
+assert re.search(r"^startup: ready$", t, re.M), t
+sid = re.search(r" in (\S+) \(launch ", t).group(1)
+a = tool("pty_read", session_id=sid, agent_transcript=True, wait=True, timeout=20)
+assert re.match(r"You said: hello there\n\[turn 1 done", a), a
+b = tool("pty_send", session_id=sid, text='and "quotes" too', wait=True, timeout=20)
+assert re.match(r'You said: and "quotes" too\n\[turn 2 done', b), b
+o = tool("pty_observe", session_id=sid)
+assert "; screen input_ready/composer_empty;" in o, o
+tool("pty_close", session_id=sid)
+p.stdin.close()
+p.wait(timeout=10)
+PY
