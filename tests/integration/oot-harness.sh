@@ -27,19 +27,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-inst=$tmp/inst
-${MAKE:-make} -s -C "$top_builddir" install DESTDIR="$inst" >"$tmp/install.log" 2>&1 || {
-	cat "$tmp/install.log" >&2
-	echo "oot-harness: make install DESTDIR failed" >&2
-	exit 99
-}
-pc=$(find "$inst" -name aiterm-plugin.pc | head -n 1)
-test -n "$pc" || { echo "oot-harness: aiterm-plugin.pc not installed" >&2; exit 1; }
-prefix=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=prefix aiterm-plugin)
-PKG_CONFIG_PATH=$(dirname "$pc")
-export PKG_CONFIG_PATH
-cflags=$(pkg-config --define-variable=prefix="$inst$prefix" --cflags aiterm-plugin)
-plugdir=$(pkg-config --define-variable=prefix="$inst$prefix" --variable=pluginexecdir aiterm-plugin)
+name=oot-harness
+. "$top_srcdir/tests/integration/oot-install.sh"
 
 mkdir -p "$tmp/plug" "$tmp/home" "$tmp/state" "$tmp/bin" "$tmp/work"
 ex=$top_srcdir/doc/examples/harness-mycli
@@ -60,7 +49,7 @@ PATH=$tmp/bin:$PATH
 export AITERM_PLUGIN_PATH AITERM_SYSTEM_PLUGINDIR AITERM_STATE_DIR \
 	AITERM_SHELL_DIR HOME TMUX_TMPDIR PATH
 
-python3 - "$inst$prefix/bin/aiterm-mcp" "$tmp/work" <<'PY'
+python3 - "$server" "$tmp/work" <<'PY'
 import json, re, subprocess, sys
 p = subprocess.Popen([sys.argv[1]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 n = 0

@@ -22,20 +22,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-inst=$tmp/inst
-${MAKE:-make} -s -C "$top_builddir" install DESTDIR="$inst" >"$tmp/install.log" 2>&1 || {
-	cat "$tmp/install.log" >&2
-	echo "oot-plugin: make install DESTDIR failed" >&2
-	exit 99
-}
-pc=$(find "$inst" -name aiterm-plugin.pc | head -n 1)
-test -n "$pc" || { echo "oot-plugin: aiterm-plugin.pc not installed" >&2; exit 1; }
-prefix=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=prefix aiterm-plugin)
-PKG_CONFIG_PATH=$(dirname "$pc")
-export PKG_CONFIG_PATH
-cflags=$(pkg-config --define-variable=prefix="$inst$prefix" --cflags aiterm-plugin)
-plugdir=$(pkg-config --define-variable=prefix="$inst$prefix" --variable=pluginexecdir aiterm-plugin)
-case $cflags in *"$inst"*) ;; *) echo "oot-plugin: cflags '$cflags' do not point into DESTDIR" >&2; exit 1 ;; esac
+name=oot-plugin
+. "$top_srcdir/tests/integration/oot-install.sh"
 
 mkdir -p "$tmp/plug" "$tmp/home" "$tmp/state"
 ex=$top_srcdir/doc/examples/reducer-seq
@@ -53,7 +41,6 @@ TMUX_TMPDIR=$tmp
 export AITERM_PLUGIN_PATH AITERM_SYSTEM_PLUGINDIR AITERM_STATE_DIR \
 	AITERM_SHELL_DIR HOME TMUX_TMPDIR
 
-server=$inst$prefix/bin/aiterm-mcp
 "$server" --list-plugins >"$tmp/list.json"
 python3 - "$tmp/list.json" <<'PY'
 import json, sys
