@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/harness.h"
+#include "agent/record.h"
+#include "agent/screen.h"
 #include "plugin/host.h"
 #include "pty/session.h"
 #include "state/stateroot.h"
@@ -136,6 +139,40 @@ env_text(struct aiterm_buf *text, json_t *env)
 	}
 }
 
+/*
+ * Agent sessions (agent.json): their harness, what its classifier says of
+ * the screen now, and the current turn.  Other sessions cost nothing.
+ */
+static void
+add_agents(json_t *sessions)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct agent_record rec;
+	struct agent_screen scr;
+	struct harness h;
+	const char *id;
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(sessions, i, o) {
+		id = json_string_value(json_object_get(o, "session_id"));
+		if (!json_is_true(json_object_get(o, "alive")) ||
+		    agent_record_read(id, &rec, NULL) != 0)
+			continue;
+		if (harness_find(rec.harness, &h, NULL) == 0 &&
+		    agent_screen_read(&h, id, &scr, &err) == 0) {
+			json_object_set_new(o, "agent", json_pack(
+			    "{s:s, s:s, s:s, s:i}", "harness", rec.harness,
+			    "screen", agent_state_name(scr.verdict.state),
+			    "reason", scr.verdict.reason, "turn",
+			    (int)rec.turn));
+			agent_screen_free(&scr);
+		}
+		error_clear(&err);
+		agent_record_free(&rec);
+	}
+}
+
 static void
 pty_list_call(struct tool_call *call)
 {
@@ -144,7 +181,7 @@ pty_list_call(struct tool_call *call)
 	struct aiterm_buf text = BUF_INIT;
 	struct listing l;
 	size_t i;
-	json_t *o;
+	json_t *o, *agent;
 
 	l.sessions = json_array();
 	if (state_root_require(&err) != 0 ||
@@ -156,6 +193,7 @@ pty_list_call(struct tool_call *call)
 		return;
 	}
 	add_lost(l.sessions);
+	add_agents(l.sessions);
 	if (keys != NULL)
 		add_env(l.sessions, keys);
 	json_array_foreach(l.sessions, i, o) {
@@ -166,6 +204,13 @@ pty_list_call(struct tool_call *call)
 		    "exited",
 		    json_string_value(json_object_get(o, "command")));
 		env_text(&text, json_object_get(o, "env"));
+		if ((agent = json_object_get(o, "agent")) != NULL)
+			buf_printf(&text, "\tagent %s %s/%s turn %d",
+			    json_string_value(json_object_get(agent,
+			    "harness")), json_string_value(json_object_get(agent,
+			    "screen")), json_string_value(json_object_get(agent,
+			    "reason")), (int)json_integer_value(json_object_get(
+			    agent, "turn")));
 		buf_addc(&text, '\n');
 	}
 	if (text.len == 0)
@@ -178,7 +223,8 @@ const struct tool_entry tool_pty_list = {
 	.name = "pty_list",
 	.title = "List terminals",
 	.description = "List sessions: id, alive/exited/lost, foreground "
-	    "command. env_keys (max 32): non-secret keys to return "
+	    "command; an agent session's harness, screen state and turn. "
+	    "env_keys (max 32): non-secret keys to return "
 	    "(AITERM_SESSION_ID, SHELL).",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"env_keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
@@ -188,7 +234,8 @@ const struct tool_entry tool_pty_list = {
 	    "{\"session_id\":{\"type\":\"string\"},\"alive\":{\"type\":"
 	    "\"boolean\"},\"managed\":{\"type\":\"boolean\"},\"command\":"
 	    "{\"type\":\"string\"},\"lost\":{\"type\":\"boolean\"},\"env\":"
-	    "{\"type\":\"object\"}},\"required\":[\"session_id\",\"alive\"]}}},"
+	    "{\"type\":\"object\"},\"agent\":{\"type\":\"object\"}},"
+	    "\"required\":[\"session_id\",\"alive\"]}}},"
 	    "\"required\":[\"sessions\"]}",
 	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT | TOOL_OPEN_WORLD,
 	.call = pty_list_call,

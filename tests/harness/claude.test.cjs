@@ -230,7 +230,7 @@ test('AGT-TURN: the agent killed mid-turn: the wait ends with that, not with a t
 	assert.match(l2.text, new RegExp(`^${id}\texited\t`, 'm'), l2.text);
 });
 
-test('PTY-OBSERVE: an agent session\'s screen state comes from its harness; the body is claude itself', T, async (t) => {
+test('PTY-OBSERVE PTY-LIST: an agent session\'s screen state comes from its harness; the body is claude itself', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'text', text: 'Observed.', holdMs: 3000 });
 	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Watch me' });
@@ -240,6 +240,8 @@ test('PTY-OBSERVE: an agent session\'s screen state comes from its harness; the 
 	assert.equal(run.sc.screen.classifier, 'claude-code');
 	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
 	assert.match(a.text, /^Observed\./, a.text);
+	const list = await rig.call('pty_list', {});
+	assert.match(list.text, new RegExp(`^${id}\talive\tclaude\tagent claude-code input_ready/composer_empty turn 1$`, 'm'), list.text);
 	const idle = await rig.call('pty_observe', { session_id: id });
 	assert.match(idle.text, /; screen input_ready\/composer_empty;/, idle.text);
 	assert.match(idle.text, /harness pid \d+/, idle.text);

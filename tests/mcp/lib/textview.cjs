@@ -9,7 +9,7 @@
  *   pty_open:    session_id, shell, cols, rows, attach
  *   pty_send/pty_read (output): complete, via, exit_code, line_ranges
  *                (every fold hint), omitted (the widest of them)
- *   pty_list:    sessions [{session_id, state, command, env}]
+ *   pty_list:    sessions [{session_id, state, command, env, agent?}]
  *   pty_observe: cursor
  * Fields the text does not state are absent, never guessed.
  */
@@ -71,7 +71,12 @@ const PARSERS = {
 				if (eq > 0)
 					env[p.slice(0, eq)] = p.slice(eq + 1);
 			}
-			sessions.push({ session_id: f[0], state: f[1], command, env });
+			const s = { session_id: f[0], state: f[1], command, env };
+			/* "agent <harness> <screen>/<reason> turn <n>" */
+			const a = (f[3] || '').match(/^agent (\S+) (\S+)\/(\S+) turn (\d+)$/);
+			if (a)
+				s.agent = { harness: a[1], screen: a[2], reason: a[3], turn: Number(a[4]) };
+			sessions.push(s);
 		}
 		return { sessions };
 	},
