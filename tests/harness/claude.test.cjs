@@ -246,3 +246,14 @@ test('PTY-OBSERVE PTY-LIST: an agent session\'s screen state comes from its harn
 	assert.match(idle.text, /; screen input_ready\/composer_empty;/, idle.text);
 	assert.match(idle.text, /harness pid \d+/, idle.text);
 });
+
+test('AGT-START: a broken ~/.claude/settings.json stops at Claude\'s settings dialog; it is the user\'s, nothing is typed', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	fs.mkdirSync(path.join(rig.dirs.home, '.claude'), { recursive: true });
+	fs.writeFileSync(path.join(rig.dirs.home, '.claude', 'settings.json'), '{ not json');
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Never sent', trust_project: true });
+	assert.match(l.text, /^startup: needs_user; screen blocking_dialog\/settings_error$/m, l.text);
+	assert.match(l.text, /^prompt: not_sent$/m, l.text);
+	assert.equal(mock.main.length, 0, 'nothing reached the model');
+	assert.equal(fs.readFileSync(path.join(rig.dirs.home, '.claude', 'settings.json'), 'utf8'), '{ not json', 'the user\'s settings are untouched');
+});
