@@ -5,6 +5,8 @@
 
 #include "agent/input.h"
 #include "agent/startup.h"
+#include "agent/watch.h"
+#include "plugin/host.h"
 #include "reduce/strip.h"
 #include "state/atomic.h"
 #include "mcp/server.h"
@@ -15,6 +17,8 @@
 #define SETTLE_MS	60
 /* A composer must still be there this much later to count as ready. */
 #define READY_CONFIRM_MS	250
+/* A look after the CLI's process ended waits this long (on_exit_seen). */
+#define EXIT_SETTLE_MS	300
 /* The most times one start-up screen is answered. */
 #define ADVANCE_MAX	3
 /* What an exit at start shows of the log: its end, a few lines. */
@@ -28,6 +32,7 @@ struct startup {
 	startup_cb		 cb;
 	void			*arg;
 	uv_fs_event_t		 watch;
+	struct pid_watch	*exit;		/* the CLI's process ending */
 	uv_timer_t		 look, deadline;
 	int			 open;
 	bool			 done, typing, watching;
@@ -51,6 +56,8 @@ static void
 stop(struct startup *s)
 {
 	s->done = true;
+	pid_watch_stop(s->exit);
+	s->exit = NULL;
 	uv_timer_stop(&s->look);
 	uv_timer_stop(&s->deadline);
 	uv_close((uv_handle_t *)&s->look, closed);
@@ -259,6 +266,23 @@ on_change(uv_fs_event_t *h, const char *name, int events, int status)
 		schedule(s, SETTLE_MS);
 }
 
+/*
+ * The CLI's process ended (a dead pane writes nothing to the log): look
+ * once the multiplexer has taken the death in (tmux 3.3a may still name no
+ * exit status right after a fast exit).
+ */
+static void
+on_exit_seen(void *arg)
+{
+	struct startup *s = arg;
+
+	if (!s->done && !s->typing) {
+		uv_timer_stop(&s->look);
+		s->ready_once = false;
+		schedule(s, EXIT_SETTLE_MS);
+	}
+}
+
 static void
 on_deadline(uv_timer_t *t)
 {
@@ -274,6 +298,8 @@ agent_startup_begin(const struct harness *h, const char *session,
 {
 	struct startup *s = xcalloc(1, sizeof *s);
 	char *log = session_path(session, "output.log");
+	const struct aiterm_mux_ops *mux;
+	struct aiterm_pane_info pane;
 
 	s->h = h;
 	snprintf(s->session, sizeof s->session, "%s", session);
@@ -291,6 +317,10 @@ agent_startup_begin(const struct harness *h, const char *session,
 	s->watching = log != NULL && uv_fs_event_start(&s->watch, on_change,
 	    log, 0) == 0;
 	free(log);
+	memset(&pane, 0, sizeof pane);
+	if ((mux = session_mux(NULL)) != NULL && mux->pane_info(host_get(),
+	    session, &pane, NULL) == 0 && pane.pid > 0)
+		s->exit = pid_watch_start(pane.pid, on_exit_seen, s);
 	uv_timer_start(&s->deadline, on_deadline, timeout_ms, 0);
 	schedule(s, SETTLE_MS);
 	return s;

@@ -80,8 +80,11 @@ reply(struct launch *l, const struct dispatch_result *d)
 	buf_printf(&t, "startup: %s", l->start.startup);
 	if (l->start.advanced[0] != '\0')
 		buf_printf(&t, " (advanced: %s)", l->start.advanced);
-	if (strcmp(l->start.startup, "exited") == 0)
+	if (strcmp(l->start.startup, "exited") == 0 &&
+	    l->start.exit_status >= 0)
 		buf_printf(&t, ", status %d", l->start.exit_status);
+	else if (strcmp(l->start.startup, "exited") == 0)
+		buf_adds(&t, ", status unknown");	/* tmux lost it */
 	if (strcmp(l->start.startup, "ready") != 0)
 		buf_printf(&t, "; screen %s/%s",
 		    agent_state_name(l->start.verdict.state),

@@ -11,16 +11,8 @@
 #include "claude.h"
 #include "hlib.h"
 
-struct known {
-	const char			*needle;	/* on the screen */
-	const char			*also;		/* and this, or NULL */
-	enum aiterm_screen_state	 state;
-	const char			*reason;
-	const char			*dialog;	/* startup_keys may advance */
-};
-
 /* Dialogs and cards, before the footer is looked at. */
-static const struct known known[] = {
+static const struct hl_known known[] = {
 	{ "Detected a custom API key in your environment", NULL,
 	    AITERM_SCREEN_ONBOARDING, "api_key_choice", NULL },
 	{ "Select login method", NULL,
@@ -51,17 +43,10 @@ void
 claude_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 {
 	const char *footer, *rest;
-	size_t i, flen, rlen;
+	size_t flen, rlen;
 
-	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
-		if (hl_has(s, known[i].needle) && (known[i].also == NULL ||
-		    hl_has(s, known[i].also))) {
-			v->state = known[i].state;
-			v->reason = known[i].reason;
-			v->dialog = known[i].dialog;
-			return;
-		}
-	}
+	if (hl_match_known(s, known, sizeof known / sizeof known[0], v))
+		return;
 	if (!hl_last_line(s, &footer, &flen)) {
 		v->state = AITERM_SCREEN_STARTING;
 		v->reason = "blank";
@@ -88,14 +73,8 @@ claude_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 	v->reason = "no_known_screen";
 }
 
-#define KEYS(name, ...) \
-	static const struct aiterm_input_step name[] = { __VA_ARGS__, \
-	    { AITERM_INPUT_END, NULL } }
-
 /* A digit selects and confirms in Claude's lists; Enter takes the selected. */
-KEYS(enter_keys, { AITERM_INPUT_KEY, "Enter" });
-KEYS(yes_keys, { AITERM_INPUT_KEY, "1" });
-KEYS(no_keys, { AITERM_INPUT_KEY, "Escape" });
+HL_KEYS(yes_keys, { AITERM_INPUT_KEY, "1" });
 
 /*
  * A pasted prompt does not submit; Enter after it sends the whole text as
@@ -116,11 +95,11 @@ claude_startup_keys(const char *dialog, int trust_project)
 	/* The theme and the security notes: confirm what is selected. */
 	if (strcmp(dialog, "theme_picker") == 0 ||
 	    strcmp(dialog, "security_notes") == 0)
-		return enter_keys;
+		return hl_enter_keys;
 	/* Trust and project MCP consent: the launch's own decision. */
 	if (trust_project && (strcmp(dialog, "trust_folder") == 0 ||
 	    strcmp(dialog, "mcp_server_consent") == 0))
-		return enter_keys;
+		return hl_enter_keys;
 	return NULL;
 }
 
@@ -190,6 +169,6 @@ claude_approval_keys(const char *choice)
 	if (strcmp(choice, "approve_once") == 0)
 		return yes_keys;
 	if (strcmp(choice, "deny") == 0)
-		return no_keys;
+		return hl_escape_keys;
 	return NULL;
 }

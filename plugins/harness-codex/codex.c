@@ -67,13 +67,7 @@ codex_launch(const struct aiterm_host *host,
 	return 0;
 }
 
-struct known {
-	const char			*needle, *also;
-	enum aiterm_screen_state	 state;
-	const char			*reason, *dialog;
-};
-
-static const struct known known[] = {
+static const struct hl_known known[] = {
 	{ "Sign in with ChatGPT", NULL, AITERM_SCREEN_ONBOARDING,
 	    "login_choice", NULL },
 	{ "Trust this folder?", "Trust and continue",
@@ -92,17 +86,10 @@ static void
 codex_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 {
 	const char *rest;
-	size_t i, n;
+	size_t n;
 
-	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
-		if (hl_has(s, known[i].needle) && (known[i].also == NULL ||
-		    hl_has(s, known[i].also))) {
-			v->state = known[i].state;
-			v->reason = known[i].reason;
-			v->dialog = known[i].dialog;
-			return;
-		}
-	}
+	if (hl_match_known(s, known, sizeof known / sizeof known[0], v))
+		return;
 	if (hl_has(s, "esc to interrupt")) {
 		v->state = AITERM_SCREEN_RUNNING;
 		v->reason = "esc_to_interrupt";
@@ -129,13 +116,7 @@ codex_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 	}
 }
 
-#define KEYS(name, ...) \
-	static const struct aiterm_input_step name[] = { __VA_ARGS__, \
-	    { AITERM_INPUT_END, NULL } }
-
-KEYS(enter_keys, { AITERM_INPUT_KEY, "Enter" });
-KEYS(yes_keys, { AITERM_INPUT_KEY, "y" });
-KEYS(no_keys, { AITERM_INPUT_KEY, "Escape" });
+HL_KEYS(yes_keys, { AITERM_INPUT_KEY, "y" });
 
 /*
  * An Enter within ~30 ms of the text is taken as part of a paste (a
@@ -153,7 +134,7 @@ static const struct aiterm_input_step *
 codex_startup_keys(const char *dialog, int trust_project)
 {
 	if (trust_project && strcmp(dialog, "trust_folder") == 0)
-		return enter_keys;
+		return hl_enter_keys;
 	return NULL;
 }
 
@@ -190,7 +171,7 @@ codex_approval_keys(const char *choice)
 	if (strcmp(choice, "approve_once") == 0)
 		return yes_keys;
 	if (strcmp(choice, "deny") == 0)
-		return no_keys;
+		return hl_escape_keys;
 	return NULL;
 }
 

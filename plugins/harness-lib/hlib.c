@@ -4,6 +4,31 @@
 
 #include "hlib.h"
 
+const struct aiterm_input_step hl_enter_keys[] = {
+	{ AITERM_INPUT_KEY, "Enter" }, { AITERM_INPUT_END, NULL },
+};
+const struct aiterm_input_step hl_escape_keys[] = {
+	{ AITERM_INPUT_KEY, "Escape" }, { AITERM_INPUT_END, NULL },
+};
+
+bool
+hl_match_known(const struct aiterm_screen *s, const struct hl_known *table,
+    size_t n, struct aiterm_screen_verdict *v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (hl_has(s, table[i].needle) && (table[i].also == NULL ||
+		    hl_has(s, table[i].also))) {
+			v->state = table[i].state;
+			v->reason = table[i].reason;
+			v->dialog = table[i].dialog;
+			return true;
+		}
+	}
+	return false;
+}
+
 bool
 hl_has(const struct aiterm_screen *s, const char *needle)
 {

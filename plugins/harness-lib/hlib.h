@@ -12,6 +12,30 @@
 
 #include <aiterm/plugin.h>
 
+/* A list of input steps, e.g. HL_KEYS(yes, { AITERM_INPUT_KEY, "y" }). */
+#define HL_KEYS(name, ...) \
+	static const struct aiterm_input_step name[] = { __VA_ARGS__, \
+	    { AITERM_INPUT_END, NULL } }
+
+/* Enter alone, and Escape alone (confirm the selected item; cancel). */
+extern const struct aiterm_input_step hl_enter_keys[];
+extern const struct aiterm_input_step hl_escape_keys[];
+
+/*
+ * One known screen: needle (and also, when not NULL) on it means state
+ * with reason, and dialog for a start-up screen the plugin can pass.
+ */
+struct hl_known {
+	const char			*needle, *also;
+	enum aiterm_screen_state	 state;
+	const char			*reason, *dialog;
+};
+
+/* The first entry of table[n] the screen matches into v; false when none. */
+bool	hl_match_known(const struct aiterm_screen *s,
+	    const struct hl_known *table, size_t n,
+	    struct aiterm_screen_verdict *v);
+
 /* needle somewhere on the screen. */
 bool	hl_has(const struct aiterm_screen *s, const char *needle);
 /*

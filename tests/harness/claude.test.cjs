@@ -20,21 +20,11 @@ async function rigWithMock(t, seed = {}, env = {}) {
 	t.after(() => mock.close());
 	const rig = new AgentRig(t, { env });
 	seedClaude(rig.dirs.home, rig.dirs.work, seed);
-	shown(t, rig);
+	rig.show(t);
 	await rig.server(mock.url);
 	return { rig, mock };
 }
 
-/* Every call's text, in the test's diagnostics (what the model read). */
-function shown(t, rig) {
-	const call = rig.call.bind(rig);
-	rig.call = async (name, args, ms) => {
-		const t0 = Date.now();
-		const r = await call(name, args, ms);
-		t.diagnostic(`${name} ${JSON.stringify(args).slice(0, 120)} -> ${Date.now() - t0} ms: ${JSON.stringify(r.text)}`);
-		return r;
-	};
-}
 
 function sid(text) {
 	const m = text.match(/^launched claude-code \S+ in (\S+) \(launch /m);

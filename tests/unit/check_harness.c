@@ -141,6 +141,40 @@ check_turns(const char *id, const char *dir, const char *sub,
 	buf_free(&answer);
 }
 
+/* The approval on a recorded screen: found, its kind and subject. */
+static void
+check_approval(const char *id, const char *dir, const char *file, int found,
+    const char *kind, const char *subject)
+{
+	struct aiterm_buf sub = BUF_INIT;
+	struct aiterm_approval a;
+	struct aiterm_screen s;
+	struct harness h;
+	char name[256];
+	size_t len;
+	char *text;
+
+	load(id, &h);
+	snprintf(name, sizeof name, "screens/%s.txt", file);
+	text = slurp(dir, name, &len);
+	memset(&s, 0, sizeof s);
+	s.text = text;
+	s.len = len;
+	memset(&a, 0, sizeof a);
+	a.subject = &sub;
+	ck_assert_int_eq(h.ops->approval(host_get(), &s, &a), found);
+	if (found) {
+		ck_assert_str_eq(a.kind, kind);
+		ck_assert_str_eq(buf_str(&sub), subject);
+		ck_assert_str_eq(a.choices[0], "approve_once");
+		ck_assert_ptr_nonnull(h.ops->approval_keys("approve_once"));
+		ck_assert_ptr_nonnull(h.ops->approval_keys("deny"));
+		ck_assert_ptr_null(h.ops->approval_keys("approve_always"));
+	}
+	free(text);
+	buf_free(&sub);
+}
+
 #define CC "claude-code-2.1.197"
 
 static const struct screen_case claude_screens[] = {
@@ -214,35 +248,11 @@ END_TEST
 
 START_TEST(test_claude_approval)
 {
-	struct aiterm_approval a;
-	struct aiterm_screen s;
-	struct harness h;
-	size_t len;
-	char *text = slurp(CC, "screens/permission-bash.txt", &len);
-	struct aiterm_buf subject = BUF_INIT;
-
-	load("claude-code", &h);
-	memset(&s, 0, sizeof s);
-	s.text = text;
-	s.len = len;
-	memset(&a, 0, sizeof a);
-	a.subject = &subject;
-	ck_assert_int_eq(h.ops->approval(host_get(), &s, &a), 1);
-	ck_assert_str_eq(a.kind, "command");
-	ck_assert_str_eq(buf_str(&subject), "Bash command\n"
-	    "sleep 2 && echo hi > /tmp/run/x\nWrite hi to a file\n"
-	    "Do you want to proceed?");
-	ck_assert_str_eq(a.choices[0], "approve_once");
-	ck_assert_ptr_nonnull(h.ops->approval_keys("deny"));
-	ck_assert_ptr_null(h.ops->approval_keys("approve_always"));
-	free(text);
-	buf_free(&subject);
+	check_approval("claude-code", CC, "permission-bash", 1, "command",
+	    "Bash command\nsleep 2 && echo hi > /tmp/run/x\n"
+	    "Write hi to a file\nDo you want to proceed?");
 	/* Not an approval: the idle composer. */
-	text = slurp(CC, "screens/ready.txt", &len);
-	s.text = text;
-	s.len = len;
-	ck_assert_int_eq(h.ops->approval(host_get(), &s, &a), 0);
-	free(text);
+	check_approval("claude-code", CC, "ready", 0, NULL, NULL);
 }
 END_TEST
 
@@ -362,25 +372,10 @@ END_TEST
 
 START_TEST(test_codex_approval)
 {
-	struct aiterm_buf subject = BUF_INIT;
-	struct aiterm_approval a;
-	struct aiterm_screen s;
-	struct harness h;
-	size_t len;
-	char *text = slurp(CX, "screens/approval-exec.txt", &len);
-
-	load("codex-cli", &h);
-	memset(&s, 0, sizeof s);
-	s.text = text;
-	s.len = len;
-	memset(&a, 0, sizeof a);
-	a.subject = &subject;
-	ck_assert_int_eq(h.ops->approval(host_get(), &s, &a), 1);
-	ck_assert_str_eq(a.kind, "command");
-	ck_assert_str_eq(buf_str(&subject), "Reason: Create approved.txt for "
-	    "the fixture?\n$ touch approved.txt && echo made-it");
-	free(text);
-	buf_free(&subject);
+	check_approval("codex-cli", CX, "approval-exec", 1, "command",
+	    "Reason: Create approved.txt for the fixture?\n"
+	    "$ touch approved.txt && echo made-it");
+	check_approval("codex-cli", CX, "answered", 0, NULL, NULL);
 }
 END_TEST
 

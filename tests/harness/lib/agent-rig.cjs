@@ -139,6 +139,17 @@ class AgentRig {
 		return srv;
 	}
 
+	/* Every call's text into the test's diagnostics (what the model read). */
+	show(t) {
+		const call = this.call.bind(this);
+		this.call = async (name, args, ms) => {
+			const t0 = Date.now();
+			const r = await call(name, args, ms);
+			t.diagnostic(`${name} ${JSON.stringify(args).slice(0, 120)} -> ${Date.now() - t0} ms: ${JSON.stringify(r.text)}`);
+			return r;
+		};
+	}
+
 	/* tools/call on the current server: { text, sc, isError, result }. */
 	async call(name, args, ms = 60000) {
 		const res = await this.srv.request('tools/call', { name, arguments: args }, `c${this.nextId++}`, ms);
