@@ -4,7 +4,7 @@
  *	bench/reduce-throughput [fixtures-dir [megabytes]]
  *
  * The log is built in memory by repeating the `out` files of every case of
- * the fixture corpus (../shared/fixtures/reduce by default) up to the size
+ * the fixture corpus (tests/fixtures/reduce by default) up to the size
  * asked (200 MB by default): terminal output as captured, escapes and all.
  * A second log of the same size repeats the stripped outputs, which is
  * plain text.  Each run is timed three times; the best is printed.
@@ -21,7 +21,7 @@
 #include "util/xmalloc.h"
 
 #ifndef FIXTURES_DIR
-#define FIXTURES_DIR "../shared/fixtures/reduce"
+#define FIXTURES_DIR "tests/fixtures/reduce"
 #endif
 
 #define RUNS	3

@@ -8,7 +8,7 @@
  *   node bench/tokens.cjs [CASES_DIR] [--builddir=DIR] [--srcdir=DIR]
  *                         [--json] [--only=SUBSTRING] [--show]
  *
- * CASES_DIR (default <srcdir>/../shared/fixtures/reduce) holds one folder
+ * CASES_DIR (default <srcdir>/tests/fixtures/reduce) holds one folder
  * per case: <case>/cmd (one command line), <case>/out (the raw bytes the
  * terminal received) and <case>/meta.json ({"must_keep": [...]}, and
  * optionally "exit_code").
@@ -230,7 +230,7 @@ async function runCase(s, rig, c, bin, ctl) {
 
 async function main() {
 	const p = paths(argv);
-	const dir = path.resolve(positional(argv)[0] || path.join(p.srcdir, '..', 'shared/fixtures/reduce'));
+	const dir = path.resolve(positional(argv)[0] || path.join(p.srcdir, 'tests/fixtures/reduce'));
 	if (!fs.existsSync(dir))
 		throw new Error(`${dir}: no such folder (give the cases folder as an argument)`);
 	const cases = loadCases(dir);

@@ -17,7 +17,7 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 fixtures = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-    root, "..", "shared", "fixtures")
+    root, "tests", "fixtures")
 CUT = 4096
 
 FIXTURE_CASES = [

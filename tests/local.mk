@@ -14,6 +14,10 @@ AM_TESTS_ENVIRONMENT = \
 unit_cflags = $(AM_CFLAGS) $(DEP_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = core/libaiterm.la $(DEP_LIBS) $(CHECK_LIBS)
 
+# Nothing the build, tests or benchmarks use lies outside the repository.
+TESTS += tests/self-contained.sh
+EXTRA_DIST += tests/self-contained.sh
+
 include $(srcdir)/tests/unit/local.mk
 include $(srcdir)/tests/plugins/local.mk
 include $(srcdir)/tests/mcp/local.mk

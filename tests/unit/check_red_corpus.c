@@ -1,5 +1,5 @@
 /*
- * RED-FAITHFUL over the whole fixture corpus (../shared/fixtures/reduce),
+ * RED-FAITHFUL over the whole fixture corpus (tests/fixtures/reduce),
  * on the path a pty_read takes: RED-STRIP, then the command reducer the
  * case's cmd chooses among the build tree's reducer plugins, else the
  * generic stages with the limits of a read.  Every must_keep string of
@@ -20,7 +20,7 @@
 #include "util/xmalloc.h"
 
 #ifndef FIXTURES_DIR
-#define FIXTURES_DIR "../shared/fixtures/reduce"
+#define FIXTURES_DIR "tests/fixtures/reduce"
 #endif
 
 static char *

@@ -25,7 +25,7 @@
 #include "util/xmalloc.h"
 
 #ifndef FIXTURES_DIR
-#define FIXTURES_DIR "../shared/fixtures"
+#define FIXTURES_DIR "tests/fixtures"
 #endif
 
 /*

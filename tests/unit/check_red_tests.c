@@ -3,7 +3,7 @@
  * dispatch: red_cmd_reduce on stripped text, with the plugin loaded from
  * the build tree ($AITERM_PLUGIN_PATH).
  *
- * - Pairs: the rtk 0.42.0 reference pairs (../shared/fixtures/rtk-pytest)
+ * - Pairs: the rtk 0.42.0 reference pairs (tests/fixtures/rtk-pytest)
  *   come out byte for byte.  Two of them (notests, onlyskip) are longer
  *   than their input, so the core refuses them (RED-FAITHFUL) and the
  *   generic stages run; for those the plugin's own result is compared.
@@ -31,7 +31,7 @@
 #include "util/xmalloc.h"
 
 #ifndef FIXTURES_DIR
-#define FIXTURES_DIR "../shared/fixtures"
+#define FIXTURES_DIR "tests/fixtures"
 #endif
 
 /*

@@ -1,7 +1,7 @@
 /*
  * The generic reducer stages (RED-STRIP, RED-REPEAT, RED-HEADTAIL) and the
  * pipeline that runs them: exact output for each stage, the fixture corpus
- * of ../shared/fixtures/reduce (every must_keep string survives), and
+ * of tests/fixtures/reduce (every must_keep string survives), and
  * hostile input (random bytes, a 1 MB line, a megabyte of escapes).
  */
 #include <check.h>
@@ -23,7 +23,7 @@
 #include "util/xmalloc.h"
 
 #ifndef FIXTURES_DIR
-#define FIXTURES_DIR "../shared/fixtures/reduce"
+#define FIXTURES_DIR "tests/fixtures/reduce"
 #endif
 
 #define FFFD RED_U8_REPLACEMENT

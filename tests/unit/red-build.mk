@@ -1,6 +1,6 @@
 # tests/unit/red-build: the build reducers (plugin reducers-build) through
 # the real dispatch, and the fixture corpus beside the project root
-# (../shared/fixtures).
+# (tests/fixtures).
 check_PROGRAMS += tests/unit/check_red_build
 TESTS += tests/unit/check_red_build
 tests_unit_check_red_build_SOURCES = tests/unit/check_red_build.c \

@@ -1,6 +1,6 @@
 # tests/unit/red-files: the file-listing reducers (plugin reducers-files)
 # through the real dispatch, and the fixture corpus beside the project
-# root (../shared/fixtures).
+# (tests/fixtures).
 check_PROGRAMS += tests/unit/check_red_files
 TESTS += tests/unit/check_red_files
 tests_unit_check_red_files_SOURCES = tests/unit/check_red_files.c \

@@ -1,6 +1,6 @@
 # tests/unit/red-git: the git reducers (plugin reducers-git) through the
 # real dispatch, and the fixture corpus beside the project root
-# (../shared/fixtures).
+# (tests/fixtures).
 check_PROGRAMS += tests/unit/check_red_git
 TESTS += tests/unit/check_red_git
 tests_unit_check_red_git_SOURCES = tests/unit/check_red_git.c \

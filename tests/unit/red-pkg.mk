@@ -1,6 +1,6 @@
 # tests/unit/red-pkg: the package-manager reducers (plugin reducers-pkg)
 # through the real dispatch, and the fixture corpus beside the project
-# root (../shared/fixtures).
+# (tests/fixtures).
 check_PROGRAMS += tests/unit/check_red_pkg
 TESTS += tests/unit/check_red_pkg
 tests_unit_check_red_pkg_SOURCES = tests/unit/check_red_pkg.c \

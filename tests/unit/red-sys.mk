@@ -1,6 +1,6 @@
 # tests/unit/red-sys: the system reducers (plugin reducers-sys) through
 # the real dispatch, and the fixture corpus beside the project root
-# (../shared/fixtures).
+# (tests/fixtures).
 check_PROGRAMS += tests/unit/check_red_sys
 TESTS += tests/unit/check_red_sys
 tests_unit_check_red_sys_SOURCES = tests/unit/check_red_sys.c \

@@ -1,6 +1,6 @@
 # tests/unit/red-tests: the test-runner reducers (plugin reducers-tests)
 # through the real dispatch, the rtk pytest pairs and the fixture corpus
-# beside the project root (../shared/fixtures).
+# in tests/fixtures.
 check_PROGRAMS += tests/unit/check_red_tests
 TESTS += tests/unit/check_red_tests
 tests_unit_check_red_tests_SOURCES = tests/unit/check_red_tests.c \

@@ -1,5 +1,5 @@
 # tests/unit/reduce: the generic reducer stages, and the fixture corpus
-# that sits beside the project root (../shared/fixtures/reduce).
+# in tests/fixtures/reduce.
 check_PROGRAMS += tests/unit/check_reduce
 TESTS += tests/unit/check_reduce
 tests_unit_check_reduce_SOURCES = tests/unit/check_reduce.c
