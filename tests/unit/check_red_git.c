@@ -205,6 +205,38 @@ START_TEST(test_diff_layout)
 }
 END_TEST
 
+/*
+ * RED-FAITHFUL: a combined (merge-conflict) diff keeps its "diff --cc"
+ * header verbatim, and its hunk header and conflict markers.
+ */
+START_TEST(test_diff_combined)
+{
+	static const char cc[] =
+	    "diff --cc src/config.c\n"
+	    "index 1111111,2222222..0000000\n"
+	    "--- a/src/config.c\n"
+	    "+++ b/src/config.c\n"
+	    "@@@ -10,3 -10,3 +10,7 @@@ int load(void)\n"
+	    "  int a = 1;\n"
+	    "++<<<<<<< HEAD\n"
+	    " +  timeout = 30;\n"
+	    "++=======\n"
+	    "+   timeout = 60;\n"
+	    "++>>>>>>> feature\n"
+	    "  return 0;\n";
+	struct red_cmd_result res;
+	char *got = reduce("git diff", cc, &res);
+
+	ck_assert_msg(got != NULL, "the git-diff reducer takes a combined diff");
+	ck_assert_msg(strstr(got, "diff --cc src/config.c\n") != NULL, "%s", got);
+	ck_assert_ptr_null(strstr(got, "M src/config.c"));
+	ck_assert_ptr_nonnull(strstr(got, "@@@ -10,3 -10,3 +10,7 @@@"));
+	ck_assert_ptr_nonnull(strstr(got, "++<<<<<<< HEAD"));
+	ck_assert_ptr_nonnull(strstr(got, "++>>>>>>> feature"));
+	free(got);
+}
+END_TEST
+
 START_TEST(test_diff_budget)
 {
 	struct aiterm_buf b = BUF_INIT;
@@ -365,6 +397,7 @@ main(void)
 	tcase_add_test(tc, test_status_many);
 	tcase_add_test(tc, test_status_declines);
 	tcase_add_test(tc, test_diff_layout);
+	tcase_add_test(tc, test_diff_combined);
 	tcase_add_test(tc, test_diff_budget);
 	tcase_add_test(tc, test_diff_declines);
 	tcase_add_test(tc, test_show);

@@ -297,6 +297,15 @@ put_file(const struct aiterm_host *h, struct aiterm_buf *out,
 	bool binary = false;
 	size_t i;
 
+	/*
+	 * A combined diff (a merge, a conflict) keeps its header as it is: a
+	 * person navigates by "diff --cc <file>" (RED-FAITHFUL).
+	 */
+	if (rl_starts(&d, "diff --cc ") || rl_starts(&d, "diff --combined ")) {
+		h->buf_add(out, d.p, d.len);
+		h->buf_add(out, "\n", 1);
+		return;
+	}
 	for (i = start + 1; i < end; i++) {
 		const struct rl_line *l = &t->v[i];
 
