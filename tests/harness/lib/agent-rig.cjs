@@ -13,6 +13,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { makeEnv, passThrough, serverBinary, RawServer, tmuxServerPid, stopPid, STRUCTURED_CAPS } =
 	require('../../mcp/lib/server.cjs');
+const { claudeBinary } = require('../../clients/lib/claude.cjs');
 
 const API_KEY = 'sk-ant-api03-mock-key-for-the-aiterm-harness-00000000000000AA';
 
@@ -47,13 +48,6 @@ function seedCodex(codexHome, cwd, baseUrl, parts = {}) {
 	if (parts.trusted !== false)
 		L.push('', `[projects.${q(cwd)}]`, 'trust_level = "trusted"');
 	fs.writeFileSync(path.join(codexHome, 'config.toml'), L.join('\n') + '\n');
-}
-
-/* The native claude of the platform package (its npm stub needs a postinstall). */
-function claudeBinary() {
-	if (process.env.CLAUDE_BIN)
-		return process.env.CLAUDE_BIN;
-	return require.resolve('@anthropic-ai/claude-code-linux-x64/claude');
 }
 
 /* ~/.claude.json of a user; parts default to a finished onboarding in a trusted project. */
