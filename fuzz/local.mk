@@ -6,6 +6,7 @@
 fuzz_harnesses = fuzz/fuzz-strip \
 	fuzz/fuzz-repeat \
 	fuzz/fuzz-headtail \
+	fuzz/fuzz-faithful \
 	fuzz/fuzz-generic \
 	fuzz/fuzz-cmd-argv \
 	fuzz/fuzz-cmd-reduce \
@@ -33,6 +34,10 @@ fuzz_fuzz_repeat_LDADD = $(fuzz_ldadd)
 fuzz_fuzz_headtail_SOURCES = fuzz/fuzz-headtail.c $(fuzz_sources)
 fuzz_fuzz_headtail_CFLAGS = $(fuzz_cflags)
 fuzz_fuzz_headtail_LDADD = $(fuzz_ldadd)
+
+fuzz_fuzz_faithful_SOURCES = fuzz/fuzz-faithful.c $(fuzz_sources)
+fuzz_fuzz_faithful_CFLAGS = $(fuzz_cflags)
+fuzz_fuzz_faithful_LDADD = $(fuzz_ldadd)
 
 fuzz_fuzz_generic_SOURCES = fuzz/fuzz-generic.c $(fuzz_sources)
 fuzz_fuzz_generic_CFLAGS = $(fuzz_cflags)

@@ -7,6 +7,7 @@
 #include "plugin/registry.h"
 #include "reduce/cmd.h"
 #include "reduce/lines.h"
+#include "reduce/shape.h"
 #include "util/xmalloc.h"
 
 /* A reducer whose manifest claims the command, and how closely. */
@@ -57,6 +58,33 @@ pattern_match(const char *pattern, char *const *argv)
 		words++;
 	}
 	return words;
+}
+
+/*
+ * Listings (RED-FAITHFUL): their reducers keep every row up to
+ * RED_CMD_LISTING_FACTOR times the line budget, and beyond that say which
+ * rows they left out.  Patterns as in manifests.
+ */
+static const char *const listing_patterns[] = {
+	"ls", "ll", "dir", "find", "fd", "fdfind", "locate", "tree", "du",
+	"df", "ps", "pstree", "lsof", "ss", "netstat", "mount", "lsblk",
+	"docker ps", "docker container ls", "docker images", "docker image ls",
+	"kubectl get", "git ls-files", "git branch", "git tag", "dpkg -l",
+	"dpkg-query -l", "apt list", "pip list", "pip3 list", "npm ls",
+	"systemctl list-units", "grep -l", "grep -L", "rg -l", "rg --files",
+};
+
+static bool
+listing(char *const *argv)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof listing_patterns / sizeof listing_patterns[0];
+	    i++) {
+		if (pattern_match(listing_patterns[i], argv) > 0)
+			return true;
+	}
+	return false;
 }
 
 static int
@@ -128,9 +156,11 @@ red_cmd_reduce(const char *line, const char *text, size_t len,
 	const struct aiterm_reducer *r;
 	struct candidate *c = NULL;
 	struct aiterm_buf tmp = BUF_INIT;
+	struct red_faithful faith;
 	char **argv;
 	size_t n, i;
 	int rc = -1, got;
+	unsigned flags;
 
 	memset(res, 0, sizeof *res);
 	if ((argv = red_cmd_argv(line)) == NULL)
@@ -142,6 +172,13 @@ red_cmd_reduce(const char *line, const char *text, size_t len,
 	in.command = line;
 	in.argv = (const char *const *)argv;
 	in.exit_code = exit_code;
+	flags = 0;
+	if (listing(argv)) {
+		if (max_lines > 0)
+			max_lines *= RED_CMD_LISTING_FACTOR;
+		flags = max_lines == 0 || red_line_count(text, len) <=
+		    max_lines ? RED_FAITHFUL_LISTING : RED_FAITHFUL_FAR;
+	}
 	in.max_lines = max_lines;
 	for (i = 0; i < n && rc != 0; i++) {
 		r = table_entry(c[i].entry, c[i].claim->name);
@@ -153,8 +190,22 @@ red_cmd_reduce(const char *line, const char *text, size_t len,
 			continue;
 		/* RED-FAITHFUL: shorter, and within the budget, or nothing. */
 		if (tmp.len >= len || (max_lines > 0 &&
-		    red_line_count(buf_str(&tmp), tmp.len) > max_lines))
+		    red_line_count(buf_str(&tmp), tmp.len) > max_lines)) {
+			snprintf(res->refused, sizeof res->refused, "%s",
+			    r->name);
+			res->refused_why = tmp.len >= len ? "not shorter" :
+			    "over the line budget";
 			break;
+		}
+		/* RED-FAITHFUL: what must be held is (reduce/shape.h). */
+		if (!red_faithful(text, len, buf_str(&tmp), tmp.len, flags,
+		    &faith)) {
+			snprintf(res->refused, sizeof res->refused, "%s",
+			    r->name);
+			res->refused_why = "left out a line it must keep";
+			res->refused_line = faith.first_missing;
+			continue;
+		}
 		buf_add(out, buf_str(&tmp), tmp.len);
 		snprintf(res->name, sizeof res->name, "%s", r->name);
 		snprintf(res->version, sizeof res->version, "%s", r->version);

@@ -39,18 +39,33 @@ void	 red_cmd_argv_free(char **argv);
 
 /* The budget of lines a command reducer gets in a read. */
 #define RED_CMD_MAX_LINES	120
+/*
+ * A listing's reducer (ls, find, ps, kubectl get, ...: cmd.c) gets this
+ * many times the budget, so that it can keep every row (RED-FAITHFUL).
+ */
+#define RED_CMD_LISTING_FACTOR	4
 
 struct red_cmd_result {
 	char	name[64];	/* the reducer that ran, "" when none */
 	char	version[32];
 	char	plugin[64];
 	bool	lossless;	/* it left nothing out (it returned 1) */
+	/*
+	 * The last reducer whose result was refused (RED-FAITHFUL), "" when
+	 * none was; why (a fixed phrase); and when it left out a line it
+	 * must keep (reduce/shape.h), the first such line (0-based).
+	 */
+	char	refused[64];
+	const char *refused_why;
+	size_t	refused_line;
 };
 
 /*
  * Run the command reducer for line on text (stripped output, len bytes)
  * and append its result to out.  Returns 0 when a reducer ran and its
- * result is shorter than text (RED-FAITHFUL), else -1 with out untouched.
+ * result is shorter than text and holds every rare line of it
+ * (RED-FAITHFUL, reduce/shape.h), else -1 with out untouched; a reducer
+ * whose result misses a rare line passes the turn to the next match.
  * max_lines is the budget passed to the reducer; a result with more lines
  * is refused.  exit_code is -1 when unknown.
  */

@@ -6,6 +6,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "reduce/headtail.h"
 #include "reduce/lines.h"
 #include "reduce/repeat.h"
+#include "reduce/shape.h"
 #include "reduce/u8.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -26,7 +28,7 @@ struct omission {
 	size_t		 to;
 	size_t		*flagged;	/* the lines shown anyway, ascending */
 	size_t		 nflagged;
-	size_t		 alarming;	/* lines of the range that could be */
+	size_t		 alarming;	/* distinct or failure lines of the range */
 };
 
 /* Write a line, cut in the middle when it is longer than max bytes. */
@@ -60,35 +62,91 @@ emit_line(struct aiterm_buf *out, const struct red_line *l, size_t max,
 		buf_addc(out, '\n');
 }
 
+/* Keep budget of the n ascending lines of v: all, or the first and last. */
+static size_t
+keep_ends(size_t *v, size_t n, size_t budget)
+{
+	size_t head, i;
+
+	if (n <= budget)
+		return n;
+	head = (budget + 1) / 2;
+	for (i = head; i < budget; i++)
+		v[i] = v[n - (budget - i)];
+	return budget;
+}
+
+static void
+push(size_t **v, size_t *n, size_t *cap, size_t k)
+{
+	if (*n == *cap) {
+		*cap = *cap == 0 ? 16 : *cap * 2;
+		*v = xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[(*n)++] = k;
+}
+
 /*
- * Find the lines of the omitted range that carry failure words and keep
- * up to budget of them: all when they fit, else the first and the last.
+ * Find the lines of the omitted range that must not be hidden, in three
+ * tiers: lines a person navigates by, outliers of the whole text and rare
+ * lines with a failure word (reduce/shape.h), then the first line of each shape that carries a
+ * failure word, then the other lines with failure words.  Keep up to
+ * budget of them, tier by tier, each tier by its first and last lines.
  */
 static void
 omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 {
-	struct red_alarm alarm;
+	struct red_shapes shapes = RED_SHAPES_INIT, seen = RED_SHAPES_INIT;
+	struct red_alarm alarms;
 	struct red_line l;
-	size_t *all = NULL, cap = 0, k = 0, pos = 0, head, i;
+	size_t *tier[3] = { NULL, NULL, NULL }, n[3] = { 0, 0, 0 };
+	size_t cap[3] = { 0, 0, 0 }, at[3] = { 0, 0, 0 };
+	size_t k = 0, pos = 0, t, m, left, best, *v;
+	bool patterned, alarm;
+	uint64_t h;
 
-	red_alarm_init(&alarm);
+	red_alarm_init(&alarms);
+	red_shapes_count(&shapes, in, len);
+	patterned = red_shapes_patterned(&shapes);
 	while (red_line_next(in, len, &pos, &l) && k < o->to) {
-		if (k >= o->from && red_alarm_match(&alarm, l.p, l.len)) {
-			if (o->alarming == cap) {
-				cap = cap == 0 ? 16 : cap * 2;
-				all = xrealloc(all, cap * sizeof *all);
+		if (k >= o->from) {
+			alarm = red_alarm_match(&alarms, l.p, l.len);
+			if (red_shape_navigation(l.p, l.len) ||
+			    ((patterned || alarm) &&
+			    red_shapes_rare(&shapes, l.p, l.len))) {
+				push(&tier[0], &n[0], &cap[0], k);
+			} else if (alarm) {
+				h = red_shape_hash(l.p, l.len);
+				t = red_shapes_get(&seen, h) == 0 ? 1 : 2;
+				red_shapes_add(&seen, h);
+				push(&tier[t], &n[t], &cap[t], k);
 			}
-			all[o->alarming++] = k;
 		}
 		k++;
 	}
-	o->nflagged = o->alarming < budget ? o->alarming : budget;
-	if (o->nflagged < o->alarming) {
-		head = (o->nflagged + 1) / 2;
-		for (i = head; i < o->nflagged; i++)
-			all[i] = all[o->alarming - (o->nflagged - i)];
+	o->alarming = n[0] + n[1] + n[2];
+	left = budget;
+	for (t = 0; t < 3; t++) {
+		n[t] = keep_ends(tier[t], n[t], left);
+		left -= n[t];
 	}
-	o->flagged = all;
+	/* The kept lines in ascending order: a merge of the three. */
+	v = xmalloc((n[0] + n[1] + n[2] + 1) * sizeof *v);
+	for (m = 0; m < n[0] + n[1] + n[2]; m++) {
+		best = 3;
+		for (t = 0; t < 3; t++) {
+			if (at[t] < n[t] && (best == 3 ||
+			    tier[t][at[t]] < tier[best][at[best]]))
+				best = t;
+		}
+		v[m] = tier[best][at[best]++];
+	}
+	o->flagged = v;
+	o->nflagged = m;
+	for (t = 0; t < 3; t++)
+		free(tier[t]);
+	red_shapes_free(&shapes);
+	red_shapes_free(&seen);
 }
 
 /* The marker; it ends with a LF when more text follows it (nl). */
@@ -114,12 +172,15 @@ emit_marker(struct aiterm_buf *out, const struct red_lineno *ln,
 		    info->lines_omitted, info->omitted_first,
 		    info->omitted_last);
 	}
-	if (o->nflagged > 0 && o->nflagged == o->alarming)
-		buf_printf(out, ", except %zu with failure words shown below "
-		    "with their line numbers", o->nflagged);
+	if (o->nflagged == 1 && o->alarming == 1)
+		buf_printf(out, ", except 1 distinct or failure line shown "
+		    "below with its line number");
+	else if (o->nflagged > 0 && o->nflagged == o->alarming)
+		buf_printf(out, ", except %zu distinct or failure lines shown "
+		    "below with their line numbers", o->nflagged);
 	else if (o->nflagged > 0)
-		buf_printf(out, ", except %zu of the %zu with failure words, "
-		    "shown below with their line numbers", o->nflagged,
+		buf_printf(out, ", except %zu of the %zu distinct or failure "
+		    "lines, shown below with their line numbers", o->nflagged,
 		    o->alarming);
 	buf_printf(out, "; read %s with pty_read line_range=[%llu,%llu] or "
 	    "full=true]", them, info->omitted_first, info->omitted_last);

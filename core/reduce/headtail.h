@@ -12,12 +12,16 @@
  * the marker stands for; when the caller dropped lines from the text, the
  * range also spans those.
  *
- * RED-FAITHFUL: lines of the omitted range that carry a failure word (see
- * red_line_alarming) are not hidden.  Up to max_lines / 4 of them follow
- * the marker, each after its line number ("409: ERROR ..."), and the
- * marker says so ("..., except 3 with failure words shown below with their
- * line numbers; ...").  When there are more, the first and the last ones
- * are shown and the marker gives the count ("except 10 of the 45 ...").
+ * RED-FAITHFUL: lines of the omitted range that a person navigates by
+ * (diff and hunk headers, conflict markers), that are outliers of the
+ * whole text or rare with a failure word (see reduce/shape.h), or that
+ * carry a failure word (see red_line_alarming; the first line of each
+ * shape before the others) are not hidden.  Up to max_lines / 4 of them follow the marker, each after its
+ * line number ("409: ERROR ..."), and the marker says so ("..., except 3
+ * distinct or failure lines shown below with their line numbers; ...").
+ * When there are more, the rare ones go first, the first and the last of
+ * each kind are shown, and the marker gives the count ("except 10 of the
+ * 45 ...").
  *
  * A line longer than max_line_bytes keeps its start and its end, cut at
  * character boundaries, with "[… N bytes omitted]" between them.

@@ -197,8 +197,9 @@ START_TEST(test_find)
 	char *got;
 	size_t i;
 
+	/* Far beyond a listing's budget (4 x 200 lines): folded. */
 	buf_adds(&b, "find: './root': Permission denied\n");
-	for (i = 0; i < 500; i++)
+	for (i = 0; i < 1000; i++)
 		buf_printf(&b, "./%s/f%zu.%s\n", i % 2 ? "src" : "doc", i,
 		    i % 5 ? "c" : "md");
 	got = reduce("find . -type f", buf_str(&b), &res);
@@ -207,13 +208,44 @@ START_TEST(test_find)
 	ck_assert_ptr_nonnull(strstr(got, "find: './root': Permission "
 	    "denied\n"));
 	ck_assert_ptr_nonnull(strstr(got, "./doc/f0.md\n"));
-	ck_assert_ptr_nonnull(strstr(got, "./src/f499.c\n"));
-	ck_assert_ptr_nonnull(strstr(got, "… 470 more paths; in ./ most are "
-	    "in: doc/ (235), src/ (235)\n"));
-	ck_assert_ptr_nonnull(strstr(got, "… by name: *.c (376), *.md (94)"
+	ck_assert_ptr_nonnull(strstr(got, "./src/f999.c\n"));
+	ck_assert_ptr_nonnull(strstr(got, "… 970 more paths; in ./ most are "
+	    "in: doc/ (485), src/ (485)\n"));
+	ck_assert_ptr_nonnull(strstr(got, "… by name: *.c (776), *.md (194)"
 	    "\n"));
 	free(got);
 	buf_free(&b);
+}
+END_TEST
+
+/* RED-FAITHFUL: a listing within its budget keeps every name. */
+START_TEST(test_find_grouped)
+{
+	struct aiterm_buf b = BUF_INIT, want = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i;
+
+	buf_adds(&b, "./src\n");
+	for (i = 0; i < 300; i++)
+		buf_printf(&b, "./src/f%zu.c\n", i);
+	buf_adds(&b, "./doc\n./doc/a b.md\n./doc/readme.md\n");
+	got = reduce("find .", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert(res.lossless);
+	ck_assert_msg(strncmp(got, "./: src\n./src/: f0.c f1.c ", 25) == 0,
+	    "%s", got);
+	for (i = 0; i < 300; i++) {
+		buf_reset(&want);
+		buf_printf(&want, " f%zu.c", i);
+		ck_assert_ptr_nonnull(strstr(got, buf_str(&want)));
+	}
+	/* A name with a blank stays on its own line, as find wrote it. */
+	ck_assert_ptr_nonnull(strstr(got, "\n./: doc\n./doc/a b.md\n"
+	    "./doc/: readme.md\n"));
+	free(got);
+	buf_free(&b);
+	buf_free(&want);
 }
 END_TEST
 
@@ -267,8 +299,9 @@ START_TEST(test_ls_many)
 	char *got;
 	size_t i;
 
+	/* Far beyond a listing's budget (4 x 200 lines): folded. */
 	buf_adds(&b, "total 800\n");
-	for (i = 0; i < 400; i++)
+	for (i = 0; i < 1000; i++)
 		buf_printf(&b, "%s  1 u g  %4zu Jan  1  2024 n%03zu\n",
 		    i % 4 ? "-rw-r--r--" : "drwxr-xr-x", i, i);
 	got = reduce("ls -l", buf_str(&b), &res);
@@ -277,9 +310,21 @@ START_TEST(test_ls_many)
 	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
 	ck_assert_ptr_nonnull(strstr(got, "total 800\n"));
 	ck_assert_ptr_nonnull(strstr(got, " n000\n"));
-	ck_assert_ptr_nonnull(strstr(got, " n399\n"));
-	ck_assert_ptr_nonnull(strstr(got, "… 363 more: 90 directories, 273 "
+	ck_assert_ptr_nonnull(strstr(got, " n999\n"));
+	ck_assert_ptr_nonnull(strstr(got, "… 963 more: 240 directories, 723 "
 	    "files\n"));
+	free(got);
+
+	/* Within it (400 rows), every name stays (RED-FAITHFUL). */
+	buf_reset(&b);
+	buf_adds(&b, "total 800\n");
+	for (i = 0; i < 400; i++)
+		buf_printf(&b, "%s  1 u g  %4zu Jan  1  2024 n%03zu\n",
+		    i % 4 ? "-rw-r--r--" : "drwxr-xr-x", i, i);
+	got = reduce("ls -l", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert(res.lossless);
+	ck_assert_ptr_nonnull(strstr(got, " n217\n"));
 	free(got);
 	buf_free(&b);
 }
@@ -322,6 +367,7 @@ main(void)
 	tcase_add_test(tc, test_grep_many_files);
 	tcase_add_test(tc, test_grep_declines);
 	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_find_grouped);
 	tcase_add_test(tc, test_find_declines);
 	tcase_add_test(tc, test_ls_layout);
 	tcase_add_test(tc, test_ls_many);

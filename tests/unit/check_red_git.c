@@ -94,13 +94,13 @@ START_TEST(test_status_layout)
 	    "git-status", true,
 	    "On branch dev\n"
 	    "Your branch is up to date with 'origin/dev'.\n"
-	    "Staged:\n"
+	    "Changes to be committed:\n"
 	    "R a.c -> b.c\n"
-	    "Unmerged (conflicts):\n"
+	    "Unmerged paths (conflicts):\n"
 	    "both modified: src/x.c\n"
-	    "Not staged:\n"
+	    "Changes not staged for commit:\n"
 	    "M lib/sub (new commits)\n"
-	    "Untracked:\n"
+	    "Untracked files:\n"
 	    "notes.txt\n");
 	check_exact("sudo git status",
 	    "On branch main\n"
@@ -191,16 +191,16 @@ static const char small_diff[] =
 START_TEST(test_diff_layout)
 {
 	check_exact("git diff", small_diff, "git-diff", false,
-	    "M src/a.c\n"
+	    "diff --git a/src/a.c b/src/a.c\n"
 	    "@@ -1,9 +1,9 @@ int main(void)\n"
 	    "-four\n"
 	    "+FOUR\n"
 	    " five\n"
 	    "-six\n"
 	    "+SIX\n"
-	    "R old.txt -> new.txt (similarity 90%)\n"
-	    "A logo.png (binary)\n"
-	    "M run.sh (mode 100644 -> 100755)\n"
+	    "diff --git a/old.txt b/new.txt (renamed, similarity 90%)\n"
+	    "diff --git a/logo.png b/logo.png (new file) (binary)\n"
+	    "diff --git a/run.sh b/run.sh (mode 100644 -> 100755)\n"
 	    "(6 context lines left out)\n");
 }
 END_TEST
@@ -229,7 +229,7 @@ START_TEST(test_diff_combined)
 
 	ck_assert_msg(got != NULL, "the git-diff reducer takes a combined diff");
 	ck_assert_msg(strstr(got, "diff --cc src/config.c\n") != NULL, "%s", got);
-	ck_assert_ptr_null(strstr(got, "M src/config.c"));
+	ck_assert_ptr_null(strstr(got, "diff --git a/src/config.c"));
 	ck_assert_ptr_nonnull(strstr(got, "@@@ -10,3 -10,3 +10,7 @@@"));
 	ck_assert_ptr_nonnull(strstr(got, "++<<<<<<< HEAD"));
 	ck_assert_ptr_nonnull(strstr(got, "++>>>>>>> feature"));
@@ -255,7 +255,7 @@ START_TEST(test_diff_budget)
 	ck_assert_ptr_nonnull(got);
 	ck_assert(!res.lossless);
 	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
-	ck_assert_ptr_nonnull(strstr(got, "M f2\n"));
+	ck_assert_ptr_nonnull(strstr(got, "diff --git a/f2 b/f2\n"));
 	ck_assert_ptr_nonnull(strstr(got, "-old 0\n+new 0\n"));
 	ck_assert_ptr_nonnull(strstr(got, "more changed lines (+"));
 	free(got);
@@ -292,16 +292,16 @@ START_TEST(test_show)
 	    "Date:  Mon Jun 10 12:00:00 2024 +0200\n"
 	    "Fix the frobnicator\n"
 	    "It frobbed twice.\n"
-	    "M src/a.c\n"
+	    "diff --git a/src/a.c b/src/a.c\n"
 	    "@@ -1,9 +1,9 @@ int main(void)\n"
 	    "-four\n"
 	    "+FOUR\n"
 	    " five\n"
 	    "-six\n"
 	    "+SIX\n"
-	    "R old.txt -> new.txt (similarity 90%)\n"
-	    "A logo.png (binary)\n"
-	    "M run.sh (mode 100644 -> 100755)\n"
+	    "diff --git a/old.txt b/new.txt (renamed, similarity 90%)\n"
+	    "diff --git a/logo.png b/logo.png (new file) (binary)\n"
+	    "diff --git a/run.sh b/run.sh (mode 100644 -> 100755)\n"
 	    "(6 context lines left out)\n");
 	check_declines("git show HEAD:README", "# Project\n\nSome text that "
 	    "is a file, not a commit.\n");

@@ -132,7 +132,7 @@ START_TEST(test_tables)
 	    "shop          api-x       0/1     CrashLoopBackOff   12 (3m ago)"
 	    "    2d\n",
 	    "kubectl-get",
-	    "NAME READY STATUS  RESTARTS  AGE\n"
+	    "NAMESPACE NAME READY STATUS  RESTARTS  AGE\n"
 	    "kube-system:\n"
 	    "coredns-a 1/1 Running  0  97d\n"
 	    "coredns-b 1/1 Running  0  97d\n"

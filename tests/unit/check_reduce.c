@@ -914,14 +914,17 @@ START_TEST(test_headtail_flagged)
 	}
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "line 1\nline 2\nline 3\n"
-	    "[… 95 lines omitted (lines 4-98), except 2 with failure words "
-	    "shown below with their line numbers; read them with pty_read "
-	    "line_range=[4,98] or full=true]\n"
+	    "[… 95 lines omitted (lines 4-98), except 2 distinct or failure "
+	    "lines shown below with their line numbers; read them with "
+	    "pty_read line_range=[4,98] or full=true]\n"
 	    "50: ERROR boom\n60: warning: unused x\nline 99\nline 100\n");
 	ck_assert_uint_eq(info.lines_flagged, 2);
 	ck_assert_uint_eq(info.lines_out, 8);
 
-	/* Over the budget (max_lines / 4): the first and the last. */
+	/*
+	 * Over the budget (max_lines / 4): the first line of the shape, then
+	 * the first and the last of the others that fit.
+	 */
 	buf_reset(&in);
 	buf_reset(&out);
 	for (i = 1; i <= 60; i++) {
@@ -933,10 +936,10 @@ START_TEST(test_headtail_flagged)
 	opts = (struct red_headtail_opts){ 8, 2, 2, 0, 500, NULL, 0, 0 };
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "ok 1\nok 2\n"
-	    "[… 56 lines omitted (lines 503-558), except 2 of the 5 with "
-	    "failure words, shown below with their line numbers; read them "
-	    "with pty_read line_range=[503,558] or full=true]\n"
-	    "510: FAILED case 10\n550: FAILED case 50\nok 59\nFAILED case 60\n");
+	    "[… 56 lines omitted (lines 503-558), except 2 of the 5 distinct "
+	    "or failure lines, shown below with their line numbers; read "
+	    "them with pty_read line_range=[503,558] or full=true]\n"
+	    "510: FAILED case 10\n520: FAILED case 20\nok 59\nFAILED case 60\n");
 	buf_free(&in);
 	buf_free(&out);
 }
@@ -956,9 +959,11 @@ START_TEST(test_headtail_mapped)
 
 	red_repeat_map(in, strlen(in), NULL, &mid, &map);
 	red_headtail_map(mid.data, mid.len, &opts, &map, &out, &info);
+	/* "between" is the one line unlike the rest: shown (RED-FAITHFUL). */
 	ck_assert_str_eq(out.data, "head\n"
-	    "[… 5 lines omitted (lines 2-6); read them with pty_read "
-	    "line_range=[2,6] or full=true]\nend 1\nend 2\n");
+	    "[… 5 lines omitted (lines 2-6), except 1 distinct or failure "
+	    "line shown below with its line number; read them with pty_read "
+	    "line_range=[2,6] or full=true]\n6: between\nend 1\nend 2\n");
 	red_linemap_free(&map);
 	buf_free(&mid);
 	buf_free(&out);
@@ -989,9 +994,9 @@ START_TEST(test_headtail_line_of)
 	}
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "line 1\nline 2\nline 3\n"
-	    "[… 95 lines omitted (lines 10-117), except 2 with failure words "
-	    "shown below with their line numbers; read them with pty_read "
-	    "line_range=[10,117] or full=true]\n"
+	    "[… 95 lines omitted (lines 10-117), except 2 distinct or failure "
+	    "lines shown below with their line numbers; read them with "
+	    "pty_read line_range=[10,117] or full=true]\n"
 	    "69: ERROR boom\n79: warning: unused x\nline 99\nline 100\n");
 	ck_assert_uint_eq(info.lines_omitted, 95);
 	ck_assert_uint_eq(info.omitted_first, 10);
@@ -1004,9 +1009,9 @@ START_TEST(test_headtail_line_of)
 	opts.nline_of = 99;
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "line 1\nline 2\nline 3\n"
-	    "[… 95 lines omitted (lines 1004-1098), except 2 with failure "
-	    "words shown below with their line numbers; read them with "
-	    "pty_read line_range=[1004,1098] or full=true]\n"
+	    "[… 95 lines omitted (lines 1004-1098), except 2 distinct or "
+	    "failure lines shown below with their line numbers; read them "
+	    "with pty_read line_range=[1004,1098] or full=true]\n"
 	    "1050: ERROR boom\n1060: warning: unused x\nline 99\nline 100\n");
 	ck_assert_uint_eq(info.omitted_first, 1004);
 	buf_reset(&out);
@@ -1115,9 +1120,9 @@ START_TEST(test_generic_line_of)
 	ck_assert_ptr_nonnull(strstr(out.data, "\n  [… 2998 similar lines "
 	    "(lines 10-9001); pty_read line_range=[10,9001]]\n"));
 	ck_assert_ptr_nonnull(strstr(out.data, "\n[… 74 lines omitted (lines "
-	    "9028-9247), except 1 with failure words shown below with their "
-	    "line numbers; read them with pty_read line_range=[9028,9247] or "
-	    "full=true]\n9130: job 40 of render FAILED\n"));
+	    "9028-9247), except 1 distinct or failure line shown below with "
+	    "its line number; read them with pty_read line_range=[9028,9247] "
+	    "or full=true]\n9130: job 40 of render FAILED\n"));
 	ck_assert_uint_eq(info.omitted_first, 9028);
 	ck_assert_uint_eq(info.omitted_last, 9247);
 	ck_assert_uint_eq(info.lines_omitted, 74);

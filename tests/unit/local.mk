@@ -8,6 +8,7 @@ include $(srcdir)/tests/unit/logread.mk
 include $(srcdir)/tests/unit/reduce.mk
 include $(srcdir)/tests/unit/redcmd.mk
 include $(srcdir)/tests/unit/red-corpus.mk
+include $(srcdir)/tests/unit/red-props.mk
 include $(srcdir)/tests/unit/red-git.mk
 include $(srcdir)/tests/unit/red-files.mk
 include $(srcdir)/tests/unit/red-tests.mk

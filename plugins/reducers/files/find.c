@@ -1,6 +1,11 @@
 /*
- * find (printing paths): a listing that fits the budget is declined, as
- * the generic stages show it whole.  A longer one keeps its first and
+ * find (printing paths): a listing of at most FD_SMALL lines is declined,
+ * as the generic stages show it whole.  One that fits the budget keeps
+ * every path (RED-FAITHFUL: a listing keeps every name), the names of a
+ * run of paths in one folder on one line after the folder:
+ * "./src/: a.c b.c net.c" (a name with a blank or a quote, and a line
+ * that is no path, stays on its own line as it was).  A longer one keeps
+ * its first and
  * last paths whole and sums up those in between in two lines: how many,
  * the subfolders of the folder they share that hold most of them, and
  * the commonest kinds of name ("*.gz (2400)", "copyright (780)").  Error
@@ -17,6 +22,8 @@
 #define FD_TAIL		10
 #define FD_TOP_DIRS	8
 #define FD_TOP_NAMES	6
+#define FD_SMALL	8
+#define FD_WIDTH	160	/* a folder's line goes on after this */
 
 /* Actions whose output is not one path a line. */
 static const char *const fd_actions[] = {
@@ -112,6 +119,58 @@ put_top(const struct aiterm_host *h, struct aiterm_buf *out,
 	h->buf_add(out, "\n", 1);
 }
 
+/* Whether a name can stand among others on a line. */
+static bool
+plain_name(const struct rl_line *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->len; i++) {
+		if (n->p[i] == ' ' || n->p[i] == '\t' || n->p[i] == '\'' ||
+		    n->p[i] == '"')
+			return false;
+	}
+	return n->len > 0;
+}
+
+/* Every path, the names of a run in one folder on one line. */
+static void
+put_grouped(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_lines *t)
+{
+	struct rl_line dir = { NULL, 0 }, l, name;
+	size_t i, slash, width = 0;
+
+	for (i = 0; i < t->n; i++) {
+		l = t->v[i];
+		for (slash = l.len; slash > 0 && l.p[slash - 1] != '/'; slash--)
+			;
+		name = rl_from(l, slash);
+		if (slash == 0 || rl_starts(&l, "find: ") || !plain_name(&name)) {
+			if (dir.p != NULL)
+				h->buf_add(out, "\n", 1);
+			dir.p = NULL;
+			rl_put(h, out, &l);
+			continue;
+		}
+		if (dir.p != NULL && dir.len == slash &&
+		    memcmp(dir.p, l.p, slash) == 0 && width < FD_WIDTH) {
+			h->buf_printf(out, " %.*s", (int)name.len, name.p);
+			width += name.len + 1;
+			continue;
+		}
+		if (dir.p != NULL)
+			h->buf_add(out, "\n", 1);
+		dir.p = l.p;
+		dir.len = slash;
+		h->buf_printf(out, "%.*s: %.*s", (int)slash, l.p,
+		    (int)name.len, name.p);
+		width = slash + 2 + name.len;
+	}
+	if (dir.p != NULL)
+		h->buf_add(out, "\n", 1);
+}
+
 int
 red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
     struct aiterm_buf *out)
@@ -130,8 +189,13 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	if (!rl_split(in, &t))
 		return -1;
 	budget = rl_budget(in);
-	if (t.n <= budget)
+	if (t.n <= FD_SMALL)
 		goto out;
+	if (t.n <= budget) {
+		put_grouped(h, out, &t);
+		rc = 1;
+		goto out;
+	}
 	paths = calloc(t.n, sizeof *paths);
 	dirs = calloc(t.n, sizeof *dirs);
 	names = calloc(t.n, sizeof *names);

@@ -2,9 +2,11 @@
  * The diff reduction shared by git diff, git show and git log -p.
  *
  * Each file's header block ("diff --git", "index", "---", "+++", mode and
- * rename lines) becomes one line: a letter and the path ("M src/net.c",
- * "A new.c", "D old.c", "R old -> new (similarity 90%)"), with "(binary)"
- * or a mode change when git said so.  Hunk headers stay as they are, and
+ * rename lines) becomes one line: its "diff --git a/x b/x" or "diff --cc
+ * x" line as it is, which a person navigates by (RED-FAITHFUL), with
+ * "(new file)", "(deleted)", "(renamed, similarity 90%)", "(binary)" or a
+ * mode change after it when git said so; a block without a diff line
+ * (diff -u) becomes a letter and the path ("M src/net.c", "A new.c").  Hunk headers stay as they are, and
  * so does every changed line.  Context lines before the first and after
  * the last change of a hunk go; a run of context between two changes
  * stays when it is one or two lines, and becomes "  … N unchanged lines"
@@ -336,6 +338,35 @@ put_file(const struct aiterm_host *h, struct aiterm_buf *out,
 		else if (rl_starts(l, "Binary files ") ||
 		    rl_starts(l, "GIT binary patch"))
 			binary = true;
+	}
+	/*
+	 * "diff --git a/x b/x" stays as it is too, with what the block said
+	 * after it in a few words.
+	 */
+	if (rl_starts(&d, "diff --git ")) {
+		static const struct {
+			char		 letter;
+			const char	*what;
+		} kinds[] = {
+			{ 'A', " (new file)" }, { 'D', " (deleted)" },
+			{ 'R', " (renamed" }, { 'C', " (copied" },
+		};
+
+		h->buf_add(out, d.p, d.len);
+		for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+			if (kinds[i].letter == letter[0])
+				h->buf_printf(out, "%s", kinds[i].what);
+		}
+		if (letter[0] == 'R' || letter[0] == 'C')
+			h->buf_printf(out, "%s%.*s)", sim.len > 0 ?
+			    ", similarity " : "", (int)sim.len, sim.p);
+		if (omode.len > 0 && nmode.len > 0)
+			h->buf_printf(out, " (mode %.*s -> %.*s)",
+			    (int)omode.len, omode.p, (int)nmode.len, nmode.p);
+		if (binary)
+			h->buf_add(out, " (binary)", 9);
+		h->buf_add(out, "\n", 1);
+		return;
 	}
 	if (path.len == 0)
 		path = minus;

@@ -1,8 +1,9 @@
 /*
  * git status (long format): the hints git prints in parentheses and the
- * blank lines go; each section becomes a short heading ("Staged:", "Not
- * staged:", "Untracked:") over one line per path, with the change as a
- * letter ("M src/net.c", "D docs/OLD_DESIGN.md", "R a -> b").  Unmerged
+ * blank lines go; each section keeps git's heading ("Changes to be
+ * committed:", "Untracked files:": a person knows them, RED-FAITHFUL)
+ * over one line per path, with the change as a letter ("M src/net.c",
+ * "D docs/OLD_DESIGN.md", "R a -> b").  Unmerged
  * paths keep git's words ("both modified: x").  The branch lines and any
  * line not recognised stay as they are.  When the paths do not fit the
  * budget, each section shows its first paths and the count of the rest.
@@ -14,18 +15,19 @@
 
 #include "git.h"
 
-/* The sections of the long format, and their short headings. */
+/* The sections of the long format, and the headings shown for them. */
 static const struct {
 	const char	*git;
 	const char	*shown;
 	bool		 letters;	/* "modified:   x" becomes "M x" */
 	bool		 paths;		/* entries are bare paths */
 } st_sections[] = {
-	{ "Changes to be committed:", "Staged:", true, false },
-	{ "Changes not staged for commit:", "Not staged:", true, false },
-	{ "Unmerged paths:", "Unmerged (conflicts):", false, false },
-	{ "Untracked files:", "Untracked:", false, true },
-	{ "Ignored files:", "Ignored:", false, true },
+	{ "Changes to be committed:", "Changes to be committed:", true, false },
+	{ "Changes not staged for commit:", "Changes not staged for commit:",
+	    true, false },
+	{ "Unmerged paths:", "Unmerged paths (conflicts):", false, false },
+	{ "Untracked files:", "Untracked files:", false, true },
+	{ "Ignored files:", "Ignored files:", false, true },
 };
 #define ST_NSECTIONS (sizeof st_sections / sizeof st_sections[0])
 

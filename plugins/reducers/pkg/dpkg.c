@@ -1,7 +1,9 @@
 /*
- * dpkg -l: the three legend lines and the "+++-===" rule go (they are
- * the same on every system); the "||/ Name Version ..." header and the
- * rows are squeezed (runs of blanks to two).  Rows whose state is not
+ * dpkg -l: a listing that fits the budget keeps every line (RED-FAITHFUL:
+ * every row), squeezed (runs of blanks to two), but the "+++-===" rule.
+ * A longer one: the three legend lines and the rule go (they are the
+ * same on every system); the "||/ Name Version ..." header and the rows
+ * are squeezed.  Rows whose state is not
  * "ii" (rc, iU, iF, hi, an error flag ...) are all kept; "un" rows (known
  * but not installed) are counted; when there are more than DP_ROWS "ii"
  * rows, the first and last DP_ROWS / 2 stay and the middle is counted:
@@ -56,6 +58,14 @@ red_dpkg_list(const struct aiterm_host *h,
 		un += rl_eq(&s, "un");
 	}
 	budget = rl_budget(in);
+	if (t.n <= budget) {
+		for (i = 0; i < t.n; i++) {
+			if (!rl_starts(&t.v[i], "+++-"))
+				rl_put_squeezed(h, out, &t.v[i]);
+		}
+		rc = 1;
+		goto out;
+	}
 	keep = DP_ROWS < budget / 2 ? DP_ROWS : budget / 2;
 	for (i = 0; i < t.n; i++) {
 		const struct rl_line *l = &t.v[i];

@@ -3,6 +3,11 @@
  *
  * - The header stays as ps printed it; rows are squeezed (runs of blanks
  *   to two).  A listing of at most PS_SMALL rows is only squeezed.
+ * - A listing that fits the budget (a listing's: RED_CMD_LISTING_FACTOR
+ *   times a read's) keeps every row (RED-FAITHFUL: every name), with the
+ *   columns that only hold numbers a person rarely reads (VSZ, RSS, TIME)
+ *   left out of the rows and named: "(left out of the rows: VSZ RSS
+ *   TIME)"; the header stays as it was.
  * - Of a longer one, these rows stay, in ps's order: the PS_TOP_CPU
  *   busiest by %CPU and the PS_TOP_MEM largest by %MEM (when above zero),
  *   every process in state D (uninterruptible), Z (zombie) or T
@@ -65,6 +70,71 @@ column(struct rl_line head, const char *w)
 			return k;
 	}
 	return SIZE_MAX;
+}
+
+/* Where the index-th field of l starts (l.len when there is none). */
+static size_t
+field_at(struct rl_line l, size_t index)
+{
+	struct rl_line f = field(l, index);
+
+	return f.len > 0 ? (size_t)(f.p - l.p) : l.len;
+}
+
+/* Columns left out of a listing that keeps every row. */
+static const char *const ps_dropped[] = { "VSZ", "RSS", "TIME", NULL };
+
+static bool
+dropped(struct rl_line head, size_t k)
+{
+	struct rl_line f = field(head, k);
+	size_t i;
+
+	for (i = 0; ps_dropped[i] != NULL; i++) {
+		if (rl_eq(&f, ps_dropped[i]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The header, then every row with the dropped columns left out; the last
+ * column (the command) runs to the end of the line.  -1 when there was
+ * nothing to drop.
+ */
+static int
+put_all(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_lines *t)
+{
+	struct rl_line f, rest;
+	size_t cols = 0, i, k, any = 0;
+
+	while (field(t->v[0], cols).len > 0)
+		cols++;
+	for (k = 0; k < cols; k++)
+		any += dropped(t->v[0], k);
+	if (any == 0 || cols < 2)
+		return -1;
+	rl_put(h, out, &t->v[0]);
+	for (i = 1; i < t->n; i++) {
+		for (k = 0; k + 1 < cols; k++) {
+			if (dropped(t->v[0], k))
+				continue;
+			f = field(t->v[i], k);
+			h->buf_printf(out, "%.*s ", (int)f.len, f.p);
+		}
+		rest = rl_from(t->v[i], field_at(t->v[i], cols - 1));
+		h->buf_printf(out, "%.*s\n", (int)rest.len, rest.p);
+	}
+	h->buf_add(out, "(left out of the rows:", 22);
+	for (k = 0; k < cols; k++) {
+		if (dropped(t->v[0], k)) {
+			f = field(t->v[0], k);
+			h->buf_printf(out, " %.*s", (int)f.len, f.p);
+		}
+	}
+	h->buf_add(out, ")\n", 2);
+	return 0;
 }
 
 /* "12.4" as 124; 0 when it is not a number. */
@@ -136,6 +206,9 @@ red_ps(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	cstat = column(t.v[0], "STAT");
 	n = t.n - 1;
 	if ((r = calloc(n, sizeof *r)) == NULL)
+		goto out;
+	if (n > PS_SMALL && t.n + 1 <= rl_budget(in) &&
+	    (rc = put_all(h, out, &t)) == 0)
 		goto out;
 	rl_put(h, out, &t.v[0]);
 	if (n <= PS_SMALL) {

@@ -9,11 +9,12 @@
  * columns is squeezed as it is.
  *
  * - free: every line's words joined by one blank (lossless).
- * - kubectl get: lossless; with --all-namespaces the NAMESPACE column
- *   becomes a "kube-system:" line before each namespace's rows.
+ * - kubectl get: lossless; with --all-namespaces, when the rows come
+ *   grouped by namespace, the NAMESPACE column becomes a "kube-system:"
+ *   line before each namespace's rows (the header keeps its NAMESPACE).
  * - docker ps: up to TBL_SMALL containers, lossless.  More are listed as
- *   NAMES, STATUS, IMAGE and PORTS, and the last line names the columns
- *   left out: "(left out: CONTAINER ID, COMMAND, CREATED)".
+ *   NAMES, STATUS, IMAGE, COMMAND and PORTS, and the last line names the
+ *   columns left out: "(left out: CONTAINER ID, CREATED)".
  * Rows beyond the line budget are counted: "… 40 more rows".  Output
  * without the header these commands print (a --format or -o layout, an
  * error message) is declined.
@@ -145,8 +146,8 @@ find_col(struct rl_line head, const struct tbl_cols *c, const char *name)
 
 /*
  * Write the table t (header first) with the columns cols[0..n); with
- * group set, column 0's value becomes a "value:" line whenever it
- * changes.  Returns 1, or 0 when rows beyond the budget were counted.
+ * group set, the rows' column cols[0] becomes a "value:" line whenever it
+ * changes (the header keeps it).  Returns 1, or 0 when rows beyond the budget were counted.
  */
 static int
 put_table(const struct aiterm_host *h, struct aiterm_buf *out,
@@ -173,7 +174,10 @@ put_table(const struct aiterm_host *h, struct aiterm_buf *out,
 			g = f;
 			lines++;
 		}
-		put_cells(h, out, t->v[i], c, cols, n);
+		if (group && i > 0)
+			put_cells(h, out, t->v[i], c, cols + 1, n - 1);
+		else
+			put_cells(h, out, t->v[i], c, cols, n);
 		lines++;
 	}
 	if (i < t->n) {
@@ -235,7 +239,7 @@ red_docker_ps(const struct aiterm_host *h,
     const struct aiterm_reduce_input *in, struct aiterm_buf *out)
 {
 	static const char *const shown[] = {
-		"NAMES", "STATUS", "IMAGE", "PORTS", NULL,
+		"NAMES", "STATUS", "IMAGE", "COMMAND", "PORTS", NULL,
 	};
 	struct rl_lines t;
 	struct tbl_cols c;
@@ -278,6 +282,25 @@ out:
 	return rc;
 }
 
+/*
+ * Whether the rows come in runs of one value of the first column, so
+ * that a "value:" line before each run costs fewer lines than it saves:
+ * at most one change in four rows.
+ */
+static bool
+sorted_by_first(const struct rl_lines *t, const struct tbl_cols *c)
+{
+	struct rl_line a, b;
+	size_t i, changes = 0;
+
+	for (i = 2; i < t->n; i++) {
+		a = cell(t->v[i - 1], c, 0);
+		b = cell(t->v[i], c, 0);
+		changes += a.len != b.len || memcmp(a.p, b.p, a.len) != 0;
+	}
+	return changes * 4 <= t->n;
+}
+
 int
 red_kubectl_get(const struct aiterm_host *h,
     const struct aiterm_reduce_input *in, struct aiterm_buf *out)
@@ -290,11 +313,10 @@ red_kubectl_get(const struct aiterm_host *h,
 
 	if (!table(in, "NAME", &t, &c))
 		return -1;
-	group = rl_starts(&t.v[0], "NAMESPACE ");
+	group = rl_starts(&t.v[0], "NAMESPACE ") && sorted_by_first(&t, &c);
 	for (j = 0; j < c.n; j++)
 		cols[j] = j;
-	rc = put_table(h, out, &t, &c, group ? cols + 1 : cols,
-	    group ? c.n - 1 : c.n, group, rl_budget(in));
+	rc = put_table(h, out, &t, &c, cols, c.n, group, rl_budget(in));
 	rl_lines_free(&t);
 	return rc;
 }

@@ -1,0 +1,703 @@
+/*
+ * RED-FAITHFUL: line shapes hashed as they are read (FNV-1a over the
+ * template, never built as a string), an open-addressing table of their
+ * counts, and the check that a reduced text holds the rare lines.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce/lines.h"
+#include "reduce/shape.h"
+#include "util/xmalloc.h"
+
+#define FNV_OFFSET	1469598103934665603ULL
+#define FNV_PRIME	1099511628211ULL
+
+#define NELEM(a) (sizeof (a) / sizeof (a)[0])
+
+/* A word longer than this is looked for by its first bytes. */
+#define WORD_PROBE	64
+
+static const char marker[] = "[\xe2\x80\xa6 ";	/* "[… " */
+
+static inline uint64_t
+mix(uint64_t h, unsigned char c)
+{
+	return (h ^ c) * FNV_PRIME;
+}
+
+static inline bool
+is_blank(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static inline bool
+is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool
+is_hex(unsigned char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static inline bool
+is_letter(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+static inline bool
+is_word(unsigned char c)
+{
+	return is_letter(c) || is_digit(c) || c == '_' || c == '.' ||
+	    c == '@' || c == '+' || c == '~' || c == '-';
+}
+
+/* Hash bytes with every hex run that holds a decimal digit as '#'. */
+static uint64_t
+mix_masked(uint64_t h, const unsigned char *p, size_t n)
+{
+	size_t i = 0, j;
+	bool digit;
+
+	while (i < n) {
+		if (!is_hex(p[i])) {
+			h = mix(h, p[i++]);
+			continue;
+		}
+		digit = false;
+		for (j = i; j < n && is_hex(p[j]); j++)
+			digit |= is_digit(p[j]);
+		if (digit) {
+			h = mix(h, '#');
+			i = j;
+		} else {
+			while (i < j)
+				h = mix(h, p[i++]);
+		}
+	}
+	return h;
+}
+
+uint64_t
+red_shape_hash(const char *text, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	uint64_t h = FNV_OFFSET;
+	size_t i = 0, e, s;
+	bool sep = false;
+
+	while (i < len) {
+		if (is_blank(p[i])) {
+			sep = true;
+			i++;
+			continue;
+		}
+		if (sep && h != FNV_OFFSET)
+			h = mix(h, ' ');
+		sep = false;
+		for (e = i; e < len && !is_blank(p[e]); e++)
+			;
+		/* The last '/' that something follows: a path's file name. */
+		for (s = e - 1; s > i && p[s - 1] != '/'; s--)
+			;
+		if (s > i && s < e) {
+			h = mix_masked(h, p + i, s - i);
+			h = mix(h, '*');
+		} else {
+			h = mix_masked(h, p + i, e - i);
+		}
+		i = e;
+	}
+	return h != 0 ? h : 1;
+}
+
+/* The next word of a line from *pos; false when there is none. */
+static bool
+word_next(const unsigned char *p, size_t len, size_t *pos,
+    const unsigned char **w, size_t *n)
+{
+	size_t i = *pos, e;
+
+	while (i < len && !is_word(p[i]))
+		i++;
+	if (i >= len) {
+		*pos = len;
+		return false;
+	}
+	for (e = i; e < len && is_word(p[e]); e++)
+		;
+	*pos = e;
+	while (e > i && (p[e - 1] == '.' || p[e - 1] == ','))
+		e--;
+	*w = p + i;
+	*n = e - i;
+	return true;
+}
+
+/* Whether a word names something (see shape.h). */
+static bool
+word_counts(const unsigned char *w, size_t n)
+{
+	bool letter = false, digit = false, other = false;
+	unsigned char a = 0, b = 0;
+	size_t i, letters = 0, kinds = 0;
+
+	if (n < 2 || is_digit(w[0]))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (is_digit(w[i]))
+			digit = true;
+		else if (is_letter(w[i])) {
+			letter = true;
+			letters++;
+			if (kinds == 0 || (w[i] != a && kinds == 1)) {
+				b = a;
+				a = w[i];
+				kinds++;
+			} else if (w[i] != a && w[i] != b)
+				kinds = 3;
+		}
+		if (is_letter(w[i]) && !is_hex(w[i]))
+			other = true;
+	}
+	/* A progress string ("FFFF.F", "ssss") is no name. */
+	if (!letter || (letters >= 4 && kinds <= 2))
+		return false;
+	return !digit || other;
+}
+
+bool
+red_shape_named(const char *text, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)text, *w;
+	size_t pos = 0, n;
+
+	while (word_next(p, len, &pos, &w, &n)) {
+		if (word_counts(w, n))
+			return true;
+	}
+	return false;
+}
+
+static size_t
+slot_of(const struct red_shapes *s, uint64_t h)
+{
+	size_t i = (size_t)(h ^ (h >> 29)) & (s->cap - 1);
+
+	while (s->key[i] != 0 && s->key[i] != h)
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static void
+grow(struct red_shapes *s)
+{
+	struct red_shapes old = *s;
+	size_t i, j;
+
+	s->cap = old.cap == 0 ? 256 : old.cap * 2;
+	s->key = xcalloc(s->cap, sizeof *s->key);
+	s->count = xcalloc(s->cap, sizeof *s->count);
+	for (i = 0; i < old.cap; i++) {
+		if (old.key[i] == 0)
+			continue;
+		j = slot_of(s, old.key[i]);
+		s->key[j] = old.key[i];
+		s->count[j] = old.count[i];
+	}
+	free(old.key);
+	free(old.count);
+}
+
+void
+red_shapes_add(struct red_shapes *s, uint64_t h)
+{
+	size_t i;
+
+	if (s->cap == 0)
+		grow(s);
+	i = slot_of(s, h);
+	if (s->key[i] == 0) {
+		if (s->n >= RED_SHAPES_MAX) {
+			s->full = true;
+			return;
+		}
+		if ((s->n + 1) * 4 > s->cap * 3) {
+			grow(s);
+			i = slot_of(s, h);
+		}
+		s->key[i] = h;
+		s->n++;
+	}
+	s->lines++;
+	if (s->count[i] == 0)
+		s->single++;
+	else if (s->count[i] == 1)
+		s->single--;
+	if (s->count[i] < UINT32_MAX)
+		s->count[i]++;
+}
+
+static bool
+is_marker(const char *p, size_t len)
+{
+	return len >= sizeof marker - 1 &&
+	    memcmp(p, marker, sizeof marker - 1) == 0;
+}
+
+void
+red_shapes_count(struct red_shapes *s, const char *text, size_t len)
+{
+	struct red_line l;
+	size_t pos = 0;
+
+	while (red_line_next(text, len, &pos, &l)) {
+		if (!is_marker(l.p, l.len) && red_shape_named(l.p, l.len))
+			red_shapes_add(s, red_shape_hash(l.p, l.len));
+	}
+}
+
+uint32_t
+red_shapes_get(const struct red_shapes *s, uint64_t h)
+{
+	size_t i;
+
+	if (s->cap == 0)
+		return 0;
+	i = slot_of(s, h);
+	return s->key[i] == h ? s->count[i] : 0;
+}
+
+bool
+red_shapes_rare(const struct red_shapes *s, const char *p, size_t len)
+{
+	return !is_marker(p, len) && red_shapes_get(s,
+	    red_shape_hash(p, len)) == 1 && red_shape_named(p, len);
+}
+
+/* Of the lines counted, at least this share in shapes of two or more. */
+#define PATTERNED_NUM	3
+#define PATTERNED_DEN	4
+
+bool
+red_shapes_patterned(const struct red_shapes *s)
+{
+	return s->lines > 0 && (s->lines - s->single) * PATTERNED_DEN >=
+	    s->lines * PATTERNED_NUM;
+}
+
+void
+red_shapes_free(struct red_shapes *s)
+{
+	free(s->key);
+	free(s->count);
+	memset(s, 0, sizeof *s);
+}
+
+/* Whether hay holds the bytes of w (memmem without _GNU_SOURCE). */
+static bool
+holds(const char *hay, size_t hlen, const void *needle, size_t n)
+{
+	const char *p = hay, *end = hay + hlen, *w = needle;
+
+	if (n == 0)
+		return true;
+	while ((size_t)(end - p) >= n) {
+		p = memchr(p, w[0], (size_t)(end - p) - n + 1);
+		if (p == NULL)
+			return false;
+		if (memcmp(p, w, n) == 0)
+			return true;
+		p++;
+	}
+	return false;
+}
+
+static inline unsigned char
+lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+/* A word is held in any case: low is out in lower case (ASCII). */
+static bool
+word_held(const unsigned char *w, size_t n, const char *low, size_t outlen)
+{
+	unsigned char probe[WORD_PROBE];
+	size_t i;
+
+	if (!word_counts(w, n))
+		return true;
+	if (n > WORD_PROBE)
+		n = WORD_PROBE;
+	for (i = 0; i < n; i++)
+		probe[i] = lower(w[i]);
+	return holds(low, outlen, probe, n);
+}
+
+/* Whether out (low: in lower case) holds every word of the line. */
+static bool
+words_held(const char *line, size_t len, const char *low, size_t outlen)
+{
+	const unsigned char *p = (const unsigned char *)line, *w;
+	size_t pos = 0, n;
+
+	while (word_next(p, len, &pos, &w, &n)) {
+		if (!word_held(w, n, low, outlen))
+			return false;
+	}
+	return true;
+}
+
+/* A line without its trailing blanks. */
+static size_t
+trimmed(const char *p, size_t len)
+{
+	while (len > 0 && is_blank((unsigned char)p[len - 1]))
+		len--;
+	return len;
+}
+
+/* A banner: a title between runs of '=', '-', '_', '*' or '#'. */
+static bool
+banner(const char *p, size_t len)
+{
+	size_t e;
+	char c;
+
+	while (len > 0 && is_blank((unsigned char)*p)) {
+		p++;
+		len--;
+	}
+	len = trimmed(p, len);
+	if (len < 6)
+		return false;
+	c = p[0];
+	if (c != '=' && c != '-' && c != '_' && c != '*' && c != '#')
+		return false;
+	for (e = 1; e < 3; e++) {
+		if (p[e] != c || p[len - 1 - e] != c)
+			return false;
+	}
+	return p[len - 1] == c;
+}
+
+/* A diff's own bookkeeping: its header line stands for it. */
+static const char *const diff_meta[] = {
+	"index ", "--- ", "+++ ", "old mode ", "new mode ", "similarity index ",
+	"new file mode ", "deleted file mode ",
+};
+
+static bool
+meta(const char *p, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < NELEM(diff_meta); i++) {
+		n = strlen(diff_meta[i]);
+		if (len >= n && memcmp(p, diff_meta[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Lines a person navigates by, after up to two diff columns. */
+static const char *const nav_prefix[] = {
+	"diff --git ", "diff --cc ", "diff --combined ", "@@ -", "@@@ -",
+};
+static const char *const conflict_marker[] = {
+	"<<<<<<<", "=======", ">>>>>>>", "|||||||",
+};
+
+bool
+red_shape_navigation(const char *p, size_t len)
+{
+	size_t i, skip, n;
+
+	for (i = 0; i < sizeof nav_prefix / sizeof nav_prefix[0]; i++) {
+		n = strlen(nav_prefix[i]);
+		if (len >= n && memcmp(p, nav_prefix[i], n) == 0)
+			return true;
+	}
+	for (skip = 0; skip <= 2 && skip < len; skip++) {
+		for (i = 0; i < sizeof conflict_marker /
+		    sizeof conflict_marker[0]; i++) {
+			if (len - skip >= 7 && memcmp(p + skip,
+			    conflict_marker[i], 7) == 0 &&
+			    (len - skip == 7 || p[skip + 7] == ' '))
+				return true;
+		}
+		if (p[skip] != ' ' && p[skip] != '+' && p[skip] != '-')
+			break;
+	}
+	return false;
+}
+
+/* How a test runner names a failing test: a prefix, or a suffix. */
+static const char *const failed_prefix[] = {
+	"FAILED ", "ERROR ", "\xe2\x9c\x96 ", "\xe2\x9c\x95 ", "\xc3\x97 ",
+	"not ok ", "--- FAIL: ", "FAIL ",
+};
+static const char *const failed_suffix[] = {
+	" ... FAILED", " ... FAIL", " ... ERROR",
+};
+
+/* A passing or skipped test: a count may stand for it. */
+static const char *const passed_prefix[] = {
+	"\xe2\x9c\x94 ", "\xe2\x9c\x93 ", "\xef\xb9\xa3 ", "ok ", "PASSED ",
+	"SKIPPED ",
+};
+static const char *const passed_suffix[] = {
+	" ... ok", " PASSED", " ... ignored",
+};
+
+/* Whether the line (blanks before it skipped) starts or ends so. */
+static bool
+line_is(const char *p, size_t len, const char *const *prefix, size_t npre,
+    const char *const *suffix, size_t nsuf)
+{
+	size_t i, n;
+
+	while (len > 0 && (*p == ' ' || *p == '\t')) {
+		p++;
+		len--;
+	}
+	len = trimmed(p, len);
+	for (i = 0; i < npre; i++) {
+		n = strlen(prefix[i]);
+		if (len > n && memcmp(p, prefix[i], n) == 0)
+			return true;
+	}
+	for (i = 0; i < nsuf; i++) {
+		n = strlen(suffix[i]);
+		if (len > n && memcmp(p + len - n, suffix[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool
+failed_test(const char *p, size_t len)
+{
+	return line_is(p, len, failed_prefix, NELEM(failed_prefix),
+	    failed_suffix, NELEM(failed_suffix));
+}
+
+static bool
+passed_test(const char *p, size_t len)
+{
+	return line_is(p, len, passed_prefix, NELEM(passed_prefix),
+	    passed_suffix, NELEM(passed_suffix));
+}
+
+static size_t
+digits(const char *p, size_t len, size_t i)
+{
+	size_t j = i;
+
+	while (j < len && is_digit((unsigned char)p[j]))
+		j++;
+	return j - i;
+}
+
+static bool
+starts(const char *p, size_t len, size_t i, const char *word)
+{
+	size_t n = strlen(word);
+
+	return len - i >= n && memcmp(p + i, word, n) == 0;
+}
+
+/*
+ * The end of a diagnostic location "file:12[:5]" or "file(12,5)" whose
+ * file part is p[0, i) (a word with '.' or '/'), or 0 when what follows
+ * is not a location before "error", "fatal error" or "warning".
+ */
+static size_t
+location_end(const char *p, size_t len, size_t i)
+{
+	size_t d, e = i;
+
+	if (e < len && p[e] == ':' && (d = digits(p, len, e + 1)) > 0) {
+		e += 1 + d;
+		if (e < len && p[e] == ':' && (d = digits(p, len, e + 1)) > 0)
+			e += 1 + d;
+	} else if (e < len && p[e] == '(' &&
+	    (d = digits(p, len, e + 1)) > 0) {
+		e += 1 + d;
+		if (e < len && p[e] == ',' && (d = digits(p, len, e + 1)) > 0)
+			e += 1 + d;
+		if (e >= len || p[e] != ')')
+			return 0;
+		e++;
+	} else {
+		return 0;
+	}
+	d = e;
+	if (starts(p, len, d, ": "))
+		d += 2;
+	else if (starts(p, len, d, " - "))
+		d += 3;
+	else if (starts(p, len, d, ":"))
+		d += 1;
+	else
+		return 0;
+	if (starts(p, len, d, "error") || starts(p, len, d, "fatal error") ||
+	    starts(p, len, d, "warning"))
+		return e;
+	return 0;
+}
+
+/* Whether out holds the locations of the diagnostics of the line. */
+static bool
+locations_held(const char *line, size_t len, const char *out, size_t outlen)
+{
+	const unsigned char *p = (const unsigned char *)line, *w;
+	size_t pos = 0, n, start, end;
+
+	while (word_next(p, len, &pos, &w, &n)) {
+		start = (size_t)(w - p);
+		/* The file part: the word and the folders before it. */
+		while (start > 0 && (is_word(p[start - 1]) ||
+		    p[start - 1] == '/'))
+			start--;
+		if (memchr(p + start, '.', (size_t)(w - p) + n - start) ==
+		    NULL && memchr(p + start, '/', (size_t)(w - p) + n -
+		    start) == NULL)
+			continue;
+		end = location_end(line, len, (size_t)(w - p) + n);
+		if (end > 0 && !holds(out, outlen, line + start, end - start))
+			return false;
+	}
+	return true;
+}
+
+/* The scan of an input that red_faithful and red_faithful_explain share. */
+struct scan {
+	struct red_shapes shapes;
+	bool		  outliers;	/* the text is patterned */
+	unsigned	  flags;
+	char		 *low;		/* the output in lower case */
+};
+
+static void
+scan_init(struct scan *sc, const char *in, size_t len, const char *out,
+    size_t outlen, unsigned flags)
+{
+	size_t i;
+
+	memset(sc, 0, sizeof *sc);
+	red_shapes_count(&sc->shapes, in, len);
+	sc->outliers = (flags & RED_FAITHFUL_FAR) == 0 &&
+	    red_shapes_patterned(&sc->shapes);
+	sc->flags = flags;
+	sc->low = xmalloc(outlen + 1);
+	for (i = 0; i < outlen; i++)
+		sc->low[i] = (char)lower((unsigned char)out[i]);
+	sc->low[outlen] = '\0';
+}
+
+static void
+scan_free(struct scan *sc)
+{
+	red_shapes_free(&sc->shapes);
+	free(sc->low);
+}
+
+/*
+ * Whether out holds what it must of one line: 1 held, 0 missing, -1 when
+ * nothing of it had to be held.
+ */
+static int
+line_check(const struct scan *sc, const char *p, size_t len,
+    const char *out, size_t outlen)
+{
+	bool must = false, whole;
+
+	if (red_shape_navigation(p, len)) {
+		if (!holds(out, outlen, p, trimmed(p, len)))
+			return 0;
+		must = true;
+	}
+	if (!locations_held(p, len, out, outlen))
+		return 0;
+	if ((sc->flags & RED_FAITHFUL_LISTING) != 0)
+		whole = !is_marker(p, len) && red_shape_named(p, len);
+	else
+		whole = failed_test(p, len) || (sc->outliers &&
+		    !passed_test(p, len) && !banner(p, len) && !meta(p, len) &&
+		    red_shapes_rare(&sc->shapes, p, len));
+	if (whole) {
+		if (!words_held(p, len, sc->low, outlen))
+			return 0;
+		must = true;
+	}
+	return must ? 1 : -1;
+}
+
+bool
+red_faithful(const char *in, size_t len, const char *out, size_t outlen,
+    unsigned flags, struct red_faithful *f)
+{
+	struct red_faithful scratch;
+	struct scan sc;
+	struct red_line l;
+	size_t pos = 0, k = 0;
+	int got;
+
+	if (f == NULL)
+		f = &scratch;
+	memset(f, 0, sizeof *f);
+	scan_init(&sc, in, len, out, outlen, flags);
+	while (red_line_next(in, len, &pos, &l)) {
+		got = line_check(&sc, l.p, l.len, out, outlen);
+		if (got >= 0)
+			f->checked++;
+		if (got == 0) {
+			f->missing = 1;
+			f->first_missing = k;
+			break;
+		}
+		k++;
+	}
+	scan_free(&sc);
+	return f->missing == 0;
+}
+
+size_t
+red_faithful_explain(const char *in, size_t len, const char *out,
+    size_t outlen, unsigned flags, size_t max, struct aiterm_buf *why)
+{
+	struct scan sc;
+	struct red_line l;
+	const unsigned char *w;
+	size_t pos = 0, k = 0, missing = 0, wpos, n;
+
+	scan_init(&sc, in, len, out, outlen, flags);
+	while (red_line_next(in, len, &pos, &l)) {
+		k++;
+		if (line_check(&sc, l.p, l.len, out, outlen) != 0)
+			continue;
+		if (missing++ >= max)
+			continue;
+		buf_printf(why, "line %zu: %.*s (missing:", k,
+		    (int)(l.len < 200 ? l.len : 200), l.p);
+		wpos = 0;
+		while (word_next((const unsigned char *)l.p, l.len, &wpos,
+		    &w, &n)) {
+			if (!word_held(w, n, sc.low, outlen))
+				buf_printf(why, " %.*s", (int)n, w);
+		}
+		buf_adds(why, ")\n");
+	}
+	scan_free(&sc);
+	return missing;
+}

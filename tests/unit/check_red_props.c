@@ -1,0 +1,451 @@
+/*
+ * RED-FAITHFUL as properties, over every reducer a command reaches: on
+ * generated and mutated outputs, what the AI reads (the command reducer
+ * of the build tree's plugins, else the generic stages with a read's
+ * limits, as tests/unit/check_red_corpus does) must still hold
+ *  - the one rare line put at a random place among thousands of lines
+ *    that share a few shapes (a log flood);
+ *  - every name of a listing whose entries got random names (ls -l,
+ *    find, docker ps, kubectl get, ps aux) while it fits a listing's
+ *    budget;
+ *  - every diff and hunk header and every conflict marker of a diff with
+ *    a combined-diff (conflict) section put among its files.
+ * The checks here are plain substring searches, independent of
+ * reduce/shape.c, whose own properties come last.  The cases are drawn
+ * from a fixed seed (AITERM_PROP_SEED overrides it; the seed of a failing
+ * case is in its message).
+ */
+#include <check.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/registry.h"
+#include "reduce/cmd.h"
+#include "reduce/pipeline.h"
+#include "reduce/shape.h"
+#include "util/buf.h"
+
+#define ROUNDS	24
+
+static uint64_t seed0 = 0x5eed5eedULL;
+
+/* xorshift64*: the same cases on every machine. */
+static uint64_t
+next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static size_t
+pick(uint64_t *s, size_t n)
+{
+	return n == 0 ? 0 : (size_t)(next(s) % n);
+}
+
+/* A name of letters, digits, '-', '_' and '.', unique by its index. */
+static void
+name(uint64_t *s, size_t index, char *out, size_t size)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789-_";
+	size_t n = 3 + pick(s, 10), i;
+
+	for (i = 0; i < n && i + 8 < size; i++)
+		out[i] = set[i == 0 ? pick(s, 26) : pick(s, sizeof set - 1)];
+	snprintf(out + i, size - i, "%zx", index);
+}
+
+/* Which reducer ran, or was refused and why, for a failure's message. */
+static char how[256];
+
+/* What the AI reads of text produced by command line (NULL: unknown). */
+static char *
+read_as_ai(const char *line, const char *text)
+{
+	struct red_headtail_opts opts = RED_HEADTAIL_READ;
+	struct aiterm_buf out = BUF_INIT;
+	struct red_cmd_result res;
+
+	memset(&res, 0, sizeof res);
+	if (line == NULL || red_cmd_reduce(line, text, strlen(text), 0,
+	    RED_CMD_MAX_LINES, &out, &res) != 0)
+		red_generic(text, strlen(text), &opts, &out, NULL);
+	if (res.refused[0] != '\0') {
+		const char *l = text;
+		size_t k;
+
+		for (k = 0; k < res.refused_line && l != NULL; k++)
+			if ((l = strchr(l, '\n')) != NULL)
+				l++;
+		snprintf(how, sizeof how, "generic; %s refused: %s (line %zu: "
+		    "%.60s)", res.refused, res.refused_why,
+		    res.refused_line + 1, l != NULL ? l : "");
+	}
+	else
+		snprintf(how, sizeof how, "%s", res.name[0] != '\0' ?
+		    res.name : "generic");
+	buf_add(&out, "", 0);
+	return buf_steal(&out, NULL);
+}
+
+/*
+ * The rare line among a flood
+ */
+
+static const char *const users[] = {
+	"admin", "root", "test", "oracle", "ubuntu", "postgres", "git",
+};
+
+static void
+flood_line(uint64_t *s, size_t i, struct aiterm_buf *b, int kind)
+{
+	unsigned sec = (unsigned)i;
+
+	if (kind == 0)
+		buf_printf(b, "Jun 14 %02u:%02u:%02u web-01 sshd[%zu]: Failed "
+		    "password for invalid user %s from 10.%zu.%zu.%zu port %zu "
+		    "ssh2\n", sec / 3600 % 24, sec / 60 % 60, sec % 60,
+		    1000 + pick(s, 9000), users[pick(s, 7)], pick(s, 255),
+		    pick(s, 255), pick(s, 255), 1024 + pick(s, 60000));
+	else
+		buf_printf(b, "[%6zu.%06zu] usb 1-%zu: reset high-speed USB "
+		    "device number %zu using xhci_hcd\n", i, pick(s, 999999),
+		    1 + pick(s, 4), 2 + pick(s, 9));
+}
+
+struct flood_case {
+	const char	*command;	/* NULL: no command (generic) */
+	int		 kind;		/* 0 auth log, 1 kernel log */
+};
+
+static const struct flood_case floods[] = {
+	{ "cat /var/log/auth.log", 0 },
+	{ "tail -n 5000 /var/log/auth.log", 0 },
+	{ "journalctl -u ssh", 0 },
+	{ "grep sshd /var/log/auth.log", 0 },
+	{ "dmesg", 1 },
+	{ NULL, 0 },
+	{ NULL, 1 },
+};
+
+static const char *const rare_lines[] = {
+	"Jun 14 03:13:00 web-01 sshd[999]: Accepted publickey for alice from "
+	    "192.168.7.7 port 40022 ssh2: ED25519 SHA256:Qm9vdHN0cmFw",
+	"Jun 14 03:13:05 web-01 sudo:    alice : TTY=pts/0 ; PWD=/home/alice ; "
+	    "USER=root ; COMMAND=/usr/bin/systemctl restart nginx",
+	"[ 4242.000001] WARNING: CPU: 3 PID: 77 at mm/page_alloc.c:5400 "
+	    "__alloc_pages+0x2f0/0x340",
+};
+static const char *const rare_words[][3] = {
+	{ "Accepted", "publickey", "alice" },
+	{ "COMMAND", "systemctl", "nginx" },
+	{ "WARNING", "page_alloc", "__alloc_pages" },
+};
+
+START_TEST(test_rare_line_in_flood)
+{
+	const struct flood_case *c = &floods[_i % (sizeof floods /
+	    sizeof floods[0])];
+	struct aiterm_buf b = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 7919;
+	size_t n, at, i, r, w;
+	char *got;
+
+	n = 1000 + pick(&s, 4000);
+	at = pick(&s, n);
+	r = pick(&s, 3);
+	for (i = 0; i < n; i++) {
+		if (i == at)
+			buf_printf(&b, "%s\n", rare_lines[r]);
+		flood_line(&s, i, &b, c->kind);
+	}
+	got = read_as_ai(c->command, buf_str(&b));
+	for (w = 0; w < 3; w++)
+		ck_assert_msg(strstr(got, rare_words[r][w]) != NULL,
+		    "seed %llu, %s: rare line %zu at %zu of %zu lost (%s; %s)",
+		    (unsigned long long)seed0, c->command ? c->command :
+		    "(generic)", r, at, n, rare_words[r][w], how);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * Listings with random names
+ */
+
+struct listing {
+	const char	*command;
+	void		(*row)(uint64_t *, size_t, const char *,
+			    struct aiterm_buf *);
+	const char	*header;
+};
+
+static void
+ls_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	static const char *const perms[] = {
+		"-rw-r--r--", "drwxr-xr-x", "lrwxrwxrwx", "-rwxr-xr-x",
+	};
+	size_t p = pick(s, 4);
+
+	buf_printf(b, "%s %3zu root root %7zu Mar %2zu %02zu:%02zu %s%s%s\n",
+	    perms[p], 1 + pick(s, 3), pick(s, 100000), 1 + i % 28, pick(s, 24),
+	    pick(s, 60), nm, p == 2 ? " -> ../lib/" : "", p == 2 ? nm : "");
+}
+
+static void
+find_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	static const char *const dirs[] = {
+		"./src", "./src/net", "./doc", "./tests/unit", "./build",
+	};
+
+	(void)i;
+	buf_printf(b, "%s/%s\n", dirs[pick(s, 5)], nm);
+}
+
+static void
+docker_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	buf_printf(b, "%012llx   registry.example.com/app/%s:1.%zu   "
+	    "\"run --serve …\"   %zu minutes ago   Up %zu minutes   "
+	    "127.0.0.1:%zu->80/tcp   %s\n", (unsigned long long)(next(s) & 0xffffffffffffULL),
+	    nm, i % 9, 1 + pick(s, 50), 1 + pick(s, 50), 8000 + i, nm);
+}
+
+static void
+kubectl_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	static const char *const st[] = {
+		"Running", "Running", "CrashLoopBackOff", "Pending",
+	};
+
+	buf_printf(b, "%-12s %-30s 1/1     %-18s %zu          %zud\n",
+	    i % 3 ? "shop" : "kube-system", nm, st[pick(s, 4)], pick(s, 9),
+	    1 + pick(s, 90));
+}
+
+static void
+ps_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	buf_printf(b, "root     %7zu  0.%zu  0.%zu %6zu %5zu ?        Ss   "
+	    "May31   0:%02zu /usr/bin/%s --flag\n", 100 + i, pick(s, 9),
+	    pick(s, 9), pick(s, 99999), pick(s, 9999), pick(s, 60), nm);
+}
+
+static const struct listing listings[] = {
+	{ "ls -l", ls_row, "total 1234\n" },
+	{ "find .", find_row, "" },
+	{ "docker ps -a", docker_row, "CONTAINER ID   IMAGE   COMMAND   "
+	    "CREATED   STATUS   PORTS   NAMES\n" },
+	{ "kubectl get pods -A", kubectl_row, "NAMESPACE    NAME"
+	    "                           READY   STATUS             RESTARTS"
+	    "   AGE\n" },
+	{ "ps aux", ps_row, "USER         PID %CPU %MEM    VSZ   RSS TTY"
+	    "      STAT START   TIME COMMAND\n" },
+};
+
+START_TEST(test_listing_names)
+{
+	const struct listing *l = &listings[_i % (sizeof listings /
+	    sizeof listings[0])];
+	struct aiterm_buf b = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 104729;
+	char (*names)[32];
+	size_t n, i;
+	char *got;
+
+	/* Within a listing's budget: 4 x 120 lines, the header included. */
+	n = 20 + pick(&s, RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES - 40);
+	names = calloc(n, sizeof *names);
+	buf_adds(&b, l->header);
+	for (i = 0; i < n; i++) {
+		name(&s, i, names[i], sizeof names[i]);
+		l->row(&s, i, names[i], &b);
+	}
+	got = read_as_ai(l->command, buf_str(&b));
+	for (i = 0; i < n; i++)
+		ck_assert_msg(strstr(got, names[i]) != NULL,
+		    "seed %llu, %s with %zu rows: name %s (row %zu) lost (%s)",
+		    (unsigned long long)seed0, l->command, n, names[i], i, how);
+	free(names);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * A conflict among the files of a diff
+ */
+
+static void
+plain_file(uint64_t *s, const char *nm, struct aiterm_buf *b,
+    struct aiterm_buf *want)
+{
+	static const char *const kinds[] = { "open", "read", "len", "flags" };
+	size_t hunks = 1 + pick(s, 3), h, at = 1, i;
+	char id[32];
+
+	buf_printf(want, "diff --git a/src/%s.c b/src/%s.c\n", nm, nm);
+	buf_printf(b, "diff --git a/src/%s.c b/src/%s.c\nindex 1234567..89abcde "
+	    "100644\n--- a/src/%s.c\n+++ b/src/%s.c\n", nm, nm, nm, nm);
+	for (h = 0; h < hunks; h++) {
+		at += 10 + pick(s, 200);
+		buf_printf(want, "@@ -%zu,7 +%zu,7 @@ static int f%zu(void)\n",
+		    at, at, h);
+		buf_printf(b, "@@ -%zu,7 +%zu,7 @@ static int f%zu(void)\n", at,
+		    at, h);
+		/* Code: every line of its own shape, as in a real diff. */
+		for (i = 0; i < 6; i++) {
+			name(s, i, id, sizeof id);
+			buf_printf(b, " \t%s = %s_%s(%s);\n", id, nm,
+			    kinds[pick(s, 4)], kinds[pick(s, 4)]);
+			if (i == 2)
+				buf_printf(b, "-\treturn %zu;\n+\treturn %zu;\n",
+				    h, h + 1);
+		}
+	}
+}
+
+static void
+conflict_file(const char *nm, struct aiterm_buf *b, struct aiterm_buf *want)
+{
+	buf_printf(want, "diff --cc src/%s.c\n", nm);
+	buf_adds(want, "@@@ -10,3 -10,3 +10,7 @@@\n");
+	buf_adds(want, "++<<<<<<< HEAD\n");
+	buf_adds(want, "++=======\n");
+	buf_adds(want, "++>>>>>>> feature\n");
+	buf_printf(b, "diff --cc src/%s.c\nindex 1111111,2222222..0000000\n"
+	    "--- a/src/%s.c\n+++ b/src/%s.c\n@@@ -10,3 -10,3 +10,7 @@@\n"
+	    "  int port = 80;\n++<<<<<<< HEAD\n +int timeout = 30;\n"
+	    "++=======\n+ int timeout = 60;\n++>>>>>>> feature\n"
+	    "  return 0;\n", nm, nm, nm);
+}
+
+START_TEST(test_diff_structure)
+{
+	struct aiterm_buf b = BUF_INIT, want = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 15485863;
+	size_t files = 1 + pick(&s, 12), at = pick(&s, files + 1), i;
+	char nm[32], *got, *line, *end;
+
+	for (i = 0; i <= files; i++) {
+		name(&s, i, nm, sizeof nm);
+		if (i == at)
+			conflict_file(nm, &b, &want);
+		else
+			plain_file(&s, nm, &b, &want);
+	}
+	got = read_as_ai("git diff", buf_str(&b));
+	for (line = want.data; line < want.data + want.len; line = end + 1) {
+		end = strchr(line, '\n');
+		*end = '\0';
+		ck_assert_msg(strstr(got, line) != NULL, "seed %llu: %zu files, "
+		    "the conflict at %zu: lost \"%s\" (%s)",
+		    (unsigned long long)seed0, files + 1, at, line, how);
+	}
+	free(got);
+	buf_free(&b);
+	buf_free(&want);
+}
+END_TEST
+
+/*
+ * red_faithful itself
+ */
+
+START_TEST(test_faithful_refuses_a_loss)
+{
+	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
+	struct red_faithful f;
+	uint64_t s = seed0 + (uint64_t)_i;
+	size_t n = 50 + pick(&s, 500), at = pick(&s, n), i;
+	char rare[64];
+
+	snprintf(rare, sizeof rare, "Accepted publickey for user%zx",
+	    (size_t)next(&s));
+	for (i = 0; i < n; i++) {
+		if (i == at)
+			buf_printf(&in, "%s\n", rare);
+		buf_printf(&in, "tick %zu of the nightly job\n", i);
+	}
+	/* Everything but the rare line: refused, and it says which. */
+	buf_adds(&out, "tick 1 of the nightly job\n[… 500 more ticks]\n");
+	ck_assert(!red_faithful(in.data, in.len, out.data, out.len, 0, &f));
+	ck_assert_uint_eq(f.first_missing, at);
+	/* With it (in another layout): held. */
+	buf_printf(&out, "line %zu: %s\n", at + 1, rare);
+	ck_assert(red_faithful(in.data, in.len, out.data, out.len, 0, &f));
+	/* A listing must hold every row, a far one need not. */
+	ck_assert(!red_faithful("x1.c\ny2.c\nz3.c\n", 15, "x1.c z3.c", 9,
+	    RED_FAITHFUL_LISTING, NULL));
+	ck_assert(red_faithful("x1.c\ny2.c\nz3.c\n", 15, "x1.c y2.c z3.c", 14,
+	    RED_FAITHFUL_LISTING, NULL));
+	ck_assert(red_faithful("x1.c\ny2.c\nz3.c\n", 15, "x1.c z3.c", 9,
+	    RED_FAITHFUL_FAR, NULL));
+	buf_free(&in);
+	buf_free(&out);
+}
+END_TEST
+
+static bool
+faithful(const char *in, const char *out)
+{
+	return red_faithful(in, strlen(in), out, strlen(out), 0, NULL);
+}
+
+START_TEST(test_faithful_headers_verbatim)
+{
+	const char *in = "diff --cc src/a.c\n@@@ -1,2 -1,2 +1,5 @@@\n"
+	    "++<<<<<<< HEAD\n+ x\n++=======\n++>>>>>>> b\n"
+	    "src/net.c:12:5: error: 'fd' undeclared\n";
+
+	/* Rewritten headers and a location moved apart are refused. */
+	ck_assert(!faithful(in, "M src/a.c\n@@@ -1,2 -1,2 +1,5 @@@\n"
+	    "++<<<<<<< HEAD\n++=======\n++>>>>>>> b\n"
+	    "src/net.c:12:5: error: 'fd' undeclared\n"));
+	ck_assert(!faithful(in, "diff --cc src/a.c\n@@@ -1,2 -1,2 +1,5 @@@\n"
+	    "++<<<<<<< HEAD\n++=======\n++>>>>>>> b\n"
+	    "src/net.c: 12: error: 'fd' undeclared\n"));
+	ck_assert(faithful(in, in));
+}
+END_TEST
+
+static Suite *
+make_suite(void)
+{
+	Suite *s = suite_create("red-props");
+	TCase *tc = tcase_create("props");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_rare_line_in_flood, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_listing_names, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_faithful_refuses_a_loss, 0, ROUNDS);
+	tcase_add_test(tc, test_faithful_headers_verbatim);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr;
+	const char *seed = getenv("AITERM_PROP_SEED");
+	int failed;
+
+	if (seed != NULL && *seed != '\0')
+		seed0 = strtoull(seed, NULL, 0);
+	registry_load(getenv("AITERM_PLUGIN_PATH"), NULL);
+	sr = srunner_create(make_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
