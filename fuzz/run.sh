@@ -16,7 +16,9 @@
 # Environment: FUZZ_BUILD (build folder, default ./build-fuzz), FUZZ_CC
 # (clang), FUZZ_JOBS (parallel runs, default nproc), FUZZ_MAX_LEN (the
 # longest input the fuzzer makes, default 8192: short inputs run faster;
-# the large seeds are still replayed whole).
+# the large seeds are still replayed whole), AITERM_ALLOW_SKIPS (a shell
+# that is not installed fails the run unless this allows its skip,
+# "no-<shell>": tests/skips.sh).
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +65,7 @@ logs=$build/fuzz/logs
 art=$build/fuzz/artifacts
 rm -rf "$logs"
 mkdir -p "$logs" "$art"
+: >"$logs/skips"
 failed=
 
 say "replay the corpora and the crash reproducers"
@@ -83,7 +86,10 @@ done
 case " $targets " in
 *" eval-posix "*)
 	for sh in dash bash zsh; do
-		command -v "$sh" >/dev/null 2>&1 || continue
+		if ! command -v "$sh" >/dev/null 2>&1; then
+			echo "no-$sh: $sh is not installed; the eval corpus did not run through it" >>"$logs/skips"
+			continue
+		fi
 		if ! AITERM_FUZZ_SHELL=$sh fuzz/fuzz-eval-posix \
 		    "$src/fuzz/corpus/eval-posix"/* >"$logs/eval-$sh.replay" 2>&1
 		then
@@ -128,6 +134,11 @@ for t in $targets; do
 	printf '%-12s %10s %8s %6s %6s\n' "$t" "${execs:--}" "${rate:--}" \
 	    "${cov:--}" "${ft:--}" >&2
 done
+
+# A shell that is missing is a skip: it fails the run unless
+# AITERM_ALLOW_SKIPS allows it (tests/skips.sh, README).
+. "$src/tests/skips.sh"
+skips_check fuzz "$logs/skips" >&2 || failed="$failed skips"
 
 if [ -n "$failed" ]; then
 	for t in $failed; do

@@ -18,6 +18,9 @@ unit_ldadd = core/libaiterm.la $(DEP_LIBS) $(CHECK_LIBS)
 TESTS += tests/self-contained.sh
 EXTRA_DIST += tests/self-contained.sh
 
+# What a runner does with the tests it skipped (AITERM_ALLOW_SKIPS).
+EXTRA_DIST += tests/skips.sh
+
 include $(srcdir)/tests/unit/local.mk
 include $(srcdir)/tests/plugins/local.mk
 include $(srcdir)/tests/mcp/local.mk

@@ -9,8 +9,14 @@ set -eu
 : "${top_srcdir:?}" "${top_builddir:?}"
 for tool in pkg-config python3 tmux; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "oot-plugin: $tool is not installed; skipping"
-		exit 77
+		# A skip fails unless AITERM_ALLOW_SKIPS allows it (tests/skips.sh).
+		. "$top_srcdir/tests/skips.sh"
+		reasons=$(mktemp)
+		echo "no-$tool: $tool is not installed; oot-plugin did not run" >"$reasons"
+		rc=77
+		skips_check oot-plugin "$reasons" || rc=1
+		rm -f "$reasons"
+		exit "$rc"
 	fi
 done
 

@@ -135,7 +135,7 @@ test('OPS-BOUNDARY wrong types, timeout out of range, invalid regex, text over 6
 	assert.ok(!/y{50}|\u65e5{20}/.test(scr.text), `nothing of the refused texts on the screen: ${scr.text.slice(0, 500)}`);
 });
 
-test('OPS-BOUNDARY invalid UTF-8 in pty_send text: an error result, the server keeps serving', T, async (t) => {
+test('OPS-BOUNDARY invalid UTF-8 in pty_send text: a JSON-RPC parse error (-32700), nothing typed, the server keeps serving', T, async (t) => {
 	/* Raw wire: the SDK cannot send bytes that are not UTF-8. */
 	let state = null;
 	/* Registered first so that it runs before the state root is removed. */
@@ -149,20 +149,30 @@ test('OPS-BOUNDARY invalid UTF-8 in pty_send text: an error result, the server k
 	const srv = spawnServer(t, { env: passThrough() });
 	state = srv.dirs.state;
 	await srv.initialize();
-	const prefix = Buffer.from('{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"pty_send","arguments":{"session_id":"nosuch","text":"bad ');
-	const suffix = Buffer.from(' end"}}}\n');
-	await srv.write(Buffer.concat([prefix, Buffer.from([0xff, 0xfe, 0xc3]), suffix]));
+	/* An open session, so that only the bytes can be what is refused. */
+	const o = await srv.request('tools/call', { name: 'pty_open', arguments: { name: 'u8', shell: 'bash' } }, undefined, 20000);
+	assert.equal(o.result && o.result.isError, undefined, JSON.stringify(o));
+	const call = (text) => `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"pty_send","arguments":{"session_id":"u8","text":"${text}"}}}\n`;
+	const [prefix, suffix] = call('@').split('@').map((x) => Buffer.from(x));
+	await srv.write(Buffer.concat([prefix, Buffer.from('bad-u8 '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' end'), suffix]));
+	/* The line is not JSON (JSON text is UTF-8): a parse error, and no id can be read from it. */
 	const r = await srv.nextResponse();
-	const ok = (r.error && typeof r.error.code === 'number') || (r.result && r.result.isError === true);
-	assert.ok(ok, `a JSON-RPC error or an isError result: ${JSON.stringify(r)}`);
-	if (r.error)
-		assert.ok([-32700, -32602, -32600].includes(r.error.code), JSON.stringify(r));
+	assert.equal(r.id, null, JSON.stringify(r));
+	assert.equal(r.error && r.error.code, -32700, JSON.stringify(r));
+	assert.match(r.error.message, /^Parse error: unable to decode byte 0xff\b/, JSON.stringify(r));
 	const p = await srv.request('ping', {});
 	assert.deepEqual(p.result, {}, JSON.stringify(p));
 	/* A lone surrogate escape is not valid Unicode either. */
-	await srv.write('{"jsonrpc":"2.0","id":78,"method":"tools/call","params":{"name":"pty_send","arguments":{"session_id":"nosuch","text":"\\ud800"}}}\n');
+	await srv.write(call('lone-\\ud800'));
 	const r2 = await srv.nextResponse();
-	assert.ok((r2.error && typeof r2.error.code === 'number') || (r2.result && r2.result.isError === true), JSON.stringify(r2));
+	assert.equal(r2.id, null, JSON.stringify(r2));
+	assert.equal(r2.error && r2.error.code, -32700, JSON.stringify(r2));
+	assert.match(r2.error.message, /^Parse error: invalid Unicode '\\uD800'/, JSON.stringify(r2));
+	/* Neither text reached the session. */
+	const log = fs.readFileSync(path.join(state, 'sessions/u8/output.log'), 'latin1');
+	assert.ok(!log.includes('bad-u8') && !log.includes('lone-'), `nothing typed: ${JSON.stringify(log)}`);
 	const p2 = await srv.request('tools/call', { name: 'pty_list', arguments: {} });
-	assert.ok(p2.result && Array.isArray(p2.result.structuredContent.sessions), JSON.stringify(p2));
+	assert.deepEqual(p2.result.structuredContent.sessions.map((x) => x.session_id), ['u8'], JSON.stringify(p2));
+	const c = await srv.request('tools/call', { name: 'pty_close', arguments: { session_id: 'u8' } });
+	assert.equal(c.result && c.result.isError, undefined, JSON.stringify(c));
 });

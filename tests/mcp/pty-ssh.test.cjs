@@ -11,6 +11,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Rig, hasLine, countLine, show } = require('./lib/pty.cjs');
 const { sshdUnavailable, startSshd } = require('./lib/sshd.cjs');
+const { skip } = require('./lib/skip.cjs');
 
 const T = { timeout: 90000 };
 
@@ -24,7 +25,7 @@ function assertClean(res) {
 test('PTY-DONE ssh to a real sshd: nested completion via sentinel, exit codes, no sentinel text', T, async (t) => {
 	const why = sshdUnavailable();
 	if (why) {
-		t.skip(why);
+		skip(t, 'no-sshd', why);
 		return;
 	}
 	const rig = new Rig(t);

@@ -10,20 +10,10 @@ const { execFileSync } = require('node:child_process');
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Rig, hasLine, countLine, linesOf, show, until, delay } = require('./lib/pty.cjs');
+const { needProgram } = require('./lib/skip.cjs');
 
 const T = { timeout: 90000 };
 
-/* The absolute path of a program on PATH, or null. */
-function which(name) {
-	for (const d of (process.env.PATH || '/usr/bin:/bin').split(':')) {
-		const p = path.join(d, name);
-		try {
-			fs.accessSync(p, fs.constants.X_OK);
-			return p;
-		} catch { /* next */ }
-	}
-	return null;
-}
 
 /* A server on a fresh state root with one session open. */
 async function withSession(t, openArgs = {}) {
@@ -49,11 +39,8 @@ const HEREDOC_BODY = [
 ];
 
 async function shellBasics(t, shell) {
-	const exe = which(shell);
-	if (!exe) {
-		t.skip(`${shell} is not installed`);
+	if (!needProgram(t, shell))
 		return;
-	}
 	const { rig, c, id, open } = await withSession(t, { shell });
 	assert.match(open.sc.shell, new RegExp(`(^|/)${shell}$`), show(open.r));
 	assert.equal(open.sc.integration, true, `${shell} runs with shell integration: ${show(open.r)}`);
@@ -77,7 +64,15 @@ async function shellBasics(t, shell) {
 	const out = path.join(rig.dirs.tmp, `heredoc-${shell}.txt`);
 	const dir = path.join(rig.dirs.tmp, `script dir ${shell}`);
 	fs.mkdirSync(dir);
-	const script = [
+	/* fish has no heredoc: printf of fish single-quoted lines (only \\ and \' are escapes there). */
+	const fishQuote = (x) => `'${x.replace(/[\\']/g, '\\$&')}'`;
+	const script = (shell === 'fish' ? [
+		`printf '%s\\n' ${HEREDOC_BODY.map(fishQuote).join(' ')} > '${out}'`,
+		'# a comment line',
+		'',
+		`cd '${dir}'`,
+		"set -g SCRIPT_VAR 'set in script'",
+	] : [
 		`cat > '${out}' <<'EOF'`,
 		...HEREDOC_BODY,
 		'EOF',
@@ -85,7 +80,7 @@ async function shellBasics(t, shell) {
 		'',
 		`cd '${dir}'`,
 		"SCRIPT_VAR='set in script'",
-	].join('\n');
+	]).join('\n');
 	res = await c.expectExit(id, script, 0);
 	const want = HEREDOC_BODY.join('\n') + '\n';
 	assert.ok(fs.existsSync(out), `the script wrote ${out}: ${show(res.r)}`);
@@ -111,7 +106,7 @@ async function shellBasics(t, shell) {
 	assert.equal(cl.sc.closed, true, show(cl.r));
 }
 
-for (const shell of ['bash', 'dash', 'zsh']) {
+for (const shell of ['bash', 'dash', 'zsh', 'fish']) {
 	test(`PTY-SEND PTY-READ PTY-DONE ${shell}: cd/export persist, exit codes, exact multi-line script, sleep 2 not early`, T, (t) => shellBasics(t, shell));
 }
 
@@ -163,10 +158,8 @@ test('PTY-OPEN PTY-LIST PTY-CLOSE: name, cwd, size, attach command; listed while
 });
 
 test('PTY-DONE python3 REPL: until ">>> " for the prompt and for the result', T, async (t) => {
-	if (!which('python3')) {
-		t.skip('python3 is not installed');
+	if (!needProgram(t, 'python3'))
 		return;
-	}
 	const { c, id } = await withSession(t, { shell: 'bash' });
 	let res = await c.ok('pty_send', { session_id: id, text: 'python3 -q', until: '>>> ', timeout: 20 }, 40000);
 	assert.equal(res.sc.complete, true, `the REPL prompt: ${show(res.r)}`);

@@ -6,7 +6,9 @@
 # AITERM_PLUGIN_PATH set.  The pinned SDK is installed into
 # $top_builddir/tests/mcp by tests/npm-ci.sh (`npm ci`, skipped while
 # node_modules matches the lock file).
-# Exit 77 (skip) when node is not installed; 99 for a broken set-up.
+# Exit 77 (skip) when node is not installed; 99 for a broken set-up; 1
+# when a test fails or is skipped without AITERM_ALLOW_SKIPS allowing it
+# (tests/skips.sh).
 
 set -eu
 
@@ -14,8 +16,13 @@ set -eu
 : "${top_builddir:?top_builddir is not set}"
 
 if ! command -v node >/dev/null 2>&1; then
-	echo "tests/mcp: node is not installed; skipping the MCP suite"
-	exit 77
+	. "$top_srcdir/tests/skips.sh"
+	reasons=$(mktemp)
+	echo "no-node: node is not installed; the MCP suite did not run" >"$reasons"
+	rc=77
+	skips_check tests/mcp "$reasons" || rc=1
+	rm -f "$reasons"
+	exit "$rc"
 fi
 
 src=$top_srcdir/tests/mcp
@@ -35,5 +42,21 @@ AITERM_MCP=$server
 export NODE_PATH AITERM_MCP top_srcdir top_builddir
 export AITERM_PLUGIN_PATH="${AITERM_PLUGIN_PATH-}"
 
-exec node --test --test-concurrency=1 --test-timeout=120000 \
-	--test-reporter=spec "$src"/*.test.cjs
+# The spec report on stdout, a TAP copy to count the skips from.
+tap=$dst/run.tap
+skips=$dst/run.skips
+rm -f "$tap" "$skips"
+rc=0
+node --test --test-concurrency=1 --test-timeout=120000 \
+	--test-reporter=spec --test-reporter-destination=stdout \
+	--test-reporter=tap --test-reporter-destination="$tap" \
+	"$src"/*.test.cjs || rc=$?
+
+# A skipped test is a test that did not run: it fails the suite unless
+# AITERM_ALLOW_SKIPS names it (tests/skips.sh).  Tests left out by
+# --test-name-pattern (someone running a few by hand) do not count.
+. "$top_srcdir/tests/skips.sh"
+sed -n 's/^ *ok [0-9][0-9]* - .* # SKIP *//p' "$tap" |
+	grep -v '^test name does not match pattern$' >"$skips" || :
+skips_check tests/mcp "$skips" || { [ "$rc" -ne 0 ] || rc=1; }
+exit "$rc"

@@ -5,13 +5,15 @@
  * tmux-format injection through the state root path, cwd, env names and
  * values or key names; env_keys returns allowlisted keys only; a secret
  * typed into a session is gone from the state root after pty_close and
- * never reaches stderr or diagnostics.
+ * never reaches stderr or diagnostics; nor is it left in the HOME (or any
+ * XDG folder) of the user, in a shell history file or elsewhere.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { Rig, hasLine, show, delay, until } = require('./lib/pty.cjs');
+const { Rig, hasLine, show, delay, until, waitGone } = require('./lib/pty.cjs');
+const { needProgram } = require('./lib/skip.cjs');
 
 const T = { timeout: 90000 };
 
@@ -169,6 +171,9 @@ test('PTY-CLOSE a typed secret: in the session\'s 0600 files only, gone after pt
 	const secret = 'FAKE-SECRET-4f9a2e71c0';
 	const envSecret = 'ENV-SECRET-9b3c55';
 	await c.open({ name: 'sec', shell: 'bash', env_vars: { MY_PASSWORD: envSecret } });
+	const pidFile = path.join(rig.dirs.tmp, 'sec.pid');
+	await c.expectExit('sec', `echo $$ > ${pidFile}`, 0);
+	const shellPid = Number(fs.readFileSync(pidFile, 'utf8').trim());
 	/* As a command, in its output, at a hidden prompt, multi-line (the eval path) and as a key-less raw send. */
 	const r1 = await c.expectExit('sec', `echo ${secret}`, 0);
 	assert.ok(hasLine(r1.text, secret), show(r1.r));
@@ -203,6 +208,10 @@ test('PTY-CLOSE a typed secret: in the session\'s 0600 files only, gone after pt
 	assert.ok(!fs.existsSync(dir), 'pty_close removed the session folder');
 	const after = grepTree(rig.dirs.state, secret).concat(grepTree(rig.dirs.state, envSecret));
 	assert.deepEqual(after, [], 'no trace of the secrets in the state root after pty_close');
+	/* Nor in the user's HOME, XDG folders or TMPDIR once the shell has ended (its history). */
+	assert.ok(await waitGone(shellPid, 10000), `the session's shell (pid ${shellPid}) ended`);
+	const home = grepTree(rig.dirs.root, secret).concat(grepTree(rig.dirs.root, envSecret));
+	assert.deepEqual(home.map((p) => path.relative(rig.dirs.root, p)), [], 'no trace of the secrets anywhere after pty_close');
 	const diag2 = await c.ok('diagnostics', {});
 	assert.ok(!JSON.stringify(diag2.r).includes(secret), show(diag2.r));
 	/* A clean shutdown flushes whatever stderr would hold. */
@@ -211,3 +220,47 @@ test('PTY-CLOSE a typed secret: in the session\'s 0600 files only, gone after pt
 	for (const s of [secret, envSecret, 'Password:'])
 		assert.ok(!stderr.includes(s), `stderr holds ${s}: ${stderr.slice(-2000)}`);
 });
+
+/*
+ * The user's startup files turn history on as hard as they can: a history
+ * file, written after every command and at exit.  Aiterm's integration
+ * must keep it off (README, pty_close: no history file).
+ */
+const HISTORY_RC = {
+	bash: ['.bashrc', 'HISTFILE=~/.bash_history\nHISTSIZE=1000\nHISTFILESIZE=1000\nshopt -s histappend\nPROMPT_COMMAND="history -a"\n'],
+	zsh: ['.zshrc', 'HISTFILE=~/.zsh_history\nHISTSIZE=1000\nSAVEHIST=1000\nsetopt INC_APPEND_HISTORY\n'],
+	fish: null, /* fish keeps a history file by default: $XDG_DATA_HOME/fish/fish_history */
+};
+
+for (const shell of ['bash', 'zsh', 'fish']) {
+	test(`PTY-CLOSE OPS-BOUNDARY ${shell}: an exported secret is in no history file and nowhere in HOME or XDG folders after pty_close`, T, async (t) => {
+		if (!needProgram(t, shell))
+			return;
+		const rig = new Rig(t);
+		const rc = HISTORY_RC[shell];
+		if (rc)
+			fs.writeFileSync(path.join(rig.dirs.home, rc[0]), rc[1]);
+		const c = await rig.server();
+		const secret = `SECRET-${shell}-5e0c19a4d7`;
+		await c.open({ name: 'hist', shell });
+		assert.equal((await c.ok('pty_list', {})).sc.sessions[0].session_id, 'hist');
+		const pidFile = path.join(rig.dirs.tmp, 'shell.pid');
+		await c.expectExit('hist', shell === 'fish' ? `echo $fish_pid > ${pidFile}` : `echo $$ > ${pidFile}`, 0);
+		const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+		assert.ok(pid > 1, `the shell's pid: ${pid}`);
+		await c.expectExit('hist', shell === 'fish' ? `set -gx API_TOKEN ${secret}` : `export API_TOKEN=${secret}`, 0);
+		const r = await c.expectExit('hist', 'echo "token=$API_TOKEN"', 0);
+		assert.ok(hasLine(r.text, `token=${secret}`), show(r.r));
+		/* Up arrow still recalls it: history is kept, in memory. */
+		const h = await c.expectExit('hist', shell === 'fish' ? 'history search --max 5 API_TOKEN' : 'fc -l -5', 0);
+		assert.ok(h.text.includes(`API_TOKEN`), `the shell still has the command in its history: ${show(h.r)}`);
+		const cl = await c.ok('pty_close', { session_id: 'hist' });
+		assert.equal(cl.sc.closed, true, show(cl.r));
+		/* The shell writes its history when it ends (SIGHUP from the closed terminal): wait for that. */
+		assert.ok(await waitGone(pid, 10000), `the ${shell} of the session (pid ${pid}) ended after pty_close`);
+		await delay(200);
+		/* The whole tree the test gave the server: HOME, XDG folders, TMPDIR and the state root. */
+		const hits = grepTree(rig.dirs.root, secret).map((p) => path.relative(rig.dirs.root, p));
+		assert.deepEqual(hits, [], `the secret is left in ${hits.join(', ')}`);
+	});
+}

@@ -1,7 +1,7 @@
 /*
  * core/shell: exact strings from every builder, the parsers, and round
- * trips through real shells.  A shell that is not installed is skipped
- * with a note on stderr.  Every shell runs with HOME set to a temporary
+ * trips through real shells.  A shell that is not installed fails its
+ * tests unless AITERM_ALLOW_SKIPS allows "no-<shell>" (need_shell).  Every shell runs with HOME set to a temporary
  * folder, never the real one.
  */
 #include <check.h>
@@ -113,16 +113,55 @@ find_program(const char *name)
 	return full;
 }
 
-/* Return the shell's path, or NULL after saying it is skipped. */
+/*
+ * A skip named name is allowed by AITERM_ALLOW_SKIPS (comma- or blank-
+ * separated names, or "all"; tests/skips.sh).
+ */
+static bool
+skip_allowed(const char *name)
+{
+	const char *allow = getenv("AITERM_ALLOW_SKIPS");
+	char *copy, *tok, *save = NULL;
+	bool ok = false;
+
+	if (allow == NULL)
+		return false;
+	copy = xstrdup(allow);
+	for (tok = strtok_r(copy, ", \t", &save); tok != NULL && !ok;
+	    tok = strtok_r(NULL, ", \t", &save))
+		ok = strcmp(tok, "all") == 0 || strcmp(tok, name) == 0;
+	free(copy);
+	return ok;
+}
+
+/*
+ * Return the shell's path.  A shell that is not installed is a skip named
+ * "no-<shell>", written to $AITERM_SKIP_LOG when set: NULL when
+ * AITERM_ALLOW_SKIPS allows it, else the test fails.
+ */
 static char *
 need_shell(const char *name, const char *what)
 {
-	char *path = find_program(name);
+	char *path = find_program(name), *skip;
+	const char *log = getenv("AITERM_SKIP_LOG");
+	FILE *f;
 
-	if (path == NULL)
-		fprintf(stderr, "check_shell: %s not installed, %s skipped\n",
-		    name, what);
-	return path;
+	if (path != NULL)
+		return path;
+	skip = xasprintf("no-%s", name);
+	fprintf(stderr, "check_shell: %s not installed, %s skipped\n", name,
+	    what);
+	if (log != NULL && *log != '\0' && (f = fopen(log, "a")) != NULL) {
+		fprintf(f, "check_shell\t%s\t%s: %s is not installed; %s did "
+		    "not run\n", skip, skip, name, what);
+		fclose(f);
+	}
+	if (!skip_allowed(skip))
+		ck_abort_msg("%s is not installed, so %s cannot run: install it, "
+		    "or set AITERM_ALLOW_SKIPS=%s to allow the skip", name, what,
+		    skip);
+	free(skip);
+	return NULL;
 }
 
 /* A minimal environment for test shells, plus extra entries. */

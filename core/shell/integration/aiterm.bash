@@ -2,8 +2,8 @@
 #
 # Aiterm starts bash as `bash --rcfile <this file>`, so bash reads this
 # file instead of ~/.bashrc (/etc/bash.bashrc, where bash is built to read
-# it, is still read first).  It sources ~/.bashrc, then installs a prompt
-# hook that prints OSC 133 marks, which terminals do not display:
+# it, is still read first).  It sources ~/.bashrc, turns the history file
+# off, then installs a prompt hook that prints OSC 133 marks, which terminals do not display:
 #
 #   ESC ] 133 ; D ; <status> [; aiterm=<token>] BEL   command done
 #   ESC ] 133 ; A [; aiterm=<token>] BEL              prompt start
@@ -16,6 +16,14 @@
 if [ -r "$HOME/.bashrc" ]; then
 	. "$HOME/.bashrc"
 fi
+
+# No history file: what is typed into an Aiterm session stays in the
+# shell's memory (the up arrow still works) and is never written to
+# ~/.bash_history or wherever the user's files point HISTFILE, not even
+# when the session is killed (SIGHUP) at pty_close.  Unset after the
+# user's files, so that a HISTFILE set there does not count; with it
+# unset, `history -a` in a PROMPT_COMMAND writes nothing either.
+unset HISTFILE
 
 __aiterm_mark_tail=${AITERM_SHELL_TOKEN:+;aiterm=$AITERM_SHELL_TOKEN}
 unset AITERM_SHELL_TOKEN

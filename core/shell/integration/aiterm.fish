@@ -19,6 +19,10 @@ end
 set -e AITERM_SHELL_TOKEN
 set -g __aiterm_prompts 0
 
+# No history file: with fish_history empty, fish keeps what is typed in
+# memory only and never writes it to ~/.local/share/fish/fish_history.
+set -g fish_history ''
+
 function __aiterm_prompt --on-event fish_prompt
 	set -l last_status $status
 	if test $__aiterm_prompts != 0

@@ -26,6 +26,8 @@ else
 	unset ENV
 fi
 unset AITERM_USER_ENV
+# No history file, for a sh that keeps one (dash does not).
+unset HISTFILE
 
 __aiterm_esc=$(printf '\033')
 __aiterm_bel=$(printf '\007')

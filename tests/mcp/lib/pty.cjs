@@ -4,15 +4,18 @@
  * test (a "rig") on which any number of aiterm-mcp servers can be started
  * through the official SDK client, killed and restarted; tool-call
  * wrappers that fail with the whole result in the message; and a cleanup
- * that closes every session the test opened, stops its servers and kills
- * the rig's private tmux server by its PID (never any other tmux server).
+ * that closes every session the test opened, stops its servers (failing
+ * the test unless each exits with status 0 on stdin EOF and leaves no
+ * sanitizer report on stderr: server.cjs serverProblems) and kills the
+ * rig's private tmux server by its PID (never any other tmux server).
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { makeEnv, serverBinary, delay, tmuxServerPid, alive, waitGone, STRUCTURED_CAPS, passThrough, stopPid } = require('./server.cjs');
+const { makeEnv, serverBinary, delay, tmuxServerPid, alive, waitGone, STRUCTURED_CAPS, passThrough, stopPid,
+	ServerWatch, assertServerClean } = require('./server.cjs');
 const { parseText } = require('./textview.cjs');
 
 /* The time one tool call may take unless a test says otherwise. */
@@ -74,13 +77,15 @@ function show(result) {
 
 /* One aiterm-mcp process with its SDK client. */
 class Conn {
-	constructor(rig, client, transport, stderr) {
+	constructor(rig, client, transport, stderr, watch) {
 		this.rig = rig;
 		this.client = client;
 		this.transport = transport;
 		this._stderr = stderr;
+		this.watch = watch;
 		this.pid = transport.pid;
 		this.closed = false;
+		this.killed = false;
 	}
 
 	stderr() {
@@ -161,23 +166,41 @@ class Conn {
 		return res;
 	}
 
+	/*
+	 * Ends the server by closing its stdin (the SDK client's close) and
+	 * fails unless it exited with status 0 on that EOF and left no
+	 * sanitizer report (AddressSanitizer, LeakSanitizer, UBSan) on stderr.
+	 * A server the test killed (kill()) only has its stderr checked.
+	 */
 	async close() {
 		if (this.closed)
 			return;
 		this.closed = true;
+		const before = this.watch.signals.length;
 		await this.client.close().catch(() => {});
+		const harness = this.watch.signals.slice(before);
 		if (this.pid && alive(this.pid)) {
+			harness.push('SIGKILL');
 			try { process.kill(this.pid, 'SIGKILL'); } catch { /* gone */ }
 			await waitGone(this.pid, 2000);
 		}
+		await this.watch.done(3000);
+		assertServerClean(this.watch.exit, this.stderr(), {
+			killed: this.killed, harnessSignals: harness, what: `aiterm-mcp pid ${this.pid}`,
+		});
 	}
 
 	/* Kills the server process (SIGKILL by default) and waits until it is gone. */
 	async kill(signal = 'SIGKILL') {
+		this.killed = this.killed || signal === 'SIGKILL';
 		process.kill(this.pid, signal);
 		assert.ok(await waitGone(this.pid, 5000), `server ${this.pid} still alive after ${signal}`);
 		this.closed = true;
 		await this.client.close().catch(() => {});
+		await this.watch.done(3000);
+		assertServerClean(this.watch.exit, this.stderr(), {
+			killed: this.killed, what: `aiterm-mcp pid ${this.pid} (${signal})`,
+		});
 	}
 }
 
@@ -221,7 +244,10 @@ class Rig {
 			err.message += `\nserver stderr:\n${stderr}`;
 			throw err;
 		}
-		const conn = new Conn(this, client, transport, () => stderr);
+		/* The SDK keeps the child in _process (pinned SDK version, tests/mcp/package-lock.json). */
+		assert.ok(transport._process, 'the SDK transport exposes its child process');
+		const watch = new ServerWatch(transport._process, transport.stderr);
+		const conn = new Conn(this, client, transport, () => stderr, watch);
 		this.conns.push(conn);
 		/* Lets the SDK validate structuredContent against each outputSchema. */
 		await client.listTools();
@@ -253,8 +279,10 @@ class Rig {
 			for (const id of this.sessions)
 				await live[0].call('pty_close', { session_id: id }, 5000).catch(() => {});
 		}
+		/* Every server is ended and checked; the first failure is thrown once the rest is cleaned up. */
+		const failures = [];
 		for (const c of this.conns)
-			await c.close();
+			await c.close().catch((err) => failures.push(err));
 		for (const f of this.cleanups.splice(0))
 			await f();
 		/* The tmux server: the PID it reports now, or one seen earlier if it still serves our socket. */
@@ -272,6 +300,8 @@ class Rig {
 			await stopPid(pid);
 		}
 		fs.rmSync(this.dirs.root, { recursive: true, force: true });
+		if (failures.length > 0)
+			throw failures[0];
 	}
 }
 

@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { makeEnv, serverBinary, STRUCTURED_CAPS } = require('./server.cjs');
+const { makeEnv, serverBinary, STRUCTURED_CAPS, ServerWatch, assertServerClean } = require('./server.cjs');
 
 /*
  * Connects a Client.  opts: args, env, testTools (AITERM_TEST_TOOLS=1),
@@ -52,10 +52,20 @@ async function connectSdk(t, opts = {}) {
 	const capabilities = opts.structured === false ? {} : STRUCTURED_CAPS;
 	const client = new Client({ name: 'aiterm-sdk-test', version: '0.0.0' }, { capabilities });
 	out.client = client;
+	let watch = null;
 	if (t) {
+		/* The server must exit with status 0 on stdin EOF, with no sanitizer report (server.cjs serverProblems). */
 		t.after(async () => {
-			await client.close().catch(() => {});
-			fs.rmSync(dirs.root, { recursive: true, force: true });
+			try {
+				const before = watch ? watch.signals.length : 0;
+				await client.close().catch(() => {});
+				if (watch) {
+					await watch.done(3000);
+					assertServerClean(watch.exit, stderr, { harnessSignals: watch.signals.slice(before) });
+				}
+			} finally {
+				fs.rmSync(dirs.root, { recursive: true, force: true });
+			}
 		});
 	}
 	try {
@@ -64,6 +74,10 @@ async function connectSdk(t, opts = {}) {
 		err.message += `\nserver stderr:\n${stderr}`;
 		throw err;
 	}
+	/* The SDK keeps the child in _process (pinned SDK version). */
+	if (transport._process)
+		watch = new ServerWatch(transport._process, transport.stderr);
+	out.watch = watch;
 	/* Protocol.connect() installed its handler; log in front of it. */
 	const onmessage = transport.onmessage;
 	transport.onmessage = (msg, extra2) => {

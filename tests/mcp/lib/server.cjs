@@ -156,6 +156,92 @@ async function stopPid(pid, ms = 2000) {
 	}
 }
 
+/*
+ * What a sanitizer build (./quickstart check's build-asan) prints when it
+ * finds a bug: AddressSanitizer, LeakSanitizer (at exit) and UBSan.
+ */
+const SANITIZER_RE = /ERROR: (?:AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)|runtime error:/;
+
+/*
+ * Watches one server process: records how it ended (exit), the signals
+ * the harness sent it (signals) and, through done(ms), waits until it has
+ * ended and its stderr is read to the end.
+ */
+class ServerWatch {
+	constructor(proc, stderrStream) {
+		this.exit = null;
+		this.signals = [];
+		let exited, ended;
+		this._exited = new Promise((resolve) => { exited = resolve; });
+		this._ended = new Promise((resolve) => { ended = resolve; });
+		if (proc.exitCode !== null || proc.signalCode !== null) {
+			this.exit = { code: proc.exitCode, signal: proc.signalCode };
+			exited();
+		}
+		proc.once('exit', (code, signal) => {
+			this.exit = { code, signal };
+			exited();
+		});
+		proc.once('error', () => exited());
+		if (stderrStream && !stderrStream.readableEnded) {
+			stderrStream.once('end', ended);
+			stderrStream.once('close', ended);
+		} else {
+			ended();
+		}
+		const kill = proc.kill.bind(proc);
+		proc.kill = (sig = 'SIGTERM') => {
+			this.signals.push(sig);
+			return kill(sig);
+		};
+	}
+
+	/* Resolves once the process exited and stderr ended, or after ms. */
+	async done(ms = 5000) {
+		let timer;
+		const limit = new Promise((resolve) => { timer = setTimeout(resolve, ms); });
+		await Promise.race([Promise.all([this._exited, this._ended]), limit]);
+		clearTimeout(timer);
+	}
+}
+
+/*
+ * What is wrong with how a server ended, as a list of sentences (empty:
+ * nothing).  Every server a test starts must exit with status 0 (on stdin
+ * EOF, or on a SIGTERM the test sent) and print no sanitizer report.
+ * opts: killed (the test killed it with SIGKILL on purpose: only stderr
+ * is checked), harnessSignals (the signals the harness itself had to send
+ * after closing stdin: any means the server did not exit on EOF), what
+ * (names the server in the message).
+ */
+function serverProblems(exit, stderr, opts = {}) {
+	const what = opts.what || 'aiterm-mcp';
+	const out = [];
+	const m = SANITIZER_RE.exec(stderr);
+	if (m) {
+		const from = Math.max(0, stderr.lastIndexOf('\n', Math.max(0, m.index - 200)));
+		out.push(`${what}: a sanitizer report on stderr:\n${stderr.slice(from, from + 4000)}`);
+	}
+	if (opts.killed)
+		return out;
+	if (exit === null)
+		out.push(`${what}: still running`);
+	else if (exit.code !== 0 || exit.signal !== null)
+		out.push(`${what}: exit ${JSON.stringify(exit)}, not status 0`);
+	if (opts.harnessSignals && opts.harnessSignals.length > 0)
+		out.push(`${what}: did not exit on stdin EOF within 2 s (the harness sent ${opts.harnessSignals.join(', ')})`);
+	return out;
+}
+
+/* Throws an AssertionError listing serverProblems(), if any. */
+function assertServerClean(exit, stderr, opts = {}) {
+	const problems = serverProblems(exit, stderr, opts);
+	if (problems.length > 0) {
+		const assert = require('node:assert/strict');
+		throw new assert.AssertionError({ message: problems.join('\n') });
+	}
+}
+
 /* Lists the files below dir, relative to it (directories excluded). */
 function listFiles(dir) {
 	const out = [];
@@ -187,6 +273,11 @@ class RawServer {
 		this._chunks = [];
 		this._waiter = null;
 		this._exitWaiters = [];
+		this.killedByTest = false;
+		this._stderrEnd = new Promise((resolve) => {
+			child.stderr.once('end', resolve);
+			child.stderr.once('close', resolve);
+		});
 		child.stdout.on('data', (buf) => this._onData(buf));
 		child.stdout.on('end', () => {
 			this.ended = true;
@@ -370,26 +461,43 @@ class RawServer {
 	}
 
 	kill(signal = 'SIGTERM') {
-		if (!this.exit)
+		if (!this.exit) {
+			if (signal === 'SIGKILL' || signal === 9)
+				this.killedByTest = true;
 			this.child.kill(signal);
+		}
 	}
 
-	/* Stops the server whatever its state: EOF, then SIGTERM, then SIGKILL. */
+	/*
+	 * Stops the server whatever its state: EOF, then SIGTERM, then SIGKILL;
+	 * then fails (throws) if it did not exit with status 0 on EOF, or left
+	 * a sanitizer report on stderr (serverProblems).  A server the test
+	 * killed with SIGKILL only has its stderr checked.
+	 */
 	async dispose() {
-		if (this.exit)
+		if (this._disposed)
 			return;
-		this.closeStdin();
-		try {
-			await this.waitExit(2000);
-			return;
-		} catch { /* go on */ }
-		this.kill('SIGTERM');
-		try {
-			await this.waitExit(2000);
-			return;
-		} catch { /* go on */ }
-		this.kill('SIGKILL');
-		await this.waitExit(2000).catch(() => {});
+		this._disposed = true;
+		const harness = [];
+		if (!this.exit) {
+			this.closeStdin();
+			try {
+				await this.waitExit(2000);
+			} catch {
+				harness.push('SIGTERM');
+				this.child.kill('SIGTERM');
+				try {
+					await this.waitExit(2000);
+				} catch {
+					harness.push('SIGKILL');
+					this.child.kill('SIGKILL');
+					await this.waitExit(2000).catch(() => {});
+				}
+			}
+		}
+		await Promise.race([this._stderrEnd, delay(2000)]);
+		const killed = this.killedByTest || (this.exit && this.exit.signal === 'SIGKILL' && !harness.includes('SIGKILL'));
+		assertServerClean(this.exit, this.stderr, { killed, harnessSignals: harness, what: `aiterm-mcp pid ${this.child.pid}` });
 	}
 }
 
@@ -416,15 +524,18 @@ function spawnServer(t, opts = {}) {
 	const srv = new RawServer(child, dirs, env);
 	if (t) {
 		t.after(async () => {
-			await srv.dispose();
-			fs.rmSync(dirs.root, { recursive: true, force: true });
+			try {
+				await srv.dispose();
+			} finally {
+				fs.rmSync(dirs.root, { recursive: true, force: true });
+			}
 		});
 	}
 	return srv;
 }
 
 module.exports = {
-	STRUCTURED_CAPS, passThrough, stopPid,
+	STRUCTURED_CAPS, passThrough, stopPid, SANITIZER_RE, ServerWatch, serverProblems, assertServerClean,
 	WAIT_MS, serverBinary, makeEnv, spawnServer, RawServer, delay, listFiles,
 	tmuxServerPid, alive, waitGone,
 };

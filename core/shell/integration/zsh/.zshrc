@@ -1,7 +1,7 @@
 # Aiterm shell integration for zsh: the interactive startup file.
 #
 # It sources the user's .zshrc (see .zshenv), gives ZDOTDIR back to the
-# user, and installs hooks that print OSC 133 marks, which terminals do not
+# user, turns the history file off, and installs hooks that print OSC 133 marks, which terminals do not
 # display:
 #
 #   ESC ] 133 ; D ; <status> [; aiterm=<token>] BEL   command done
@@ -22,6 +22,12 @@ unset __aiterm_zsh_dir __aiterm_user_zdotdir_set __aiterm_user_zdotdir
 if [[ -r ${ZDOTDIR:-$HOME}/.zshrc ]]; then
 	source "${ZDOTDIR:-$HOME}/.zshrc"
 fi
+
+# No history file: what is typed into an Aiterm session stays in the
+# shell's memory and is never written to the user's HISTFILE (not at
+# exit, nor by INC_APPEND_HISTORY or SHARE_HISTORY after each command).
+unset HISTFILE
+SAVEHIST=0
 
 typeset -g __aiterm_mark_tail=${AITERM_SHELL_TOKEN:+;aiterm=$AITERM_SHELL_TOKEN}
 unset AITERM_SHELL_TOKEN
