@@ -212,7 +212,7 @@ class Server {
 		if (result.isError && !allowError)
 			throw new Error(`${name} ${JSON.stringify(args).slice(0, 300)} failed: ${text.slice(0, 2000)}`);
 		return {
-			result, text, sc: result.structuredContent || parseText(name, text),
+			result, text, sc: result.structuredContent || parseText(name, text, args),
 			views: { claude: views.claudeView(result, name), codex: views.codexView(result, r.ms / 1000) },
 			line: r.line, ms: r.ms,
 		};

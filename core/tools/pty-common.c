@@ -35,12 +35,21 @@ pty_wait_args(json_t *args, struct pty_wait *w, struct aiterm_error *err)
 	return 0;
 }
 
+/*
+ * The status line after the output.  Success is silent: a command that
+ * printed something and ended with exit 0 gets none (ADR 0009), so that
+ * what the model reads is never longer than what the command printed;
+ * every other end, and a success that printed nothing, says itself.
+ * printed: the result holds output before the status line.
+ */
 static void
 status_line(struct aiterm_buf *b, const struct waiter_result *r,
-    double timeout)
+    double timeout, bool printed)
 {
 	char dur[32] = "";
 
+	if (r->via == VIA_SENTINEL && r->exit_code == 0 && printed)
+		return;
 	if (r->duration_ms >= 1000)
 		snprintf(dur, sizeof dur, " · %.1fs", r->duration_ms / 1000);
 	switch (r->via) {
@@ -74,7 +83,8 @@ status_line(struct aiterm_buf *b, const struct waiter_result *r,
 
 /*
  * The status of a read that did not wait: the exit code when the command's
- * end passed in this read, else whether it is still running.
+ * end passed in this read (none for exit 0 after output: success is
+ * silent), else whether it is still running.
  */
 static void
 read_status(struct aiterm_buf *b, const struct pending_wait *pw,
@@ -84,8 +94,10 @@ read_status(struct aiterm_buf *b, const struct pending_wait *pw,
 	bool running = pw->have_cmd && !pw->cmd.done &&
 	    pw->cmd.mark != MARK_NONE;
 
-	if (out->done_seen && pw->have_cmd && pw->cmd.done)
-		buf_printf(b, "[exit %d]", pw->cmd.exit_code);
+	if (out->done_seen && pw->have_cmd && pw->cmd.done) {
+		if (pw->cmd.exit_code != 0 || out->text.len == 0)
+			buf_printf(b, "[exit %d]", pw->cmd.exit_code);
+	}
 	else if (running && out->text.len == 0)
 		buf_adds(b, "[no new output; still running]");
 	else if (running)
@@ -165,9 +177,11 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 	if (text.len > 0 && text.data[text.len - 1] != '\n')
 		buf_addc(&text, '\n');
 	if (r != NULL)
-		status_line(&text, r, pw->timeout);
+		status_line(&text, r, pw->timeout, out.text.len > 0);
 	else
 		read_status(&text, pw, &out);
+	if (text.len > 0 && text.data[text.len - 1] == '\n')
+		text.data[--text.len] = '\0';
 	if (r != NULL && r->via == VIA_LOST) {
 		tool_call_fail(pw->call, "session '%s' lost: its terminal no "
 		    "longer exists in the multiplexer; pty_close it and "

@@ -143,7 +143,7 @@ const struct tool_entry tool_pty_send = {
 	.description = "Type text and press Enter (enter=false: type only). "
 	    "Multi-line text runs as one script in the current shell. With "
 	    "wait=true or until, also returns the output and exit code in "
-	    "this call. Max 64 KiB. To an agent session: a new turn, or "
+	    "this call (output with no [status] line: exit 0). Max 64 KiB. To an agent session: a new turn, or "
 	    "added to the running one; wait=true returns its answer.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"session_id\":{\"type\":\"string\"},"

@@ -29,13 +29,14 @@ const STEPS = [
 	{ tool: 'pty_send', args: { session_id: SID, text: 'echo hello-$((6*7)); false', wait: true }, want: [/hello-42\n\[exit 1\]/] },
 	{ tool: 'pty_send', args: { session_id: SID, text: 'true', wait: true }, want: [/\[exit 0\]$/], roundTrip: true },
 	{ tool: 'pty_send', args: { session_id: SID, text: 'seq 1 5000 | sed s/^/row-/', wait: true },
-		want: [/^row-1$/m, /^row-5000$/m, /pty_read line_range=\[\d+,\d+\]/, /\[exit 0\]$/] },
+		/* Success is silent (ADR 0009): no status line after the output. */
+		want: [/^row-1$/m, /pty_read line_range=\[\d+,\d+\]/, /\nrow-5000$/] },
 	/* A long range comes one page at a time, small enough that no client cuts it. */
 	{ tool: 'pty_read', args: (prev) => ({ session_id: SID, line_range: lineRange(prev[3].seen) }),
 		want: [/^row-10$/m, /^\[lines \d+-\d+ shown; the rest: pty_read line_range=\[\d+,\d+\]\]$/m] },
 	{ tool: 'pty_send', args: { session_id: SID, text: 'sleep 0.5; echo later-$((1+2))' }, want: [/^sent; read with pty_read wait=true$/m] },
 	{ tool: 'pty_read', args: { session_id: SID }, want: [/\[(no new output; )?still running\]$/] },
-	{ tool: 'pty_read', args: { session_id: SID, wait: true }, want: [/later-3\n\[exit 0\]$/] },
+	{ tool: 'pty_read', args: { session_id: SID, wait: true }, want: [/later-3$/] },
 	{ tool: 'pty_read', args: { session_id: SID }, want: [/\[no new output\]$/] },
 	{ tool: 'pty_send', args: { session_id: SID, text: 'printf "on-screen-%s\\n" 7', wait: true }, want: [/on-screen-7/] },
 	{ tool: 'pty_read', args: { session_id: SID, screen: true }, want: [/^on-screen-7$/m] },

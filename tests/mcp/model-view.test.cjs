@@ -77,7 +77,8 @@ test('RED-HEADTAIL model view: a folded output shows its first and last lines an
 	assert.ok(hasLine(r.text, 'row-5000'), r.text);
 	const m = r.text.match(/pty_read line_range=\[(\d+),(\d+)\]/);
 	assert.ok(m, `fold hint with line_range: ${r.text}`);
-	assert.match(r.text, /\[exit 0\]$/);
+	/* Success is silent (ADR 0009): the output's last line ends it. */
+	assert.match(r.text, /\nrow-5000$/, r.text);
 	const first = Number(m[1]);
 	const rest = await c.ok('pty_read', { session_id: id, line_range: [first + 2497, first + 2499] });
 	assert.ok(hasLine(rest.text, 'row-2500'), rest.text.slice(0, 500));
@@ -94,13 +95,29 @@ test('PTY-SEND PTY-READ model view: a send without wait says the next step; a re
 	const again = await c.ok('pty_read', { session_id: id });
 	assert.equal(again.text, '[no new output]', again.text);
 
-	await c.ok('pty_send', { session_id: id, text: 'echo quick-$((1+1))' });
+	/*
+	 * A plain read that passes the end: the exit code when it is not 0,
+	 * nothing after the output when it is (success is silent, ADR 0009).
+	 */
+	await c.ok('pty_send', { session_id: id, text: 'echo quick-$((1+1)); (exit 4)' });
 	let plain = '';
 	for (let i = 0; i < 50 && !/\[exit/.test(plain); i++) {
 		await new Promise((r) => setTimeout(r, 100));
 		plain += (await c.ok('pty_read', { session_id: id })).text + '\n';
 	}
-	assert.match(plain, /quick-2\n\[exit 0\]/, `a plain read that passes the end says the exit code: ${plain}`);
+	assert.match(plain, /quick-2\n\[exit 4\]/, `a plain read that passes the end says the exit code: ${plain}`);
+	await c.ok('pty_send', { session_id: id, text: 'echo fine-$((1+2))' });
+	const reads = [];
+	for (let i = 0; i < 50; i++) {
+		await new Promise((r) => setTimeout(r, 100));
+		reads.push((await c.ok('pty_read', { session_id: id })).text);
+		if (reads.join('\n').includes('fine-3') && !/still running\]$/.test(reads[reads.length - 1]))
+			break;
+	}
+	const all = reads.join('\n');
+	assert.match(all, /fine-3/, all);
+	assert.doesNotMatch(all, /fine-3\n\[exit/, `exit 0 after output adds no status line: ${all}`);
+	assert.doesNotMatch(reads[reads.length - 1], /still running/, `the command ended: ${all}`);
 });
 
 test('PTY-LIST model view: env_keys values are in the text', T, async (t) => {

@@ -50,7 +50,8 @@ test('PTY-DONE ssh to a real sshd: nested completion via sentinel, exit codes, n
 	assert.equal(res.sc.exit_code, 0, show(res.r));
 	assert.equal(countLine(res.text, 'remote-42'), 1, show(res.r));
 	assertClean(res);
-	assert.match(res.text, /\[exit 0\]/, 'the status line says exit 0');
+	/* Success is silent (ADR 0009): output and no status line. */
+	assert.doesNotMatch(res.text, /\[exit/, 'no status line after a success');
 
 	/* The remote shell is really another one: our session id is not there. */
 	res = await c.run(id, 'echo "[$AITERM_SESSION_ID]"', { timeout: 15 });

@@ -52,7 +52,8 @@ async function shellBasics(t, shell) {
 	assert.ok(hasLine(res.text, 'bar'), `$FOO is bar: ${show(res.r)}`);
 	assert.equal(res.sc.via, 'sentinel', `completion from the shell integration mark: ${show(res.r)}`);
 	assert.ok(!/133;|aiterm=|\x1b/.test(res.text), `no marks or escapes in the text: ${JSON.stringify(res.text)}`);
-	assert.match(res.text, /\[exit 0\]/, 'the status line says exit 0');
+	/* Success is silent (ADR 0009): output and no status line. */
+	assert.doesNotMatch(res.text, /\[exit|\n$/, 'no status line after a success');
 
 	/* Exit codes. */
 	res = await c.expectExit(id, 'false', 1);

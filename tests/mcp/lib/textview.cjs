@@ -5,13 +5,16 @@
  * the benchmarks and the real-client tests, which see no structuredContent,
  * and by the suites to check that the text agrees with it.
  *
- * parseText(tool, text) -> an object with the fields the text states:
+ * parseText(tool, text, args) -> an object with the fields the text states:
  *   pty_open:    session_id, shell, cols, rows, attach
  *   pty_send/pty_read (output): complete, via, exit_code, line_ranges
  *                (every fold hint), omitted (the widest of them)
  *   pty_list:    sessions [{session_id, state, command, env, agent?}]
  *   pty_observe: cursor
- * Fields the text does not state are absent, never guessed.
+ * Fields the text does not state are absent, never guessed.  Success is
+ * silent (ADR 0009): the output of a call that waited (args.wait or
+ * args.until; args not given: taken as waiting) with no status line
+ * after it ended with exit 0.
  */
 
 /* The status lines of ADR 0006, in the order they are tried. */
@@ -26,8 +29,9 @@ const STATUS = [
 	{ re: /\[no new output\]\s*$/, via: null, complete: null },
 ];
 
-function outputFacts(text) {
+function outputFacts(text, args) {
 	const out = { complete: null, via: null, exit_code: null, omitted: null, line_ranges: [] };
+	let matched = false;
 	for (const s of STATUS) {
 		const m = text.match(s.re);
 		if (!m)
@@ -36,7 +40,14 @@ function outputFacts(text) {
 		out.via = s.via;
 		if (s.code)
 			out.exit_code = Number(m[s.code]);
+		matched = true;
 		break;
+	}
+	const waited = !args || args.wait === true || typeof args.until === 'string';
+	if (!matched && waited && text.length > 0) {
+		out.complete = true;
+		out.via = 'sentinel';
+		out.exit_code = 0;
 	}
 	for (const m of text.matchAll(/line_range=\[(\d+),(\d+)\]/g))
 		out.line_ranges.push([Number(m[1]), Number(m[2])]);
@@ -54,8 +65,8 @@ const PARSERS = {
 		return m ? { session_id: m[1], shell: m[2], cols: Number(m[3]), rows: Number(m[4]),
 			attach: w ? w[1] : undefined } : {};
 	},
-	pty_send(text) {
-		return /^sent; /.test(text) ? { sent: true } : outputFacts(text);
+	pty_send(text, args) {
+		return /^sent; /.test(text) ? { sent: true } : outputFacts(text, args);
 	},
 	pty_read: outputFacts,
 	pty_list(text) {
@@ -86,9 +97,9 @@ const PARSERS = {
 	},
 };
 
-function parseText(tool, text) {
+function parseText(tool, text, args) {
 	const p = PARSERS[tool];
-	return p ? p(text) : {};
+	return p ? p(text, args) : {};
 }
 
 module.exports = { parseText };
