@@ -245,10 +245,16 @@ test('pty_observe: a child that exits between two observations', T, async (t) =>
 test('pty_observe: a shell pipeline is two launches, never guessed to be one', T, async (t) => {
 	const { c, id } = await rigWithSession(t);
 	await c.ok('pty_send', { session_id: id, text: `sleep 300 | cat # ${ARGV_SECRET}` });
+	/*
+	 * Two launches, each settled: right after the fork a launch can still
+	 * be the shell's child before its exec (identity null, by design).
+	 */
 	const o = await until(async () => {
 		const r = await observe(c, id);
-		return r.sc.launches.length === 2 ? r : null;
-	}, 10000, 'two launches');
+		const ls = r.sc.launches;
+		return ls.length === 2 && ls.every((l) => l.identity) &&
+			(!linux || ls.map((l) => comm(l.identity.pid)).sort().join() === 'cat,sleep') ? r : null;
+	}, 10000, 'two settled launches');
 	assert.equal(o.sc.harness.alive, true, show(o.r));
 	assert.equal(o.sc.harness.reason, 'several_foreground_launches');
 	assert.equal(o.sc.harness.identity, null);
