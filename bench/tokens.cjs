@@ -7,6 +7,7 @@
  *
  *   node bench/tokens.cjs [CASES_DIR] [--builddir=DIR] [--srcdir=DIR]
  *                         [--json] [--only=SUBSTRING] [--show]
+ *                         [--split=dev|heldout] [--two-call]
  *
  * CASES_DIR (default <srcdir>/tests/fixtures/reduce) holds one folder
  * per case: <case>/cmd (one command line), <case>/out (the raw bytes the
@@ -19,11 +20,18 @@
  * command the bench writes the case name to a file; the script, when its
  * own name is that case's argv0, records how it was called and copies the
  * case's out byte for byte to stdout (/bin/cat) and exits with the case's
- * exit code (0 unless meta.json says otherwise).  Called for anything else
- * it runs the real command of that name further down PATH.
+ * exit code (0 unless meta.json says otherwise), once.  Called for
+ * anything else (or with no arguments when the case's command has some:
+ * tmux's own "cat >>log") it runs the real command of that name further
+ * down PATH.
+ *
+ * --split keeps the cases whose meta.json "split" is that value (the
+ * unseen corpus, tests/fixtures/unseen, keeps a third "heldout").
  *
  * Each case gets a fresh session; its cmd is sent with
- * pty_send{wait:true, timeout:30}; what comes back is counted as the
+ * pty_send{wait:true, timeout:30} (one call), or with --two-call by
+ * pty_send without wait and then pty_read{wait:true} (both results
+ * count); what comes back is counted as the
  * content text, and as what Claude Code and Codex hand the model
  * (tests/mcp/lib/views.cjs, checked against the real clients in
  * tests/clients/).  must_keep is checked in Claude's view.  --structured
@@ -48,6 +56,8 @@ const SHOW = argv.includes('--show');
 const ONLY = (argv.find((a) => a.startsWith('--only=')) || '').slice(7);
 /* Ask for structuredContent: what the clients would show the model then. */
 const STRUCTURED = argv.includes('--structured');
+const SPLIT = (argv.find((a) => a.startsWith('--split=')) || '').slice(8);
+const TWO_CALL = argv.includes('--two-call');
 const TIMEOUT = 30;
 
 function which(cmd) {
@@ -55,6 +65,11 @@ function which(cmd) {
 }
 
 /* The first word of a command line (as sh would split it; quotes removed). */
+function word0(cmd) {
+	const m = cmd.trim().match(/^(?:'([^']*)'|"([^"]*)"|(\S+))/);
+	return m ? (m[1] !== undefined ? m[1] : m[2] !== undefined ? m[2] : m[3]) : null;
+}
+
 function argv0(cmd) {
 	const m = cmd.trim().match(/^(?:'([^']*)'|"([^"]*)"|(\S+))/);
 	if (!m)
@@ -75,6 +90,8 @@ function loadCases(dir) {
 			continue;
 		const cmd = fs.readFileSync(path.join(d, 'cmd'), 'utf8').replace(/\r?\n$/, '');
 		const meta = JSON.parse(fs.readFileSync(path.join(d, 'meta.json'), 'utf8'));
+		if (SPLIT && meta.split !== SPLIT)
+			continue;
 		let exit = 0;
 		for (const k of ['exit_code', 'exit', 'status'])
 			if (Number.isInteger(meta[k])) {
@@ -92,8 +109,12 @@ function loadCases(dir) {
 
 const shq = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
 
-/* Writes the fake commands into bin; the control files live in ctl. */
-function makeFakes(bin, ctl, cases) {
+/*
+ * Writes the fake commands into bin, and where a case's command is a
+ * relative path ("venv/bin/pip"), there under work too; the control
+ * files live in ctl.
+ */
+function makeFakes(bin, ctl, cases, work) {
 	fs.mkdirSync(bin, { recursive: true });
 	fs.mkdirSync(ctl, { recursive: true });
 	const cat = which('cat');
@@ -103,6 +124,8 @@ function makeFakes(bin, ctl, cases) {
 		fs.writeFileSync(path.join(cd, 'argv0'), c.argv0 + '\n');
 		fs.writeFileSync(path.join(cd, 'out'), c.out + '\n');
 		fs.writeFileSync(path.join(cd, 'exit'), String(c.exit) + '\n');
+		/* Whether the case's command has arguments after its name. */
+		fs.writeFileSync(path.join(cd, 'args'), (/^\s*\S+[ \t]+[^\s|;&]/.test(c.cmd) ? '1' : '0') + '\n');
 	}
 	const script = `#!/bin/sh
 # aiterm bench: replays a recorded output (see bench/tokens.cjs).
@@ -113,10 +136,15 @@ if [ -f "$ctl/case" ]; then
 	IFS= read -r c <"$ctl/case"
 	if [ -n "$c" ] && [ -f "$ctl/cases/$c/argv0" ]; then
 		IFS= read -r want <"$ctl/cases/$c/argv0"
-		if [ "$want" = "$me" ]; then
+		IFS= read -r args <"$ctl/cases/$c/args"
+		# The multiplexer's own "cat >>log" (no arguments) is not the case.
+		if [ "$want" = "$me" ] && { [ "$args" = 0 ] || [ $# -gt 0 ]; }; then
 			IFS= read -r out <"$ctl/cases/$c/out"
 			IFS= read -r code <"$ctl/cases/$c/exit"
 			printf '%s\\n' "$me $*" >"$ctl/called"
+			# Once: a later call of the same name (the shell's own
+			# cat, say) runs the real command.
+			: >"$ctl/case"
 			${shq(cat)} "$out"
 			exit "$code"
 		fi
@@ -137,6 +165,13 @@ exit 127
 	for (const name of new Set(cases.map((c) => c.argv0))) {
 		const f = path.join(bin, name);
 		fs.writeFileSync(f, script, { mode: 0o755 });
+	}
+	for (const c of cases) {
+		const w = word0(c.cmd);
+		if (w && w.includes('/') && !path.isAbsolute(w)) {
+			fs.mkdirSync(path.dirname(path.join(work, w)), { recursive: true });
+			fs.writeFileSync(path.join(work, w), script, { mode: 0o755 });
+		}
 	}
 }
 
@@ -170,12 +205,13 @@ async function runCase(s, rig, c, bin, ctl) {
 	const seen = [];	/* what each client hands the model, per call */
 	const calls = [];
 	const t0 = now();
-	let r = await s.call('pty_send', { session_id: id, text: c.cmd, wait: true, timeout: TIMEOUT },
-		{ timeoutMs: (TIMEOUT + 60) * 1000 });
+	let r = await s.call('pty_send', TWO_CALL ? { session_id: id, text: c.cmd } :
+		{ session_id: id, text: c.cmd, wait: true, timeout: TIMEOUT },
+	{ timeoutMs: (TIMEOUT + 60) * 1000 });
 	texts.push(r.text);
 	seen.push(r.views);
 	calls.push({ tool: 'pty_send', complete: r.sc.complete, via: r.sc.via, exit_code: r.sc.exit_code, omitted: r.sc.omitted, ms: r.ms });
-	for (let i = 0; i < 5 && r.sc.complete !== true; i++) {
+	for (let i = 0; i < (TWO_CALL ? 6 : 5) && r.sc.complete !== true; i++) {
 		r = await s.call('pty_read', { session_id: id, wait: true, timeout: TIMEOUT },
 			{ timeoutMs: (TIMEOUT + 60) * 1000 });
 		texts.push(r.text);
@@ -250,7 +286,7 @@ async function main() {
 	fs.mkdirSync(rig.work);
 	const cleanup = async () => { try { await rig.cleanup(); } catch (e) { process.stderr.write(`cleanup: ${e.message}\n`); } };
 	process.on('SIGINT', () => { cleanup().then(() => process.exit(130)); });
-	makeFakes(bin, ctl, cases);
+	makeFakes(bin, ctl, cases, rig.work);
 	const results = [];
 	let version;
 	try {
@@ -293,7 +329,7 @@ async function main() {
 		fake_not_called: ok.filter((r) => r.called_as === null).length,
 		ms: sum('ms'),
 	};
-	return { server: p.server, structured: STRUCTURED, server_version: version, cases_dir: dir, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}`, results, totals };
+	return { server: p.server, structured: STRUCTURED, two_call: TWO_CALL, split: SPLIT || null, server_version: version, cases_dir: dir, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}`, results, totals };
 }
 
 function print(o) {
@@ -310,7 +346,7 @@ function print(o) {
 		`${t.kept}/${t.must_keep}`, String(t.larger_than_raw), String(Math.round(t.ms)), '']);
 	const w = hdr.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 	const line = (r) => r.map((x, i) => (i === 0 || i === 9 ? x.padEnd(w[i]) : x.padStart(w[i]))).join('  ').trimEnd();
-	console.log(`${o.server} (${o.server_version})${o.structured ? ' with structuredContent' : ''}; ${o.cases_dir}; ${o.tokenizer}`);
+	console.log(`${o.server} (${o.server_version})${o.structured ? ' with structuredContent' : ''}; ${o.cases_dir}${o.split ? ` (${o.split})` : ''}; ${o.two_call ? 'two calls (pty_send, pty_read wait)' : 'one call (pty_send wait)'}; ${o.tokenizer}`);
 	console.log('text: the content text; claude, codex: what each client hands the model (saving and >raw: Claude\'s)');
 	console.log(line(hdr));
 	for (const r of rows.slice(0, -1))

@@ -25,7 +25,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD:-$src/build-fuzz}
 secs=${1:-5}
 [ $# -gt 0 ] && shift
-all="strip repeat headtail generic cmd-argv cmd-reduce manifest mcp schema
+all="strip repeat headtail faithful generic cmd-argv cmd-reduce manifest mcp schema
 eval-posix pwsh sanitize"
 # One line, blank-separated, so that " $targets " can be matched.
 # shellcheck disable=SC2048,SC2086,SC2116

@@ -12,13 +12,18 @@
 #include "tools/pty-common.h"
 #include "util/xmalloc.h"
 
-/* What the model reads after a send without wait: the next step, by route. */
+/*
+ * What the model reads after a send without wait, by route: "sent" for a
+ * command (the tool's description says to read it with pty_read
+ * wait=true; ADR 0009: the acknowledgement costs one token), the next
+ * step for text typed into another program.
+ */
 static const struct {
 	const char	*route;
 	const char	*next;
 } next_steps[] = {
-	{ "shell", "read with pty_read wait=true" },
-	{ "nested", "read with pty_read wait=true" },
+	{ "shell", NULL },
+	{ "nested", NULL },
 	{ "direct", "typed into the foreground program; pty_read "
 	    "screen=true shows it, until=TEXT waits for TEXT" },
 };
@@ -129,7 +134,8 @@ pty_send_call(struct tool_call *call)
 		pty_wait_and_reply(call, req.session, &w, out.echo_suffix,
 		    req.raw, NULL);
 	} else {
-		tool_call_reply(call, xasprintf("sent; %s",
+		tool_call_reply(call, next_step(out.route) == NULL ?
+		    xstrdup("sent") : xasprintf("sent; %s",
 		    next_step(out.route)), json_pack("{s:s, s:n, s:n, s:I, s:s}",
 		    "session_id", req.session, "complete", "via",
 		    "cursor", (json_int_t)out.cmd.offset, "mode", out.route));
@@ -143,7 +149,8 @@ const struct tool_entry tool_pty_send = {
 	.description = "Type text and press Enter (enter=false: type only). "
 	    "Multi-line text runs as one script in the current shell. With "
 	    "wait=true or until, also returns the output and exit code in "
-	    "this call (output with no [status] line: exit 0). Max 64 KiB. To an agent session: a new turn, or "
+	    "this call (output with no [status] line: exit 0); without, "
+	    "replies \"sent\": read with pty_read wait=true. Max 64 KiB. To an agent session: a new turn, or "
 	    "added to the running one; wait=true returns its answer.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"session_id\":{\"type\":\"string\"},"

@@ -183,6 +183,41 @@ START_TEST(test_declined)
 }
 END_TEST
 
+/* rustc: gutter lines and cargo's progress bar go, nothing else. */
+START_TEST(test_rustc_layout)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	check_exact("cargo build",
+	    "   Compiling tallyq v0.1.0 (/src/tallyq)\n"
+	    "    Building [    ] 0/1: tallyq(bin)    error[E0308]: mismatched "
+	    "types\n"
+	    "  --> src/main.rs:36:22\n"
+	    "   |\n"
+	    "36 |     let count: u32 = orders.len();\n"
+	    "   |                ---   ^^^^^^^^^^^^ expected `u32`\n"
+	    "   |\n"
+	    "error: could not compile `tallyq` (bin \"tallyq\") due to 1 "
+	    "previous error\n",
+	    "rustc",
+	    "   Compiling tallyq v0.1.0 (/src/tallyq)\n"
+	    "error[E0308]: mismatched types\n"
+	    "  --> src/main.rs:36:22\n"
+	    "36 |     let count: u32 = orders.len();\n"
+	    "   |                ---   ^^^^^^^^^^^^ expected `u32`\n"
+	    "error: could not compile `tallyq` (bin \"tallyq\") due to 1 "
+	    "previous error\n");
+	got = rt_reduce("cargo build", "error: x\n   |\n", 0, 200, &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert(res.lossless);
+	free(got);
+	/* A clean build is short already. */
+	check_declines("cargo build", "   Compiling a v0.1.0 (/a)\n"
+	    "    Finished `dev` profile [unoptimized] target(s) in 0.5s\n");
+}
+END_TEST
+
 static Suite *
 make_red_build_suite(void)
 {
@@ -199,6 +234,7 @@ make_red_build_suite(void)
 	tcase_add_test(tc, test_cc_and_ninja);
 	tcase_add_test(tc, test_tsc_overloads);
 	tcase_add_test(tc, test_tsc_pretty);
+	tcase_add_test(tc, test_rustc_layout);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Edges");

@@ -198,7 +198,10 @@ START_TEST(test_diff_layout)
 	    " five\n"
 	    "-six\n"
 	    "+SIX\n"
-	    "diff --git a/old.txt b/new.txt (renamed, similarity 90%)\n"
+	    "diff --git a/old.txt b/new.txt\n"
+	    "similarity index 90%\n"
+	    "rename from old.txt\n"
+	    "rename to new.txt\n"
 	    "diff --git a/logo.png b/logo.png (new file) (binary)\n"
 	    "diff --git a/run.sh b/run.sh (mode 100644 -> 100755)\n"
 	    "(6 context lines left out)\n");
@@ -299,7 +302,10 @@ START_TEST(test_show)
 	    " five\n"
 	    "-six\n"
 	    "+SIX\n"
-	    "diff --git a/old.txt b/new.txt (renamed, similarity 90%)\n"
+	    "diff --git a/old.txt b/new.txt\n"
+	    "similarity index 90%\n"
+	    "rename from old.txt\n"
+	    "rename to new.txt\n"
 	    "diff --git a/logo.png b/logo.png (new file) (binary)\n"
 	    "diff --git a/run.sh b/run.sh (mode 100644 -> 100755)\n"
 	    "(6 context lines left out)\n");

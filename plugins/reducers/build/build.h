@@ -1,5 +1,5 @@
 /*
- * The build reducers (make and C/C++ compiler diagnostics, tsc) and the
+ * The build reducers (make, C/C++ and rustc diagnostics, tsc) and the
  * few helpers they share.  Each reducer is a pure function of its input;
  * see struct aiterm_reducer in aiterm/plugin.h.
  */
@@ -15,6 +15,8 @@
 int	red_cc_diag(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 int	red_tsc(const struct aiterm_host *, const struct aiterm_reduce_input *,
+	    struct aiterm_buf *);
+int	red_rustc(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
 
 #endif

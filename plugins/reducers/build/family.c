@@ -5,6 +5,7 @@ static const struct aiterm_reducer reducers[] = {
 	{ "make", "0.1.0", red_cc_diag },
 	{ "cc", "0.1.0", red_cc_diag },
 	{ "tsc", "0.1.0", red_tsc },
+	{ "rustc", "0.1.0", red_rustc },
 	{ NULL, NULL, NULL },
 };
 

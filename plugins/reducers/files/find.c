@@ -1,6 +1,6 @@
 /*
- * find (printing paths): a listing of at most FD_SMALL lines is declined,
- * as the generic stages show it whole.  One that fits the budget keeps
+ * find (printing paths): a listing of at most FD_PLAIN lines (a read's
+ * budget) is declined, as the generic stages show it whole.  One that fits the budget keeps
  * every path (RED-FAITHFUL: a listing keeps every name), the names of a
  * run of paths in one folder on one line after the folder:
  * "./src/: a.c b.c net.c" (a name with a blank or a quote, and a line
@@ -22,7 +22,7 @@
 #define FD_TAIL		10
 #define FD_TOP_DIRS	8
 #define FD_TOP_NAMES	6
-#define FD_SMALL	8
+#define FD_PLAIN	120
 #define FD_WIDTH	160	/* a folder's line goes on after this */
 
 /* Actions whose output is not one path a line. */
@@ -189,7 +189,7 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	if (!rl_split(in, &t))
 		return -1;
 	budget = rl_budget(in);
-	if (t.n <= FD_SMALL)
+	if (t.n <= FD_PLAIN)
 		goto out;
 	if (t.n <= budget) {
 		put_grouped(h, out, &t);

@@ -4,8 +4,9 @@
  * Each file's header block ("diff --git", "index", "---", "+++", mode and
  * rename lines) becomes one line: its "diff --git a/x b/x" or "diff --cc
  * x" line as it is, which a person navigates by (RED-FAITHFUL), with
- * "(new file)", "(deleted)", "(renamed, similarity 90%)", "(binary)" or a
- * mode change after it when git said so; a block without a diff line
+ * "(new file)", "(deleted)", "(binary)" or a mode change after it when
+ * git said so, and a rename's or copy's own lines ("similarity index",
+ * "rename from", "rename to") under it; a block without a diff line
  * (diff -u) becomes a letter and the path ("M src/net.c", "A new.c").  Hunk headers stay as they are, and
  * so does every changed line.  Context lines before the first and after
  * the last change of a hunk go; a run of context between two changes
@@ -349,7 +350,6 @@ put_file(const struct aiterm_host *h, struct aiterm_buf *out,
 			const char	*what;
 		} kinds[] = {
 			{ 'A', " (new file)" }, { 'D', " (deleted)" },
-			{ 'R', " (renamed" }, { 'C', " (copied" },
 		};
 
 		h->buf_add(out, d.p, d.len);
@@ -357,14 +357,23 @@ put_file(const struct aiterm_host *h, struct aiterm_buf *out,
 			if (kinds[i].letter == letter[0])
 				h->buf_printf(out, "%s", kinds[i].what);
 		}
-		if (letter[0] == 'R' || letter[0] == 'C')
-			h->buf_printf(out, "%s%.*s)", sim.len > 0 ?
-			    ", similarity " : "", (int)sim.len, sim.p);
 		if (omode.len > 0 && nmode.len > 0)
 			h->buf_printf(out, " (mode %.*s -> %.*s)",
 			    (int)omode.len, omode.p, (int)nmode.len, nmode.p);
 		if (binary)
 			h->buf_add(out, " (binary)", 9);
+		/* A rename or a copy keeps git's own lines. */
+		for (i = start + 1; i < end; i++) {
+			const struct rl_line *l = &t->v[i];
+
+			if (rl_starts(l, "similarity index ") ||
+			    rl_starts(l, "rename from ") ||
+			    rl_starts(l, "rename to ") ||
+			    rl_starts(l, "copy from ") || rl_starts(l, "copy to ")) {
+				h->buf_add(out, "\n", 1);
+				h->buf_add(out, l->p, l->len);
+			}
+		}
 		h->buf_add(out, "\n", 1);
 		return;
 	}

@@ -549,6 +549,17 @@ build(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 
 	if (!c->found)
 		return -1;
+	/* How many it collected and that collecting failed (RED-FAITHFUL). */
+	for (i = 0; i < t->n; i++) {
+		l = t->v[i];
+		if (rl_starts(&l, "collecting ... "))
+			l = rl_from(l, 15);
+		if (rl_starts(&l, "collected ") && rl_has(&l, " error")) {
+			l = rl_trim(l);
+			h->buf_printf(out, "%.*s\n", (int)l.len, l.p);
+			break;
+		}
+	}
 	none = c->passed == 0 && c->failed == 0 && c->skipped == 0 &&
 	    c->xfailed == 0 && c->xpassed == 0 && !c->other;
 	if (none) {

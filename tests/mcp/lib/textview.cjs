@@ -66,7 +66,7 @@ const PARSERS = {
 			attach: w ? w[1] : undefined } : {};
 	},
 	pty_send(text, args) {
-		return /^sent; /.test(text) ? { sent: true } : outputFacts(text, args);
+		return /^sent(;|$)/.test(text) ? { sent: true } : outputFacts(text, args);
 	},
 	pty_read: outputFacts,
 	pty_list(text) {
