@@ -21,6 +21,13 @@
 #define EXIT_SETTLE_MS	300
 /* The most times one start-up screen is answered. */
 #define ADVANCE_MAX	3
+/*
+ * After answering a screen, how long it may stay before it is answered
+ * again: a CLI takes its time to leave a dialog (Claude Code 2.1.197's
+ * trust screen stayed ~200 ms after its Enter), and a second Enter meant
+ * for the dialog must not reach what comes after it.
+ */
+#define ANSWER_PATIENCE_MS	2000
 /* What an exit at start shows of the log: its end, a few lines. */
 #define TAIL_READ	8192
 #define TAIL_LINES	6
@@ -38,6 +45,8 @@ struct startup {
 	bool			 done, typing, watching;
 	bool			 ready_once;	/* a composer was seen once */
 	unsigned		 advances;
+	char			 answered[32];	/* the screen last answered */
+	uint64_t		 answered_at;	/* loop time of that answer */
 	long long		 t0;
 	struct startup_result	 r;
 };
@@ -177,10 +186,18 @@ advance(struct startup *s, const struct aiterm_screen_verdict *v)
 	    s->h->ops->startup_keys(v->dialog, s->trust);
 	size_t n = strlen(s->r.advanced);
 
+	if (keys != NULL && strcmp(s->answered, v->dialog) == 0 &&
+	    uv_now(server_loop()) - s->answered_at < ANSWER_PATIENCE_MS) {
+		/* Answered just now: give it time to go. */
+		schedule(s, SETTLE_MS);
+		return;
+	}
 	if (keys == NULL || ++s->advances > ADVANCE_MAX) {
 		end(s, "needs_user");
 		return;
 	}
+	snprintf(s->answered, sizeof s->answered, "%s", v->dialog);
+	s->answered_at = uv_now(server_loop());
 	if (strstr(s->r.advanced, v->dialog) == NULL)
 		snprintf(s->r.advanced + n, sizeof s->r.advanced - n, "%s%s",
 		    n > 0 ? ", " : "", v->dialog);
