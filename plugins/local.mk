@@ -6,3 +6,4 @@ include $(srcdir)/plugins/reducers/local.mk
 include $(srcdir)/plugins/harness-lib/local.mk
 include $(srcdir)/plugins/harness-claude/local.mk
 include $(srcdir)/plugins/harness-codex/local.mk
+include $(srcdir)/plugins/harness-grok/local.mk

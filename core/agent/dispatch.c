@@ -37,15 +37,13 @@ agent_event_cursor(unsigned turn, unsigned index, char *out, size_t size)
 }
 
 bool
-agent_turn_running(const struct harness *h, const char *session,
-    struct agent_record *r)
+agent_turn_running(const struct harness *h, struct agent_record *r)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf answer = BUF_INIT;
 	struct aiterm_turn t;
 	bool running;
 
-	(void)session;
 	if (!r->running_mark)
 		return false;
 	if (transcript_locate(h, r, &err) != 0) {
@@ -251,6 +249,34 @@ new_turn(struct dispatch *d, struct agent_record *rec,
 	return 0;
 }
 
+/*
+ * A running screen that is the last frame of our turn: the transcript has
+ * ended turn index and holds no later turn.  A CLI writes a turn's end
+ * before it redraws (Grok Build 1.0.41 still showed "[stop]" when a send
+ * came right after the answer was read), so this text is a new turn, not
+ * one added to an ended turn.
+ */
+static bool
+last_frame(const struct harness *h, struct agent_record *r)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_buf answer = BUF_INIT;
+	struct aiterm_turn t;
+	bool ended;
+
+	if (r->turn == 0 || transcript_locate(h, r, &err) != 0) {
+		error_clear(&err);
+		return false;
+	}
+	ended = transcript_count(h, r->transcript) == r->index + 1 &&
+	    transcript_turn(h, r->transcript, r->index, &t, &answer,
+	    &err) == 0 && (t.state == AITERM_TURN_DONE ||
+	    t.state == AITERM_TURN_ERROR);
+	error_clear(&err);
+	buf_free(&answer);
+	return ended;
+}
+
 /* Which way the text goes, from the session now. */
 static int
 route(struct dispatch *d, struct agent_record *rec,
@@ -262,8 +288,11 @@ route(struct dispatch *d, struct agent_record *rec,
 
 	if (agent_screen_read(d->h, d->session, &scr, err) != 0)
 		return -1;
-	running = agent_turn_running(d->h, d->session, rec) ||
-	    scr.verdict.state == AITERM_SCREEN_RUNNING;
+	running = agent_turn_running(d->h, rec);
+	if (!running && scr.verdict.state == AITERM_SCREEN_RUNNING &&
+	    last_frame(d->h, rec))
+		scr.verdict.state = AITERM_SCREEN_INPUT_READY;
+	running = running || scr.verdict.state == AITERM_SCREEN_RUNNING;
 	/*
 	 * Never type into a dead pane, whatever the turn mark says (tmux
 	 * 3.3a's server crashed on keys sent to a pane whose agent was

@@ -2,6 +2,7 @@
 # tests/harness/run.sh: the agent tools on the real agent CLIs (the pinned
 # npm packages of tests/clients/package-lock.json) in private tmux servers,
 # against mock model servers on 127.0.0.1 (tests/harness/*.test.cjs).
+# HARNESS_TESTS="grok codex" runs those suites only (<name>.test.cjs).
 # ./quickstart check runs it through `make check-harness`, after the
 # client suite has installed the packages; run by hand it installs them.
 # Exit 99 for a broken set-up (no node, npm, tmux or server): never a
@@ -28,11 +29,19 @@ test -n "${AITERM_PLUGIN_PATH:-}" ||
 . "$top_srcdir/tests/npm-ci.sh"
 npm_ci_locked tests/harness "$top_srcdir/tests/clients" \
     "$top_builddir/tests/clients" @openai/codex @anthropic-ai/claude-code \
-    gpt-tokenizer
+    @xai-official/grok gpt-tokenizer
 
 NODE_PATH=$top_builddir/tests/clients/node_modules
 AITERM_MCP=$server
 export NODE_PATH AITERM_MCP
 
+files=
+for t in ${HARNESS_TESTS:-}; do
+	test -f "$here/$t.test.cjs" || fail "no suite $here/$t.test.cjs"
+	files="$files $here/$t.test.cjs"
+done
+test -n "$files" || files=$(echo "$here"/*.test.cjs)
+
+# shellcheck disable=SC2086 # the file list is split on purpose
 exec node --test --test-concurrency=1 --test-timeout=600000 \
-	--test-reporter=spec "$here"/*.test.cjs
+	--test-reporter=spec $files

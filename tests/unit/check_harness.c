@@ -379,6 +379,230 @@ START_TEST(test_codex_approval)
 }
 END_TEST
 
+#define GK "grok-1.0.41"
+
+static const struct screen_case grok_screens[] = {
+	{ "login-splash", AITERM_SCREEN_ONBOARDING, "login_splash", NULL },
+	{ "startup-composer", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
+	{ "composer-typed", AITERM_SCREEN_INPUT_READY, "composer_has_text",
+	    NULL },
+	/* The composer is drawn while a turn runs: running wins. */
+	{ "running-waiting", AITERM_SCREEN_RUNNING, "waiting_for_response",
+	    NULL },
+	{ "running-responding", AITERM_SCREEN_RUNNING, "responding", NULL },
+	{ "queued-follow-up", AITERM_SCREEN_RUNNING, "queued_follow_up",
+	    NULL },
+	/* A ghost suggestion after a turn is no typed text. */
+	{ "idle-ghost-suggestion", AITERM_SCREEN_INPUT_READY,
+	    "composer_ghost_suggestion", NULL },
+	{ "idle-after-second-turn", AITERM_SCREEN_INPUT_READY,
+	    "composer_ghost_suggestion", NULL },
+	{ "idle-after-send-now", AITERM_SCREEN_INPUT_READY,
+	    "composer_ghost_suggestion", NULL },
+	{ "idle-after-tool", AITERM_SCREEN_INPUT_READY,
+	    "composer_ghost_suggestion", NULL },
+	{ "error-turn", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
+	{ "permission-prompt", AITERM_SCREEN_APPROVAL, "permission_prompt",
+	    NULL },
+	/* GROK_SANDBOX=read-only without bubblewrap: it exits 1. */
+	{ "sandbox-refused", AITERM_SCREEN_EXITED, "sandbox_startup_failed",
+	    NULL },
+	{ NULL, 0, NULL, NULL },
+};
+
+/*
+ * updates.jsonl of each recorded session; the answers are those that
+ * events.jsonl and chat_history.jsonl of the same session give (turn_ended
+ * -> its turn_started.turn_number = user.prompt_index -> the last
+ * non-empty assistant after it), see the fixture's README.
+ */
+static const struct turn_case grok_turns[] = {
+	{ "turns.updates", 2, 0, AITERM_TURN_DONE, "turn_completed",
+	    "First answer, streamed slowly in six parts.", NULL },
+	{ "turns.updates", 2, 1, AITERM_TURN_DONE, "turn_completed",
+	    "Second answer.", NULL },
+	/*
+	 * Turn 0 closed cancelled by "send now" and its queued text ran as
+	 * Grok's turn 1: one turn here, whose answer is that of the text.
+	 */
+	{ "sendnow.updates", 3, 0, AITERM_TURN_DONE, "turn_completed",
+	    "Answer after send now.", NULL },
+	/* A follow-up left in the queue ran as a turn of its own. */
+	{ "sendnow.updates", 3, 1, AITERM_TURN_DONE, "turn_completed",
+	    "Third answer.", NULL },
+	{ "sendnow.updates", 3, 2, AITERM_TURN_DONE, "turn_completed",
+	    "Queued turn answer.", NULL },
+	{ "tool.updates", 1, 0, AITERM_TURN_DONE, "turn_completed",
+	    "The command ran.", NULL },
+	{ "error.updates", 1, 0, AITERM_TURN_ERROR, "api_error", NULL,
+	    "Bad request (mock 400)" },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+START_TEST(test_grok_screens)
+{
+	check_screens("grok-cli", GK, grok_screens);
+}
+END_TEST
+
+START_TEST(test_grok_turns)
+{
+	check_turns("grok-cli", GK, "sessions", grok_turns);
+}
+END_TEST
+
+/* Reads turn index of a transcript cut to its first len bytes. */
+static enum aiterm_turn_state
+grok_turn_at(const struct harness *h, const char *text, size_t len,
+    unsigned index, const char **reason, struct aiterm_buf *answer)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_turn t;
+
+	memset(&t, 0, sizeof t);
+	buf_reset(answer);
+	t.answer = answer;
+	ck_assert_int_eq(h->ops->read_turn(host_get(), text, len, index, &t,
+	    &err), 0);
+	*reason = t.reason;
+	return t.state;
+}
+
+/*
+ * The send-now seam is no completion: cut after the cancelled turn's
+ * turn_completed (and after the queued text's prompt), turn 0 still runs.
+ * A turn already answered keeps only its own answer when the next has
+ * started.
+ */
+START_TEST(test_grok_seams)
+{
+	struct aiterm_buf answer = BUF_INIT;
+	struct harness h;
+	const char *reason, *p;
+	size_t len, cut;
+	char *text;
+
+	load("grok-cli", &h);
+	text = slurp(GK, "sessions/sendnow.updates.jsonl", &len);
+	p = strstr(text, "\"cancelTrigger\":\"send_now\"");
+	ck_assert_ptr_nonnull(p);
+	cut = (size_t)(strchr(p, '\n') - text) + 1;
+	ck_assert_int_eq(grok_turn_at(&h, text, cut, 0, &reason, &answer),
+	    AITERM_TURN_STARTED);
+	ck_assert_str_eq(reason, "send_now");
+	ck_assert_uint_eq(h.ops->count_turns(text, cut), 1);
+	p = strstr(text, "Do it this way instead");
+	cut = (size_t)(strchr(p, '\n') - text) + 1;
+	ck_assert_int_eq(grok_turn_at(&h, text, cut, 0, &reason, &answer),
+	    AITERM_TURN_STARTED);
+	ck_assert_uint_eq(h.ops->count_turns(text, cut), 1);
+	free(text);
+
+	text = slurp(GK, "sessions/turns.updates.jsonl", &len);
+	p = strstr(text, "Second question");
+	cut = (size_t)(strchr(p, '\n') - text) + 1;
+	ck_assert_uint_eq(h.ops->count_turns(text, cut), 2);
+	ck_assert_int_eq(grok_turn_at(&h, text, cut, 0, &reason, &answer),
+	    AITERM_TURN_DONE);
+	ck_assert_str_eq(buf_str(&answer),
+	    "First answer, streamed slowly in six parts.");
+	ck_assert_int_eq(grok_turn_at(&h, text, cut, 1, &reason, &answer),
+	    AITERM_TURN_STARTED);
+	ck_assert_str_eq(buf_str(&answer), "");
+	free(text);
+	buf_free(&answer);
+}
+END_TEST
+
+START_TEST(test_grok_approval)
+{
+	check_approval("grok-cli", GK, "permission-prompt", 1, "command",
+	    "Create approved.txt\nrm -f gone.txt && touch approved.txt");
+	check_approval("grok-cli", GK, "idle-after-tool", 0, NULL, NULL);
+}
+END_TEST
+
+START_TEST(test_grok_launch)
+{
+	struct aiterm_buf argv = BUF_INIT, env = BUF_INIT, dir = BUF_INIT;
+	struct aiterm_launch_plan plan = { &argv, &env };
+	struct aiterm_transcript_query q;
+	struct aiterm_launch_request req;
+	struct aiterm_error err = ERROR_INIT;
+	static const char want[] = "/usr/bin/grok\0--trust\0-s\0"
+	    "01234567-89ab-4def-8123-456789abcdef\0-m\0grok-code-fast-1";
+	static const char wantenv[] = "GROK_TELEMETRY_ENABLED=0\0"
+	    "GROK_DISABLE_AUTOUPDATER=1";
+	const char *envp[] = { NULL, NULL };
+	struct harness h;
+	char out[64], longcwd[300];
+	int depth;
+	size_t len;
+	char *text;
+
+	load("grok-cli", &h);
+	memset(&req, 0, sizeof req);
+	req.launch_id = "0123456789abcdef0123456789abcdef";
+	req.binary = "/usr/bin/grok";
+	req.cwd = "/home/user/project";
+	req.model = "grok-code-fast-1";
+	ck_assert_int_eq(h.ops->launch(host_get(), &req, &plan, &err), 0);
+	/* --trust, and the session id: the launch id as a version-4 UUID. */
+	ck_assert_uint_eq(argv.len, sizeof want);
+	ck_assert(memcmp(argv.data, want, sizeof want) == 0);
+	ck_assert_uint_eq(env.len, sizeof wantenv);
+	ck_assert(memcmp(env.data, wantenv, sizeof wantenv) == 0);
+	req.model = "a model; rm -rf";
+	ck_assert_int_eq(h.ops->launch(host_get(), &req, &plan, &err), -1);
+	ck_assert_ptr_nonnull(strstr(error_msg(&err), "model 'a model; rm"));
+	ck_assert_int_eq(h.ops->parse_version("grok 1.0.41 (4220f3b224a6)\n",
+	    27, out, sizeof out), 0);
+	ck_assert_str_eq(out, "1.0.41");
+
+	/* The session folder: the real cwd URL-encoded, then the session id. */
+	memset(&q, 0, sizeof q);
+	q.launch_id = req.launch_id;
+	q.home = "/home/user";
+	q.env = envp;
+	q.cwd = "/home/user/p q-_.~+@\xc3\xa9";
+	ck_assert_int_eq(h.ops->transcript_dir(host_get(), &q, &dir, &depth,
+	    &err), 0);
+	ck_assert_str_eq(buf_str(&dir), "/home/user/.grok/sessions/"
+	    "%2Fhome%2Fuser%2Fp%20q-_.~%2B%40%C3%A9/"
+	    "01234567-89ab-4def-8123-456789abcdef");
+	ck_assert_int_eq(depth, 0);
+	/* Over 255 bytes encoded: slug + hash, found by the session id. */
+	memset(longcwd, 'd', sizeof longcwd - 1);
+	longcwd[0] = '/';
+	longcwd[sizeof longcwd - 1] = '\0';
+	q.cwd = longcwd;
+	buf_reset(&dir);
+	ck_assert_int_eq(h.ops->transcript_dir(host_get(), &q, &dir, &depth,
+	    &err), 0);
+	ck_assert_str_eq(buf_str(&dir), "/home/user/.grok/sessions");
+	ck_assert_int_eq(depth, 2);
+
+	/* The recorded session's id is 0a1b2c3d-4e5f-4a6b-8c7d-8e9fa0b1c2d3. */
+	text = slurp(GK, "sessions/turns.updates.jsonl", &len);
+	q.launch_id = "0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3";
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "updates.jsonl", text,
+	    len, 0), 1);
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "events.jsonl", text,
+	    len, 0), 0);
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "updates.jsonl", text,
+	    10, 0), -1);
+	q.launch_id = req.launch_id;
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "updates.jsonl", text,
+	    len, 0), 0);
+	free(text);
+	buf_free(&argv);
+	buf_free(&env);
+	buf_free(&dir);
+	error_clear(&err);
+}
+END_TEST
+
 static Suite *
 harness_suite(void)
 {
@@ -395,6 +619,13 @@ harness_suite(void)
 	tcase_add_test(tc, test_codex_turns);
 	tcase_add_test(tc, test_codex_claim);
 	tcase_add_test(tc, test_codex_approval);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("grok-cli");
+	tcase_add_test(tc, test_grok_screens);
+	tcase_add_test(tc, test_grok_turns);
+	tcase_add_test(tc, test_grok_seams);
+	tcase_add_test(tc, test_grok_approval);
+	tcase_add_test(tc, test_grok_launch);
 	suite_add_tcase(s, tc);
 	return s;
 }

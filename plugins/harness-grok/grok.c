@@ -1,0 +1,568 @@
+/*
+ * harness-grok: the Grok Build CLI (@xai-official/grok 1.0.41, recorded in
+ * tests/harness/fixtures/grok-1.0.41), AGT-GROK.  The descriptor, the
+ * probe, the launch, the screens and the session files.
+ *
+ * Launch: `grok --trust -s <uuid> [-m MODEL]` in the real cwd, with
+ * GROK_TELEMETRY_ENABLED=0 and GROK_DISABLE_AUTOUPDATER=1.  The session
+ * id is made of the launch id (as harness-claude's --session-id), so the
+ * launch's session folder is known before it exists (AGT-JOB).  --trust
+ * (hidden) leaves the trust of the cwd to Grok without a dialog.  The
+ * user's HOME and ~/.grok are left as they are.
+ *
+ * Screens: the composer ("│ ❯" in a rounded box with the model name) is
+ * drawn the whole time, also while a turn runs and under the login
+ * splash, so what is looked at first is what is drawn over or beside
+ * it: the splash ("Login with Grok"), the permission prompt ("Yes,
+ * proceed" with numbered choices), then "[stop]" / "Ctrl+c:cancel" (a
+ * turn runs: "Waiting for response…", "Responding…", a tool), and only
+ * then the composer.  After a turn the composer may hold a ghost prompt
+ * suggestion ("Tab/→:accept suggestion"): that is an empty composer.  A
+ * sandbox it cannot set up makes it print "… sandbox … Refusing to start
+ * …" and exit 1 (sandbox_startup_failed).
+ *
+ * Session: ~/.grok/sessions/<cwd>/<session id>/, <cwd> the real cwd
+ * URL-encoded (every byte but A-Z a-z 0-9 - _ . ~ as %XX); when that is
+ * over 255 bytes Grok uses "<last part>-<16 hex digits>" with a .cwd file
+ * instead (the hash is not documented), so then the session is found by
+ * its id under sessions/.  Of its files (events.jsonl, chat_history.jsonl,
+ * updates.jsonl) the core reads one, updates.jsonl: its prompts carry
+ * promptIndex (events' turn_number, chat_history's prompt_index), its
+ * turn_completed is events' turn_ended (stop_reason end_turn / error /
+ * cancelled, with _meta.cancelTrigger "send_now" where events has
+ * cancellation_context.trigger), and it has the agent's text
+ * (agent_message_chunk, chat_history's assistant content) and the error
+ * (agent_result), which events and chat_history lack.  A turn that
+ * closes cancelled by "send now" is no completion: the prompt after it
+ * (the queued text) continues the same turn.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlib.h"
+
+/* Grok's limit for a session folder name; longer gets slug + hash. */
+#define GROK_DIR_NAME_MAX	255
+
+static const char *const binaries[] = { "grok", NULL };
+static const char *const version_args[] = { "--version", NULL };
+static const char *const body_names[] = { "grok", NULL };
+
+/* The launch id's hex digits, padded, as a version-4 UUID. */
+static void
+session_uuid(const char *launch_id, char out[37])
+{
+	char hex[33];
+	size_t i, n = 0;
+
+	for (i = 0; launch_id != NULL && launch_id[i] != '\0' && n < 32;
+	    i++) {
+		if (isxdigit((unsigned char)launch_id[i]))
+			hex[n++] = (char)tolower((unsigned char)launch_id[i]);
+	}
+	while (n < 32)
+		hex[n++] = '0';
+	hex[32] = '\0';
+	hex[12] = '4';
+	hex[16] = "89ab"[(hex[16] - (isdigit((unsigned char)hex[16]) ? '0' :
+	    'a' - 10)) & 3];
+	snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
+	    hex + 16, hex + 20);
+}
+
+static int
+grok_parse_version(const char *out, size_t len, char *buf, size_t size)
+{
+	return hl_version(out, len, buf, size);
+}
+
+static void
+arg(const struct aiterm_host *host, struct aiterm_buf *b, const char *s)
+{
+	host->buf_add(b, s, strlen(s) + 1);
+}
+
+static int
+grok_launch(const struct aiterm_host *host,
+    const struct aiterm_launch_request *req, struct aiterm_launch_plan *plan,
+    struct aiterm_error *err)
+{
+	char uuid[37];
+	size_t i;
+
+	for (i = 0; req->model != NULL && req->model[i] != '\0'; i++) {
+		if (!isalnum((unsigned char)req->model[i]) &&
+		    strchr("-._:/", req->model[i]) == NULL)
+			return host->error(err, "model '%.80s': Grok model "
+			    "names are letters, digits and - . _ : / (e.g. "
+			    "grok-code-fast-1)", req->model);
+	}
+	session_uuid(req->launch_id, uuid);
+	arg(host, plan->argv, req->binary);
+	arg(host, plan->argv, "--trust");
+	arg(host, plan->argv, "-s");
+	arg(host, plan->argv, uuid);
+	if (req->model != NULL) {
+		arg(host, plan->argv, "-m");
+		arg(host, plan->argv, req->model);
+	}
+	arg(host, plan->env, "GROK_TELEMETRY_ENABLED=0");
+	arg(host, plan->env, "GROK_DISABLE_AUTOUPDATER=1");
+	return 0;
+}
+
+/* Screens drawn over the composer, first match wins. */
+static const struct hl_known known[] = {
+	{ "Login with Grok", NULL, AITERM_SCREEN_ONBOARDING, "login_splash",
+	    NULL },
+	{ "Yes, proceed", "No, reject", AITERM_SCREEN_APPROVAL,
+	    "permission_prompt", NULL },
+};
+
+#define COMPOSER	"\xe2\x94\x82 \xe2\x9d\xaf"	/* "│ ❯" */
+
+/* The composer's text, without the box's right border and padding. */
+static bool
+composer(const struct aiterm_screen *s, const char **text, size_t *len)
+{
+	const char *rest;
+	size_t n;
+
+	if (!hl_line_starting(s, COMPOSER, &rest, &n))
+		return false;
+	while (n > 0 && (rest[n - 1] == ' ' || rest[n - 1] == '\n'))
+		n--;
+	if (n >= 3 && memcmp(rest + n - 3, "\xe2\x94\x82", 3) == 0)
+		n -= 3;
+	while (n > 0 && rest[n - 1] == ' ')
+		n--;
+	*text = rest;
+	*len = n;
+	return true;
+}
+
+static void
+grok_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
+{
+	const char *text;
+	size_t n;
+
+	if (hl_match_known(s, known, sizeof known / sizeof known[0], v))
+		return;
+	if (hl_has(s, "[stop]") || hl_has(s, "Ctrl+c:cancel")) {
+		v->state = AITERM_SCREEN_RUNNING;
+		v->reason = hl_has(s, "Queued \xc2\xb7 Enter to send now") ?
+		    "queued_follow_up" : hl_has(s, "Responding\xe2\x80\xa6") ?
+		    "responding" : hl_has(s, "Waiting for response") ?
+		    "waiting_for_response" : "stop_shown";
+		return;
+	}
+	if (composer(s, &text, &n)) {
+		v->state = AITERM_SCREEN_INPUT_READY;
+		if (n == 0 || (n == strlen("Type a message...") &&
+		    memcmp(text, "Type a message...", n) == 0))
+			v->reason = "composer_empty";
+		else if (hl_has(s, "accept suggestion"))
+			v->reason = "composer_ghost_suggestion";
+		else
+			v->reason = "composer_has_text";
+		return;
+	}
+	/*
+	 * A sandbox Grok cannot set up (a read-only profile without
+	 * bubblewrap, a symlinked hooks path): it prints why and exits 1.
+	 * Aiterm reports it; it never lifts the sandbox or copies hooks.
+	 */
+	if (hl_has(s, "Refusing to start") && hl_has(s, "sandbox")) {
+		v->state = AITERM_SCREEN_EXITED;
+		v->reason = "sandbox_startup_failed";
+		return;
+	}
+	v->state = s->len == 0 || !hl_last_line(s, &text, &n) ?
+	    AITERM_SCREEN_STARTING : AITERM_SCREEN_UNKNOWN;
+	v->reason = v->state == AITERM_SCREEN_STARTING ? "blank" :
+	    "no_known_screen";
+}
+
+static const struct aiterm_input_step *
+grok_startup_keys(const char *dialog, int trust_project)
+{
+	/* --trust passes the cwd's trust; nothing else is answered. */
+	(void)dialog;
+	(void)trust_project;
+	return NULL;
+}
+
+/*
+ * The text pasted, a pause (so Enter is not part of the paste), Enter.
+ * While a turn runs that Enter queues the text ("Queued · Enter to send
+ * now"); the steer then presses Enter on the empty composer, "send now":
+ * Grok closes the running turn (cancelled, trigger send_now) and runs
+ * the text at once as the same piece of work.
+ */
+static const struct aiterm_input_step submit[] = {
+	{ AITERM_INPUT_PASTE, NULL },
+	{ AITERM_INPUT_PAUSE, "300" },
+	{ AITERM_INPUT_KEY, "Enter" },
+	{ AITERM_INPUT_END, NULL },
+};
+
+static const struct aiterm_input_step steer[] = {
+	{ AITERM_INPUT_PASTE, NULL },
+	{ AITERM_INPUT_PAUSE, "300" },
+	{ AITERM_INPUT_KEY, "Enter" },
+	{ AITERM_INPUT_PAUSE, "500" },
+	{ AITERM_INPUT_KEY, "Enter" },
+	{ AITERM_INPUT_END, NULL },
+};
+
+/* A digit answers the permission prompt at once. */
+HL_KEYS(yes_keys, { AITERM_INPUT_KEY, "2" });
+HL_KEYS(no_keys, { AITERM_INPUT_KEY, "3" });
+
+static const char *const choices[] = { "approve_once", "deny", NULL };
+
+/* "2 (○) Yes, proceed": a number, then a radio button (● or ○). */
+static bool
+choice_line(const char *q, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && isdigit((unsigned char)q[i]))
+		i++;
+	return i > 0 && n - i >= 5 && q[i] == ' ' && q[i + 1] == '(' &&
+	    (memcmp(q + i + 2, "\xe2\x97\x8f", 3) == 0 ||
+	    memcmp(q + i + 2, "\xe2\x97\x8b", 3) == 0);
+}
+
+/*
+ * The permission prompt: lines starting with "┃" (U+2503); the subject is
+ * their text up to the numbered choices, without the scope hint.
+ */
+static int
+grok_approval(const struct aiterm_host *host, const struct aiterm_screen *s,
+    struct aiterm_approval *a)
+{
+	const char *p = s->text, *end = s->text + s->len, *nl, *q;
+	size_t n;
+
+	if (!hl_has(s, "Yes, proceed") || !hl_has(s, "No, reject"))
+		return 0;
+	a->kind = hl_has(s, "Never allow: ") ? "command" : "tool";
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		q = p;
+		while (q < nl && *q == ' ')
+			q++;
+		if ((size_t)(nl - q) < 3 || memcmp(q, "\xe2\x94\x83", 3) != 0)
+			continue;
+		q += 3;
+		while (q < nl && *q == ' ')
+			q++;
+		n = (size_t)(nl - q);
+		while (n > 0 && q[n - 1] == ' ')
+			n--;
+		if (choice_line(q, n))
+			break;	/* the choices */
+		if (n == 0 || hl_line_has(q, n, "narrow scope"))
+			continue;
+		if (host->buf_len(a->subject) > 0)
+			host->buf_add(a->subject, "\n", 1);
+		host->buf_add(a->subject, q, n);
+		if (nl == end)
+			break;
+	}
+	a->choices = choices;
+	return 1;
+}
+
+static const struct aiterm_input_step *
+grok_approval_keys(const char *choice)
+{
+	if (strcmp(choice, "approve_once") == 0)
+		return yes_keys;
+	if (strcmp(choice, "deny") == 0)
+		return no_keys;
+	return NULL;
+}
+
+/* Grok's home: $GROK_HOME, else ~/.grok. */
+static int
+grok_home(const struct aiterm_host *host,
+    const struct aiterm_transcript_query *q, struct aiterm_buf *dir,
+    struct aiterm_error *err)
+{
+	const char *gh = hl_env(q->env, "GROK_HOME");
+
+	if (gh != NULL && *gh != '\0')
+		host->buf_printf(dir, "%s", gh);
+	else if (q->home != NULL && *q->home != '\0')
+		host->buf_printf(dir, "%s/.grok", q->home);
+	else
+		return host->error(err, "neither GROK_HOME nor HOME is set: "
+		    "Grok's sessions cannot be found");
+	return 0;
+}
+
+/* The cwd as Grok names its session folder: URL-encoded; its length. */
+static size_t
+encode_cwd(const struct aiterm_host *host, const char *cwd,
+    struct aiterm_buf *out)
+{
+	const unsigned char *p;
+	size_t n = 0;
+	char esc[4];
+
+	for (p = (const unsigned char *)cwd; *p != '\0'; p++) {
+		if (isalnum(*p) || strchr("-_.~", *p) != NULL) {
+			if (out != NULL)
+				host->buf_add(out, p, 1);
+			n++;
+		} else {
+			snprintf(esc, sizeof esc, "%%%02X", *p);
+			if (out != NULL)
+				host->buf_add(out, esc, 3);
+			n += 3;
+		}
+	}
+	return n;
+}
+
+/*
+ * The session folder itself (depth 0); for a cwd whose encoding is too
+ * long, sessions/ (depth 2: <slug-hash>/<session id>/), the file then
+ * claimed by the session id in its records.
+ */
+static int
+grok_transcript_dir(const struct aiterm_host *host,
+    const struct aiterm_transcript_query *q, struct aiterm_buf *dir,
+    int *depth, struct aiterm_error *err)
+{
+	char uuid[37];
+
+	if (grok_home(host, q, dir, err) != 0)
+		return -1;
+	host->buf_add(dir, "/sessions", 9);
+	if (encode_cwd(host, q->cwd, NULL) > GROK_DIR_NAME_MAX) {
+		*depth = 2;
+		return 0;
+	}
+	host->buf_add(dir, "/", 1);
+	encode_cwd(host, q->cwd, dir);
+	session_uuid(q->launch_id, uuid);
+	host->buf_printf(dir, "/%s", uuid);
+	*depth = 0;
+	return 0;
+}
+
+/* updates.jsonl whose records name this launch's session id. */
+static int
+grok_transcript_claim(const struct aiterm_transcript_query *q,
+    const char *name, const char *head, size_t len, int64_t modified_ms)
+{
+	char uuid[37], want[64];
+
+	(void)modified_ms;
+	if (strcmp(name, "updates.jsonl") != 0)
+		return 0;
+	if (memchr(head, '\n', len) == NULL)
+		return -1;
+	session_uuid(q->launch_id, uuid);
+	snprintf(want, sizeof want, "\"sessionId\":\"%s\"", uuid);
+	return memmem(head, len, want, strlen(want)) != NULL;
+}
+
+/*
+ * Walking updates.jsonl.  A prompt is a user_message_chunk with a new
+ * promptIndex; it opens a turn unless the turn before closed cancelled by
+ * "send now", when it continues that one.  A turn ends at the
+ * turn_completed after its (last) prompt.
+ */
+struct walk {
+	const struct aiterm_host *host;
+	unsigned	 want, n;	/* turn asked for; turns seen */
+	long long	 prompt;	/* the current promptIndex, -1 none */
+	bool		 sendnow;	/* the last turn closed by send now */
+	bool		 in;		/* inside the turn asked for */
+	char		*cur, *last;	/* agent text: this message, last one */
+	size_t		 curlen, lastlen;
+	struct aiterm_turn *turn;
+};
+
+static void
+text_add(char **s, size_t *len, const char *t)
+{
+	size_t n = strlen(t);
+	char *p = realloc(*s, *len + n + 1);
+
+	if (p == NULL)
+		return;
+	memcpy(p + *len, t, n + 1);
+	*s = p;
+	*len += n;
+}
+
+/* A message boundary: the text so far is the last message when any. */
+static void
+message_end(struct walk *w)
+{
+	if (w->curlen == 0)
+		return;
+	free(w->last);
+	w->last = w->cur;
+	w->lastlen = w->curlen;
+	w->cur = NULL;
+	w->curlen = 0;
+}
+
+static void
+finish(struct walk *w, enum aiterm_turn_state st, const char *reason,
+    const char *text)
+{
+	w->in = false;
+	w->turn->state = st;
+	w->turn->reason = reason;
+	if (text != NULL && *text != '\0')
+		w->host->buf_add(w->turn->answer, text, strlen(text));
+}
+
+static int
+each_update(json_t *o, size_t index, void *arg)
+{
+	struct walk *w = arg;
+	json_t *u = json_object_get(json_object_get(o, "params"), "update");
+	const char *kind = hl_str(u, "sessionUpdate"), *stop, *trig, *t;
+	json_t *pi;
+
+	(void)index;
+	if (kind == NULL)
+		return 0;
+	if (strcmp(kind, "user_message_chunk") == 0) {
+		pi = json_object_get(json_object_get(u, "_meta"),
+		    "promptIndex");
+		if (!json_is_integer(pi) || json_integer_value(pi) ==
+		    w->prompt)
+			return 0;
+		w->prompt = json_integer_value(pi);
+		if (w->sendnow) {
+			w->sendnow = false;
+			return 0;	/* the same turn goes on */
+		}
+		if (w->turn != NULL && w->n == w->want) {
+			w->in = true;
+			w->turn->state = AITERM_TURN_STARTED;
+			w->turn->reason = "in_progress";
+		}
+		w->n++;
+		return 0;
+	}
+	if (strcmp(kind, "turn_completed") == 0) {
+		stop = hl_str(u, "stop_reason");
+		trig = hl_str(o, "params._meta.cancelTrigger");
+		w->sendnow = stop != NULL && strcmp(stop, "cancelled") == 0 &&
+		    trig != NULL && strcmp(trig, "send_now") == 0;
+		if (!w->in)
+			return 0;
+		if (w->sendnow) {
+			/* Not a completion: the queued text takes over. */
+			w->turn->reason = "send_now";
+			free(w->cur);
+			free(w->last);
+			w->cur = w->last = NULL;
+			w->curlen = w->lastlen = 0;
+			return 0;
+		}
+		message_end(w);
+		if (stop != NULL && strcmp(stop, "error") == 0) {
+			t = hl_str(u, "agent_result");
+			finish(w, AITERM_TURN_ERROR, "api_error", t != NULL ?
+			    t : "The turn ended with an error.");
+		} else if (stop != NULL && strcmp(stop, "cancelled") == 0) {
+			finish(w, AITERM_TURN_ERROR, "cancelled", NULL);
+			w->host->buf_printf(w->turn->answer, "The turn was "
+			    "cancelled (%s).", trig != NULL ? trig :
+			    "no trigger given");
+		} else {
+			finish(w, AITERM_TURN_DONE, "turn_completed",
+			    w->last != NULL ? w->last : "");
+		}
+		return 1;
+	}
+	if (!w->in)
+		return 0;
+	if (strcmp(kind, "agent_message_chunk") == 0 &&
+	    (t = hl_str(u, "content.text")) != NULL)
+		text_add(&w->cur, &w->curlen, t);
+	else if (strcmp(kind, "tool_call") == 0)
+		message_end(w);
+	return 0;
+}
+
+static unsigned
+grok_count_turns(const char *bytes, size_t len)
+{
+	struct walk w;
+
+	memset(&w, 0, sizeof w);
+	w.want = (unsigned)-1;
+	w.prompt = -1;
+	hl_jsonl_each(bytes, len, each_update, &w);
+	return w.n;
+}
+
+static int
+grok_read_turn(const struct aiterm_host *host, const char *bytes, size_t len,
+    unsigned index, struct aiterm_turn *turn, struct aiterm_error *err)
+{
+	struct walk w;
+
+	(void)err;
+	memset(&w, 0, sizeof w);
+	w.host = host;
+	w.want = index;
+	w.prompt = -1;
+	w.turn = turn;
+	turn->state = AITERM_TURN_NONE;
+	turn->reason = "prompt_not_recorded";
+	hl_jsonl_each(bytes, len, each_update, &w);
+	free(w.cur);
+	free(w.last);
+	return 0;
+}
+
+static const struct aiterm_harness_ops ops = {
+	.binaries = binaries,
+	.version_args = version_args,
+	.min_version = "1.0.41",
+	.body_names = body_names,
+	.parse_version = grok_parse_version,
+	.launch = grok_launch,
+	.classify = grok_classify,
+	.startup_keys = grok_startup_keys,
+	.submit = submit,
+	.steer = steer,
+	.transcript_dir = grok_transcript_dir,
+	.transcript_claim = grok_transcript_claim,
+	.count_turns = grok_count_turns,
+	.read_turn = grok_read_turn,
+	.approval = grok_approval,
+	.approval_keys = grok_approval_keys,
+};
+
+static const struct aiterm_plugin plugin = {
+	.abi_major = AITERM_ABI_MAJOR,
+	.abi_minor = AITERM_ABI_MINOR,
+	.kind = AITERM_KIND_HARNESS,
+	.name = "harness-grok",
+	.version = "0.1.0",
+	.ops = &ops,
+};
+
+const struct aiterm_plugin *
+aiterm_plugin_describe(void)
+{
+	return &plugin;
+}
