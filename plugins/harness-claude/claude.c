@@ -19,34 +19,13 @@ static const char *const body_names[] = { "claude", NULL };
 void
 claude_session_uuid(const char *launch_id, char out[37])
 {
-	char hex[33];
-	size_t i, n = 0;
-
-	/* The launch id's hex digits, padded, as a version-4 UUID. */
-	for (i = 0; launch_id[i] != '\0' && n < 32; i++) {
-		if (isxdigit((unsigned char)launch_id[i]))
-			hex[n++] = (char)tolower((unsigned char)launch_id[i]);
-	}
-	while (n < 32)
-		hex[n++] = '0';
-	hex[32] = '\0';
-	hex[12] = '4';
-	hex[16] = "89ab"[(hex[16] - (isdigit((unsigned char)hex[16]) ? '0' :
-	    'a' - 10)) & 3];
-	snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
-	    hex + 16, hex + 20);
+	hl_session_uuid(launch_id, out);
 }
 
 static int
 claude_parse_version(const char *out, size_t len, char *buf, size_t size)
 {
 	return hl_version(out, len, buf, size);
-}
-
-static void
-arg(const struct aiterm_host *host, struct aiterm_buf *b, const char *s)
-{
-	host->buf_add(b, s, strlen(s) + 1);
 }
 
 static int
@@ -68,12 +47,12 @@ claude_launch(const struct aiterm_host *host,
 		}
 	}
 	claude_session_uuid(req->launch_id, uuid);
-	arg(host, plan->argv, req->binary);
-	arg(host, plan->argv, "--session-id");
-	arg(host, plan->argv, uuid);
+	hl_arg(host, plan->argv, req->binary);
+	hl_arg(host, plan->argv, "--session-id");
+	hl_arg(host, plan->argv, uuid);
 	if (req->model != NULL) {
-		arg(host, plan->argv, "--model");
-		arg(host, plan->argv, req->model);
+		hl_arg(host, plan->argv, "--model");
+		hl_arg(host, plan->argv, req->model);
 	}
 	return 0;
 }

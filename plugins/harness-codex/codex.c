@@ -39,12 +39,6 @@ codex_parse_version(const char *out, size_t len, char *buf, size_t size)
 	return hl_version(out, len, buf, size);
 }
 
-static void
-arg(const struct aiterm_host *host, struct aiterm_buf *b, const char *s)
-{
-	host->buf_add(b, s, strlen(s) + 1);
-}
-
 static int
 codex_launch(const struct aiterm_host *host,
     const struct aiterm_launch_request *req, struct aiterm_launch_plan *plan,
@@ -59,10 +53,10 @@ codex_launch(const struct aiterm_host *host,
 			    "names are letters, digits and - . _ : / (e.g. "
 			    "gpt-5-codex)", req->model);
 	}
-	arg(host, plan->argv, req->binary);
+	hl_arg(host, plan->argv, req->binary);
 	if (req->model != NULL) {
-		arg(host, plan->argv, "-m");
-		arg(host, plan->argv, req->model);
+		hl_arg(host, plan->argv, "-m");
+		hl_arg(host, plan->argv, req->model);
 	}
 	return 0;
 }

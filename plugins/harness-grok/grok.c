@@ -50,38 +50,10 @@ static const char *const binaries[] = { "grok", NULL };
 static const char *const version_args[] = { "--version", NULL };
 static const char *const body_names[] = { "grok", NULL };
 
-/* The launch id's hex digits, padded, as a version-4 UUID. */
-static void
-session_uuid(const char *launch_id, char out[37])
-{
-	char hex[33];
-	size_t i, n = 0;
-
-	for (i = 0; launch_id != NULL && launch_id[i] != '\0' && n < 32;
-	    i++) {
-		if (isxdigit((unsigned char)launch_id[i]))
-			hex[n++] = (char)tolower((unsigned char)launch_id[i]);
-	}
-	while (n < 32)
-		hex[n++] = '0';
-	hex[32] = '\0';
-	hex[12] = '4';
-	hex[16] = "89ab"[(hex[16] - (isdigit((unsigned char)hex[16]) ? '0' :
-	    'a' - 10)) & 3];
-	snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
-	    hex + 16, hex + 20);
-}
-
 static int
 grok_parse_version(const char *out, size_t len, char *buf, size_t size)
 {
 	return hl_version(out, len, buf, size);
-}
-
-static void
-arg(const struct aiterm_host *host, struct aiterm_buf *b, const char *s)
-{
-	host->buf_add(b, s, strlen(s) + 1);
 }
 
 static int
@@ -99,17 +71,17 @@ grok_launch(const struct aiterm_host *host,
 			    "names are letters, digits and - . _ : / (e.g. "
 			    "grok-code-fast-1)", req->model);
 	}
-	session_uuid(req->launch_id, uuid);
-	arg(host, plan->argv, req->binary);
-	arg(host, plan->argv, "--trust");
-	arg(host, plan->argv, "-s");
-	arg(host, plan->argv, uuid);
+	hl_session_uuid(req->launch_id, uuid);
+	hl_arg(host, plan->argv, req->binary);
+	hl_arg(host, plan->argv, "--trust");
+	hl_arg(host, plan->argv, "-s");
+	hl_arg(host, plan->argv, uuid);
 	if (req->model != NULL) {
-		arg(host, plan->argv, "-m");
-		arg(host, plan->argv, req->model);
+		hl_arg(host, plan->argv, "-m");
+		hl_arg(host, plan->argv, req->model);
 	}
-	arg(host, plan->env, "GROK_TELEMETRY_ENABLED=0");
-	arg(host, plan->env, "GROK_DISABLE_AUTOUPDATER=1");
+	hl_arg(host, plan->env, "GROK_TELEMETRY_ENABLED=0");
+	hl_arg(host, plan->env, "GROK_DISABLE_AUTOUPDATER=1");
 	return 0;
 }
 
@@ -352,7 +324,7 @@ grok_transcript_dir(const struct aiterm_host *host,
 	}
 	host->buf_add(dir, "/", 1);
 	encode_cwd(host, q->cwd, dir);
-	session_uuid(q->launch_id, uuid);
+	hl_session_uuid(q->launch_id, uuid);
 	host->buf_printf(dir, "/%s", uuid);
 	*depth = 0;
 	return 0;
@@ -370,7 +342,7 @@ grok_transcript_claim(const struct aiterm_transcript_query *q,
 		return 0;
 	if (memchr(head, '\n', len) == NULL)
 		return -1;
-	session_uuid(q->launch_id, uuid);
+	hl_session_uuid(q->launch_id, uuid);
 	snprintf(want, sizeof want, "\"sessionId\":\"%s\"", uuid);
 	return memmem(head, len, want, strlen(want)) != NULL;
 }

@@ -52,6 +52,14 @@ bool	hl_line_has(const char *line, size_t len, const char *needle);
  */
 bool	hl_line_starting(const struct aiterm_screen *s, const char *prefix,
 	    const char **rest, size_t *rest_len);
+/*
+ * A CLI session id from a launch id: its hex digits, padded with 0, as a
+ * version-4 UUID ("xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx").
+ */
+void	hl_session_uuid(const char *launch_id, char out[37]);
+/* Append s and its NUL to b (an argv or env list of a launch plan). */
+void	hl_arg(const struct aiterm_host *host, struct aiterm_buf *b,
+	    const char *s);
 /* The first dotted number ("2.1.197") of out into buf; 0, or -1. */
 int	hl_version(const char *out, size_t len, char *buf, size_t size);
 /* The value of key in a KEY=VALUE list, or NULL. */
