@@ -202,10 +202,16 @@ test('pty_observe: a node shim and its native child are one launch; SIGSTOP wins
 	/* The native body ends: its shim follows, and the shell is back. */
 	signal(body.pid, 'SIGTERM', 'sleep', body.start_id);
 	assert.ok(await waitGone(shim.pid, 5000), 'the shim exits with its child');
+	/*
+	 * Until all three have ended: the shell can be back before the last
+	 * of them is gone (seen under AddressSanitizer: two of three ended at
+	 * the first look).
+	 */
 	const after = await until(async () => {
 		const r = await observe(c, id, resumed.sc.cursor);
-		return r.sc.harness.reason === 'no_foreground_launch' ? r : null;
-	}, 5000, 'the harness gone');
+		return r.sc.harness.reason === 'no_foreground_launch' &&
+			r.sc.activity.delta && r.sc.activity.delta.ended.length >= 3 ? r : null;
+	}, 10000, 'the harness gone and its three processes ended');
 	assert.equal(after.sc.harness.alive, false);
 	assert.equal(after.sc.pane.alive, true);
 	/* sleep, the sh above it and node ended within the interval. */
