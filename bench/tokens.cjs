@@ -70,12 +70,10 @@ function word0(cmd) {
 	return m ? (m[1] !== undefined ? m[1] : m[2] !== undefined ? m[2] : m[3]) : null;
 }
 
+/* Its name, without a directory. */
 function argv0(cmd) {
-	const m = cmd.trim().match(/^(?:'([^']*)'|"([^"]*)"|(\S+))/);
-	if (!m)
-		return null;
-	const w = m[1] !== undefined ? m[1] : m[2] !== undefined ? m[2] : m[3];
-	return path.basename(w);
+	const w = word0(cmd);
+	return w === null ? null : path.basename(w);
 }
 
 function loadCases(dir) {

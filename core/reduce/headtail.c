@@ -101,18 +101,23 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 	struct red_line l;
 	size_t *tier[3] = { NULL, NULL, NULL }, n[3] = { 0, 0, 0 };
 	size_t cap[3] = { 0, 0, 0 }, at[3] = { 0, 0, 0 };
-	size_t k = 0, pos = 0, t, m, left, best, *v;
-	bool patterned, alarm;
+	size_t k = 0, pos = 0, t, m, left, best, *v, *rare = NULL;
+	size_t nrare, r = 0;
+	bool alarm;
 	uint64_t h;
 
 	red_alarm_init(&alarms);
 	red_shapes_count(&shapes, in, len);
-	patterned = red_shapes_patterned(&shapes);
+	/* The outliers come from the table: the text is not hashed twice. */
+	nrare = red_shapes_patterned(&shapes) ?
+	    red_shapes_rare_lines(&shapes, o->from, o->to, &rare) : 0;
 	while (red_line_next(in, len, &pos, &l) && k < o->to) {
 		if (k >= o->from) {
+			while (r < nrare && rare[r] < k)
+				r++;
 			alarm = red_alarm_match(&alarms, l.p, l.len);
-			if (red_shape_navigation(l.p, l.len) ||
-			    ((patterned || alarm) &&
+			if ((r < nrare && rare[r] == k) ||
+			    red_shape_navigation(l.p, l.len) || (alarm &&
 			    red_shapes_rare(&shapes, l.p, l.len))) {
 				push(&tier[0], &n[0], &cap[0], k);
 			} else if (alarm) {
@@ -124,6 +129,7 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 		}
 		k++;
 	}
+	free(rare);
 	o->alarming = n[0] + n[1] + n[2];
 	left = budget;
 	for (t = 0; t < 3; t++) {

@@ -206,15 +206,18 @@ grow(struct red_shapes *s)
 	s->cap = old.cap == 0 ? 256 : old.cap * 2;
 	s->key = xcalloc(s->cap, sizeof *s->key);
 	s->count = xcalloc(s->cap, sizeof *s->count);
+	s->first = xcalloc(s->cap, sizeof *s->first);
 	for (i = 0; i < old.cap; i++) {
 		if (old.key[i] == 0)
 			continue;
 		j = slot_of(s, old.key[i]);
 		s->key[j] = old.key[i];
 		s->count[j] = old.count[i];
+		s->first[j] = old.first[i];
 	}
 	free(old.key);
 	free(old.count);
+	free(old.first);
 }
 
 void
@@ -235,6 +238,7 @@ red_shapes_add(struct red_shapes *s, uint64_t h)
 			i = slot_of(s, h);
 		}
 		s->key[i] = h;
+		s->first[i] = s->at;
 		s->n++;
 	}
 	s->lines++;
@@ -262,6 +266,7 @@ red_shapes_count(struct red_shapes *s, const char *text, size_t len)
 	while (red_line_next(text, len, &pos, &l)) {
 		if (!is_marker(l.p, l.len) && red_shape_named(l.p, l.len))
 			red_shapes_add(s, red_shape_hash(l.p, l.len));
+		s->at++;
 	}
 }
 
@@ -294,11 +299,39 @@ red_shapes_patterned(const struct red_shapes *s)
 	    s->lines * PATTERNED_NUM;
 }
 
+static int
+index_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t
+red_shapes_rare_lines(const struct red_shapes *s, size_t from, size_t to,
+    size_t **lines)
+{
+	size_t i, n = 0;
+
+	*lines = NULL;
+	for (i = 0; i < s->cap; i++) {
+		if (s->key[i] == 0 || s->count[i] != 1 || s->first[i] < from ||
+		    s->first[i] >= to)
+			continue;
+		*lines = xrealloc(*lines, (n + 1) * sizeof **lines);
+		(*lines)[n++] = s->first[i];
+	}
+	if (n > 1)
+		qsort(*lines, n, sizeof **lines, index_cmp);
+	return n;
+}
+
 void
 red_shapes_free(struct red_shapes *s)
 {
 	free(s->key);
 	free(s->count);
+	free(s->first);
 	memset(s, 0, sizeof *s);
 }
 

@@ -73,6 +73,8 @@ bool		red_shape_navigation(const char *p, size_t len);
 struct red_shapes {
 	uint64_t	*key;
 	uint32_t	*count;
+	size_t		*first;	/* red_shapes_count: the shape's first line */
+	size_t		 at;	/* red_shapes_count: lines read so far */
 	size_t		 cap;	/* slots, a power of two, or 0 */
 	size_t		 n;	/* shapes held */
 	size_t		 lines;	/* lines counted */
@@ -80,7 +82,7 @@ struct red_shapes {
 	bool		 full;
 };
 
-#define RED_SHAPES_INIT { NULL, NULL, 0, 0, 0, 0, false }
+#define RED_SHAPES_INIT { NULL, NULL, NULL, 0, 0, 0, 0, 0, false }
 
 /*
  * Count the shapes of the lines of text that have a word that counts and
@@ -94,7 +96,15 @@ uint32_t red_shapes_get(const struct red_shapes *s, uint64_t h);
 /* True when the line is rare in the counted text. */
 bool	red_shapes_rare(const struct red_shapes *s, const char *p,
 	    size_t len);
-/* True when at least half of the lines counted share their shape. */
+/*
+ * The lines (0-based, of the text red_shapes_count read) in [from, to)
+ * that are alone in their shape, ascending, in *lines (allocated; NULL
+ * when none); returns how many.  One pass over the table, none over the
+ * text.
+ */
+size_t	red_shapes_rare_lines(const struct red_shapes *s, size_t from,
+	    size_t to, size_t **lines);
+/* True when at least three in four of the lines counted share their shape. */
 bool	red_shapes_patterned(const struct red_shapes *s);
 void	red_shapes_free(struct red_shapes *s);
 
