@@ -343,7 +343,11 @@ test('OPS-BOUNDARY output while the state root is full is lost, but the log goes
 	const r = await c.ok('pty_read', { session_id: 'deaf', wait: true, timeout: 20 }, 40000);
 	assert.equal(r.sc.complete, true, `the command's end is seen: ${show(r.r)}`);
 	assert.equal(r.sc.exit_code, 0, show(r.r));
-	assert.ok(hasLine(r.text, 'tail-42'), `output after the space came back is logged: ${show(r.r)}`);
+	/*
+	 * At the end of a line: the bytes lost while the disk was full may
+	 * include the LF before it ("776tail-42", seen in CI).
+	 */
+	assert.match(r.text, /tail-42$/m, `output after the space came back is logged: ${show(r.r)}`);
 	t.diagnostic(`log ${size} bytes when full, ${fs.statSync(log).size} at the end`);
 	const n = await c.expectExit('deaf', 'echo next-$((2+3))', 0);
 	assert.ok(hasLine(n.text, 'next-5'), show(n.r));
