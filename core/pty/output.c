@@ -167,8 +167,12 @@ last_command(const char *session)
 
 /*
  * RED-CMD on the stripped text: 0 when a command reducer gave the answer.
- * A reducer that left something out is followed by one line naming it
- * and the log lines holding the whole text.
+ * A reducer that left out RED_CMD_FOOTER_LINES lines or more is followed
+ * by one line naming it and the log lines holding the whole text; a
+ * smaller omission is told by the reducer's own counts, where that line
+ * (15 tokens) would cost more than what was left out (ADR 0010).  A
+ * result that is not shorter than the text with that line goes to the
+ * generic stages instead.
  */
 static int
 reduce_command(const char *command, int exit_code, const struct aiterm_buf *t,
@@ -176,7 +180,7 @@ reduce_command(const char *command, int exit_code, const struct aiterm_buf *t,
     struct output_text *out)
 {
 	struct red_cmd_result res;
-	size_t lines = red_line_count(buf_str(t), t->len);
+	size_t lines = red_line_count(buf_str(t), t->len), start = out->text.len;
 	unsigned long long first, last;
 
 	if (command == NULL || lines == 0 || red_cmd_reduce(command,
@@ -195,13 +199,22 @@ reduce_command(const char *command, int exit_code, const struct aiterm_buf *t,
 		first = base_line;
 		last = base_line + lines - 1;
 	}
+	out->omitted_first = first;
+	out->omitted_last = last;
+	if (red_line_count(out->text.data + start, out->text.len - start) +
+	    RED_CMD_FOOTER_LINES > lines)
+		return 0;
 	if (out->text.len > 0 && out->text.data[out->text.len - 1] != '\n')
 		buf_addc(&out->text, '\n');
 	buf_printf(&out->text, "[%s reducer; all of it: line_range=[%llu,%llu]]",
 	    res.name, first, last);
-	out->omitted_first = first;
-	out->omitted_last = last;
-	return 0;
+	if (out->text.len - start < t->len)
+		return 0;
+	out->text.len = start;
+	out->text.data[start] = '\0';
+	out->reducer[0] = out->reducer_version[0] = '\0';
+	out->omitted_first = out->omitted_last = 0;
+	return -1;
 }
 
 /*

@@ -44,6 +44,11 @@ void	 red_cmd_argv_free(char **argv);
  * many times the budget, so that it can keep every row (RED-FAITHFUL).
  */
 #define RED_CMD_LISTING_FACTOR	4
+/*
+ * A reducer's result that left out this many lines or more is followed
+ * by the line naming where the whole text is (core/pty/output.c).
+ */
+#define RED_CMD_FOOTER_LINES	8
 
 struct red_cmd_result {
 	char	name[64];	/* the reducer that ran, "" when none */

@@ -84,6 +84,22 @@ test('RED-HEADTAIL model view: a folded output shows its first and last lines an
 	assert.ok(hasLine(rest.text, 'row-2500'), rest.text.slice(0, 500));
 });
 
+test('RED-CMD model view: a reducer that left out a few lines says so itself, with no line_range line (ADR 0010)', T, async (t) => {
+	const { c, id } = await modelView(t);
+	/* node's own frames of a real crash: the trace reducer folds them. */
+	const r = await c.ok('pty_send', { session_id: id, wait: true,
+		text: `node -e "require('fs').readFileSync('/nonexistent-aiterm')"` });
+	assert.match(r.text, /Error: ENOENT: no such file or directory, open '\/nonexistent-aiterm'/, r.text);
+	assert.match(r.text, /^ {4}at \[eval\]:1:\d+$/m, `the program's own frame stays: ${r.text}`);
+	assert.match(r.text, /^ {4}at … \(\+\d+ frames? in node\)$/m, `node's frames are counted: ${r.text}`);
+	assert.doesNotMatch(r.text, /node:internal/, r.text);
+	assert.doesNotMatch(r.text, /reducer; all of it/, `a few lines left out: no line_range line: ${r.text}`);
+	assert.match(r.text, /\n\[exit 1\]$/, r.text);
+	/* The log still holds every frame. */
+	const full = await c.ok('pty_read', { session_id: id, full: true });
+	assert.match(full.text, /node:internal/, 'the full log keeps what the reducer left out');
+});
+
 test('PTY-SEND PTY-READ model view: a send without wait says the next step; a read says running or the exit code', T, async (t) => {
 	const { c, id } = await modelView(t);
 	const s = await c.ok('pty_send', { session_id: id, text: 'sleep 1; echo late-$((2+3)); exit_me() { return 3; }; exit_me' });

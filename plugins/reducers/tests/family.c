@@ -7,6 +7,7 @@ static const struct aiterm_reducer reducers[] = {
 	{ "jest", "0.1.0", red_jest },
 	{ "vitest", "0.1.0", red_vitest },
 	{ "node-test", "0.1.0", red_node_test },
+	{ "trace", "0.1.0", red_trace },
 	{ NULL, NULL, NULL },
 };
 

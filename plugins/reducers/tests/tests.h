@@ -1,5 +1,6 @@
 /*
- * The test-runner reducers (pytest, cargo test, jest, vitest, node --test)
+ * The test-runner reducers (pytest, cargo test, jest, vitest, node --test,
+ * and the stack traces of scripts: trace)
  * and the few helpers they share.  Each reducer is a pure function of its
  * input; see struct aiterm_reducer in aiterm/plugin.h.
  */
@@ -27,6 +28,8 @@ int	red_jest(const struct aiterm_host *,
 int	red_vitest(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 int	red_node_test(const struct aiterm_host *,
+	    const struct aiterm_reduce_input *, struct aiterm_buf *);
+int	red_trace(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 
 #endif
