@@ -12,6 +12,17 @@ bench_reduce_throughput_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS) \
 bench_reduce_throughput_LDADD = core/libaiterm.la $(DEP_LIBS)
 CLEANFILES += bench/reduce-throughput$(EXEEXT)
 
+# bench/reduce-case: what the command reducers make of recorded cases
+# (<case>/cmd, <case>/out), and why a result was refused, for reducer
+# authors (doc/reducers.md): make bench/reduce-case &&
+# bench/reduce-case tests/fixtures/unseen/<case> [--quiet]
+EXTRA_PROGRAMS += bench/reduce-case
+bench_reduce_case_SOURCES = bench/reduce-case.c
+bench_reduce_case_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS) \
+	-DPLUGIN_PATH='"$(TEST_PLUGIN_PATH)"'
+bench_reduce_case_LDADD = core/libaiterm.la $(DEP_LIBS)
+CLEANFILES += bench/reduce-case$(EXEEXT)
+
 # bench/mux-ops: latency of the mux-tmux ops (send_text with Enter,
 # pane_info, list, capture), one-shot tmux clients against the control
 # client.  Loads the plugin from the build tree; needs tmux:

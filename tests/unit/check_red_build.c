@@ -123,6 +123,38 @@ START_TEST(test_cc_and_ninja)
 }
 END_TEST
 
+/* cmake: configure checks and "[ 42%]" progress counted, the rest kept. */
+START_TEST(test_cmake)
+{
+	check_exact("cmake -S . -B build && cmake --build build",
+	    "-- The C compiler identification is GNU 12.2.0\n"
+	    "-- Detecting C compiler ABI info\n"
+	    "-- Detecting C compiler ABI info - done\n"
+	    "-- Check for working C compiler: /usr/bin/cc - skipped\n"
+	    "-- Found Threads: TRUE\n"
+	    "CMake Warning at CMakeLists.txt:8 (message):\n"
+	    "  libmodbus not found\n"
+	    "-- Configuring done\n"
+	    "-- Build files have been written to: /src/build\n"
+	    "[ 50%] Building C object CMakeFiles/g.dir/src/g.c.o\n"
+	    "/src/g.c:7:5: error: too many arguments to function 'f'\n"
+	    "    7 |     f(g, 50);\n"
+	    "      |     ^\n"
+	    "[100%] Built target g\n"
+	    "gmake: *** [Makefile:91: all] Error 2\n",
+	    "make",
+	    "-- Found Threads: TRUE\n"
+	    "CMake Warning at CMakeLists.txt:8 (message):\n"
+	    "  libmodbus not found\n"
+	    "-- Build files have been written to: /src/build\n"
+	    "/src/g.c:7:5: error: too many arguments to function 'f'\n"
+	    "    7 |     f(g, 50);\n"
+	    "gmake: *** [Makefile:91: all] Error 2\n"
+	    "(1 error, 0 warnings; +2 commands, +5 configure checks, "
+	    "+1 caret lines)\n");
+}
+END_TEST
+
 START_TEST(test_tsc_overloads)
 {
 	check_exact("npx tsc --noEmit",
@@ -232,6 +264,7 @@ make_red_build_suite(void)
 	tc = tcase_create("Exact");
 	tcase_add_test(tc, test_make_layout);
 	tcase_add_test(tc, test_cc_and_ninja);
+	tcase_add_test(tc, test_cmake);
 	tcase_add_test(tc, test_tsc_overloads);
 	tcase_add_test(tc, test_tsc_pretty);
 	tcase_add_test(tc, test_rustc_layout);

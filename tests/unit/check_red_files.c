@@ -296,10 +296,10 @@ START_TEST(test_ls_many)
 {
 	struct aiterm_buf b = BUF_INIT;
 	struct red_cmd_result res;
-	char *got;
+	char *got, name[16];
 	size_t i;
 
-	/* Far beyond a listing's budget (4 x 200 lines): folded. */
+	/* Beyond a listing's budget (4 x 200 lines): every name, packed. */
 	buf_adds(&b, "total 800\n");
 	for (i = 0; i < 1000; i++)
 		buf_printf(&b, "%s  1 u g  %4zu Jan  1  2024 n%03zu\n",
@@ -308,11 +308,30 @@ START_TEST(test_ls_many)
 	ck_assert_ptr_nonnull(got);
 	ck_assert(!res.lossless);
 	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
+	ck_assert_ptr_nonnull(strstr(got, "(1000 entries, more than fit: "
+	    "names only; permissions, links, owner, size and date left "
+	    "out)\n"));
 	ck_assert_ptr_nonnull(strstr(got, "total 800\n"));
-	ck_assert_ptr_nonnull(strstr(got, " n000\n"));
-	ck_assert_ptr_nonnull(strstr(got, " n999\n"));
-	ck_assert_ptr_nonnull(strstr(got, "… 963 more: 240 directories, 723 "
-	    "files\n"));
+	for (i = 0; i < 1000; i++) {
+		snprintf(name, sizeof name, "n%03zu%s", i, i % 4 ? "" : "/");
+		ck_assert_msg(strstr(got, name) != NULL, "%s lost", name);
+	}
+	ck_assert_ptr_null(strstr(got, "Jan"));
+	free(got);
+
+	/* So many that even the names do not fit: first, last, counted. */
+	buf_reset(&b);
+	buf_adds(&b, "total 800\n");
+	for (i = 0; i < 20000; i++)
+		buf_printf(&b, "%s  1 u g  %4zu Jan  1  2024 n%05zu\n",
+		    i % 4 ? "-rw-r--r--" : "drwxr-xr-x", i % 1000, i);
+	got = reduce("ls -l", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
+	ck_assert_ptr_nonnull(strstr(got, " n00000\n"));
+	ck_assert_ptr_nonnull(strstr(got, " n19999\n"));
+	ck_assert_ptr_nonnull(strstr(got, "… 19963 more: 4990 directories, "
+	    "14973 files\n"));
 	free(got);
 
 	/* Within it (400 rows), every name stays (RED-FAITHFUL). */

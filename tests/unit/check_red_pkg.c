@@ -172,6 +172,17 @@ START_TEST(test_npm_layout)
 	    "\"react@^18.2.0\".\n"
 	    "Done in 4.12s.\n"
 	    "(+4 yarn steps, +1 info lines)\n");
+	/* Any npm command: bare "npm error" lines and the debug log go. */
+	check_exact("npm run build",
+	    "npm error code ERESOLVE\n"
+	    "npm error\n"
+	    "npm error Found: react@17.0.2\n"
+	    "npm error A complete log of this run can be found in: "
+	    "/root/.npm/_logs/2026-12-04T15_06_03_528Z-debug-0.log\n",
+	    "npm",
+	    "npm error code ERESOLVE\n"
+	    "npm error Found: react@17.0.2\n"
+	    "(+1 debug-log path)\n");
 }
 END_TEST
 

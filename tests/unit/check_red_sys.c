@@ -19,6 +19,7 @@
 
 #include "plugin/registry.h"
 #include "reduce/cmd.h"
+#include "reduce/lines.h"
 #include "redtest.h"
 #include "reduce/strip.h"
 #include "util/buf.h"
@@ -92,6 +93,66 @@ START_TEST(test_log_fold)
 	    "Jun 14 02:58:15 web-02 hc[22]: GET /healthz -> 503 (1 ms)\n"
 	    "Jun 14 02:58:21 web-02 systemd[1]: restart counter is at 1.\n"
 	    "Jun 14 02:58:22 web-02 systemd[1]: restart counter is at 2.\n");
+}
+END_TEST
+
+/* An access log: the time after the client; a 5xx is always kept. */
+START_TEST(test_access_log)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i;
+
+	for (i = 0; i < 1000; i++)
+		buf_printf(&b, "10.0.%zu.%zu - - [14/Jun/2024:10:%02zu:%02zu "
+		    "+0000] \"GET /item/%zu HTTP/1.1\" %s %zu \"-\" \"curl\"\n",
+		    i / 200, i % 200, i / 60 % 60, i % 60, i * 7,
+		    i == 613 ? "502" : i % 3 ? "200" : "304", 100 + i);
+	got = rt_reduce("cat /var/log/nginx/access.log", buf_str(&b), 0, 120,
+	    &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(res.name, "logfile");
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 120);
+	ck_assert_msg(strstr(got, "10.0.3.13 - - [14/Jun/2024:10:10:13 "
+	    "+0000] \"GET /item/4291 HTTP/1.1\" 502 713") != NULL,
+	    "the 502 is gone:\n%s", got);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/* strace: each process's dynamic-loader start-up becomes one line. */
+START_TEST(test_strace_loader)
+{
+	check_exact("strace -f ./a",
+	    "execve(\"./a\", [\"./a\"], 0x7ffe /* 52 vars */) = 0\n"
+	    "brk(NULL)                               = 0x55a8\n"
+	    "access(\"/etc/ld.so.preload\", R_OK)      = -1 ENOENT (No such "
+	    "file or directory)\n"
+	    "openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n"
+	    "close(3)                                = 0\n"
+	    "openat(AT_FDCWD, \"/lib/x86_64-linux-gnu/libc.so.6\", "
+	    "O_RDONLY|O_CLOEXEC) = 3\n"
+	    "read(3, \"\\177ELF\"..., 832) = 832\n"
+	    "close(3)                                = 0\n"
+	    "openat(AT_FDCWD, \"a.conf\", O_RDONLY) = -1 ENOENT (No such file "
+	    "or directory)\n"
+	    "[pid 7] execve(\"/bin/sh\", [\"sh\"], 0x7ffe /* 52 vars */) = 0\n"
+	    "[pid 7] brk(NULL) = 0x56\n"
+	    "[pid 7] getuid() = 0\n"
+	    "exit_group(1)                           = ?\n"
+	    "+++ exited with 1 +++\n",
+	    "strace",
+	    "execve(\"./a\", [\"./a\"], 0x7ffe /* 52 vars */) = 0\n"
+	    "(+7 loader calls: libc.so.6)\n"
+	    "openat(AT_FDCWD, \"a.conf\", O_RDONLY) = -1 ENOENT (No such file "
+	    "or directory)\n"
+	    "[pid 7] execve(\"/bin/sh\", [\"sh\"], 0x7ffe /* 52 vars */) = 0\n"
+	    "[pid 7] brk(NULL) = 0x56\n"
+	    "[pid 7] getuid() = 0\n"
+	    "exit_group(1)                           = ?\n"
+	    "+++ exited with 1 +++\n");
 }
 END_TEST
 
@@ -260,6 +321,8 @@ make_red_sys_suite(void)
 	tc = tcase_create("Exact");
 	tcase_add_test(tc, test_log_fold);
 	tcase_add_test(tc, test_dmesg_fold);
+	tcase_add_test(tc, test_access_log);
+	tcase_add_test(tc, test_strace_loader);
 	tcase_add_test(tc, test_tables);
 	tcase_add_test(tc, test_dd_and_systemctl);
 	suite_add_tcase(s, tc);

@@ -251,7 +251,8 @@ START_TEST(test_pytest_error_count)
 {
 	static const char *const want[] = {
 		"Pytest: 1 failed, 2 passed, 1 warning, 1 error in 0.10s\n",
-		"1. ERROR at setup of test_db\n",
+		/* The summary line it stands for gives the test's file. */
+		"1. ERROR at setup of tests/test_a.py::test_db\n",
 		"E       ModuleNotFoundError: No module named 'psycopg2'\n",
 		"2. [FAIL] test_b\n",
 		"E       assert 1 == 2\n",
@@ -310,12 +311,14 @@ START_TEST(test_pytest_cap_drops_repeats)
 	buf_adds(&in, "8 failed in 0.02s\n");
 	got = reduce("pytest", buf_str(&in), 1, &res);
 	ck_assert_ptr_nonnull(got);
+	/* Each test once, titled by the node id of its summary line. */
 	for (i = 0; i < 8; i++) {
-		snprintf(name, sizeof name, "[FAIL] test_%d\n", i);
+		snprintf(name, sizeof name, "[FAIL] t.py::test_%d\n", i);
 		ck_assert_ptr_nonnull(strstr(got, name));
+		ck_assert_ptr_null(strstr(strstr(got, name) + 1, name));
 	}
 	ck_assert_ptr_null(strstr(got, "more failures"));
-	ck_assert_ptr_null(strstr(got, "[FAIL] t.py::"));
+	ck_assert_ptr_null(strstr(got, "[FAIL] test_"));
 	free(got);
 	buf_free(&in);
 }
@@ -502,6 +505,79 @@ START_TEST(test_jest_all_passed)
 }
 END_TEST
 
+/* Passing files are named when there are few of them. */
+START_TEST(test_jest_pass_named)
+{
+	static const char *const want[] = {
+		" PASS  __tests__/a.test.js\n", " FAIL  __tests__/b.test.js\n",
+		"  ● sum › adds\n", "Tests:  1 failed, 3 passed, 4 total\n",
+		NULL,
+	};
+
+	check_reduces("npx jest",
+	    " PASS  __tests__/a.test.js\n FAIL  __tests__/b.test.js\n"
+	    "  ● sum › adds\n\n    expect(received).toBe(expected)\n\n"
+	    "Test Suites: 1 failed, 1 passed, 2 total\n"
+	    "Tests:       1 failed, 3 passed, 4 total\n"
+	    "Snapshots:   0 total\nTime:        0.8 s\nRan all test suites.\n",
+	    "jest", want);
+}
+END_TEST
+
+/* node: node's own frames folded; the program's frames and message kept. */
+START_TEST(test_trace_node)
+{
+	static const char *const want[] = {
+		"SyntaxError: Unexpected token ']'\n",
+		"    at file:///srv/app/server.mjs:4:21\n",
+		"    at \xe2\x80\xa6 (+3 frames in node)\n",
+		"Node.js v20.20.2\n", NULL,
+	};
+
+	check_reduces("node server.mjs",
+	    "SyntaxError: Unexpected token ']'\n"
+	    "    at JSON.parse (<anonymous>)\n"
+	    "    at file:///srv/app/server.mjs:4:21\n"
+	    "    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)\n"
+	    "    at async ModuleLoader.import (node:internal/modules/esm/loader:"
+	    "606:24)\n"
+	    "    at async asyncRunEntryPointWithESMLoader (node:internal/modules/"
+	    "run_main:117:5)\n\nNode.js v20.20.2\n", "trace", want);
+}
+END_TEST
+
+/* python: carets under the outer frames go, the raising frame keeps its. */
+START_TEST(test_trace_python)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	got = reduce("python3 app.py",
+	    "Traceback (most recent call last):\n"
+	    "  File \"/srv/app.py\", line 12, in main\n"
+	    "    prices = load(path)\n"
+	    "             ^^^^^^^^^^\n"
+	    "  File \"/srv/prices.py\", line 19, in value\n"
+	    "    return sum(prices[s] * q for s, q in items)\n"
+	    "               ~~~~~~^^^\n"
+	    "KeyError: 'NUT-M6'\n", 1, &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(res.name, "trace");
+	ck_assert_str_eq(got,
+	    "Traceback (most recent call last):\n"
+	    "  File \"/srv/app.py\", line 12, in main\n"
+	    "    prices = load(path)\n"
+	    "  File \"/srv/prices.py\", line 19, in value\n"
+	    "    return sum(prices[s] * q for s, q in items)\n"
+	    "               ~~~~~~^^^\n"
+	    "KeyError: 'NUT-M6'\n"
+	    "(+1 caret line)\n");
+	free(got);
+	/* Nothing of the runtime to leave out: declined. */
+	check_declines("python3 app.py", "hello\nworld\n", 0);
+}
+END_TEST
+
 START_TEST(test_vitest_failure)
 {
 	static const char *const want[] = {
@@ -567,6 +643,9 @@ make_red_tests_suite(void)
 	tcase_add_test(tc, test_cargo_compile_error);
 	tcase_add_test(tc, test_cargo_all_ok);
 	tcase_add_test(tc, test_jest_all_passed);
+	tcase_add_test(tc, test_jest_pass_named);
+	tcase_add_test(tc, test_trace_node);
+	tcase_add_test(tc, test_trace_python);
 	tcase_add_test(tc, test_vitest_failure);
 	suite_add_tcase(s, tc);
 	return s;

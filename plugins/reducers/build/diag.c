@@ -1,11 +1,14 @@
 /*
- * make, ninja and C/C++ compilers: the diagnostics and make's own errors,
- * without the compiler command lines, directory chatter and caret lines,
- * and with a closing count of errors and warnings.
+ * make, ninja, cmake and C/C++ compilers: the diagnostics and make's own
+ * errors, without the compiler command lines, directory chatter, configure
+ * checks and caret lines, and with a closing count of errors and warnings.
  *
  * - Compiler and linker command lines ("cc -O2 ... -c -o x.o x.c",
- *   automake's "  CC  x.o", ninja's "[3/9] Building C object ...") and
- *   make's "Entering/Leaving directory" lines are left out.
+ *   automake's "  CC  x.o", ninja's "[3/9] Building C object ...",
+ *   cmake's "[ 42%] Linking C executable x"), make's "Entering/Leaving
+ *   directory" lines and cmake's configure checks ("-- Detecting C compile
+ *   features - done") are left out; "-- Found ...", "CMake Warning" and
+ *   every other "-- " line are kept.
  * - Every "file:line:col: error|warning|note:" line is kept, with the
  *   source line under it ("  196 |  code"); the caret and fix-it lines
  *   ("      |   ^~~~") are left out.  "In function", "In file included
@@ -34,6 +37,20 @@ static const char *const cd_tags[] = {
 	"AS", "FC", NULL,
 };
 
+/* cmake --build's progress lines ("[ 42%] Building C object x.o"). */
+static const char *const cm_progress[] = {
+	"Building ", "Linking ", "Built target ", "Scanning dependencies ",
+	"Generating ", NULL,
+};
+
+/* cmake's configure checks ("-- Detecting C compile features - done"). */
+static const char *const cm_checks[] = {
+	"-- The C compiler identification ",
+	"-- The CXX compiler identification ", "-- Detecting ",
+	"-- Check for ", "-- Checking ", "-- Performing Test ",
+	"-- Looking for ", "-- Configuring done", "-- Generating done", NULL,
+};
+
 /* Diagnostic kinds, as gcc and clang print them. */
 static const struct cd_kind {
 	const char	*marker;
@@ -47,7 +64,7 @@ static const struct cd_kind {
 };
 
 struct cd_tally {
-	size_t	errors, warnings, commands, chatter, carets;
+	size_t	errors, warnings, commands, chatter, carets, checks;
 };
 
 static bool
@@ -62,6 +79,40 @@ in_list(const char *p, size_t n, const char *const *list)
 	return false;
 }
 
+static bool
+starts_any(const struct rl_line *l, const char *const *list)
+{
+	size_t i;
+
+	for (i = 0; list[i] != NULL; i++) {
+		if (rl_starts(l, list[i]))
+			return true;
+	}
+	return false;
+}
+
+/* ninja's "[3/9] ..." or cmake's "[ 42%] Building ...". */
+static bool
+progress_line(struct rl_line l)
+{
+	const char *p = l.p + 1, *end = l.p + l.len;
+	size_t n;
+
+	while (p < end && *p == ' ')
+		p++;
+	if (!rl_number(&p, end, &n) || p >= end)
+		return false;
+	if (*p == '%') {
+		if (p + 2 >= end || p[1] != ']' || p[2] != ' ')
+			return false;
+		l = rl_from(l, (size_t)(p + 3 - l.p));
+		return starts_any(&l, cm_progress);
+	}
+	if (*p++ != '/' || !rl_number(&p, end, &n))
+		return false;
+	return p + 1 < end && p[0] == ']' && p[1] == ' ';
+}
+
 /* The first word of l without directory and "-12" version suffix. */
 static bool
 command_line(struct rl_line l)
@@ -70,13 +121,8 @@ command_line(struct rl_line l)
 	struct rl_line t;
 	size_t n;
 
-	if (l.len > 0 && l.p[0] == '[') {	/* ninja: "[3/9] ..." */
-		p++;
-		if (!rl_number(&p, end, &n) || p >= end || *p++ != '/' ||
-		    !rl_number(&p, end, &n))
-			return false;
-		return p + 1 < end && p[0] == ']' && p[1] == ' ';
-	}
+	if (l.len > 0 && l.p[0] == '[')
+		return progress_line(l);
 	if (l.len > 2 && l.p[0] == ' ' && l.p[1] == ' ') {	/* automake */
 		t = rl_trim(l);
 		for (n = 0; n < t.len && t.p[n] != ' '; n++)
@@ -169,6 +215,10 @@ put_tally(const struct aiterm_host *h, struct aiterm_buf *out,
 		h->buf_printf(out, "%s+%zu directory lines", sep, c->chatter);
 		sep = ", ";
 	}
+	if (c->checks > 0) {
+		h->buf_printf(out, "%s+%zu configure checks", sep, c->checks);
+		sep = ", ";
+	}
 	if (c->carets > 0)
 		h->buf_printf(out, "%s+%zu caret lines", sep, c->carets);
 	h->buf_add(out, ")\n", 2);
@@ -217,9 +267,13 @@ red_cc_diag(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 			c.commands++;
 			continue;
 		}
+		if (starts_any(&l, cm_checks)) {
+			c.checks++;
+			continue;
+		}
 		rl_put(h, tmp, &l);
 	}
-	if (c.commands + c.chatter + c.carets > 0) {
+	if (c.commands + c.chatter + c.carets + c.checks > 0) {
 		put_tally(h, tmp, &c);
 		h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));
 		rc = 0;

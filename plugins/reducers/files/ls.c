@@ -3,9 +3,11 @@
  * column padding squeezed to one space; when every entry has the same
  * owner and group, they are said once on the first line and left out of
  * the rows.  "total N", folder headings and error lines stay.  Nothing
- * else is left out when the listing fits the budget.  A longer listing of
- * one folder keeps its first and last entries and counts those between
- * by type ("… 780 more: 730 directories, 50 links").  Output that is not
+ * else is left out when the listing fits the budget.  A longer listing
+ * keeps every name, packed several to a line ("x  dir/  y -> z"), and
+ * says which fields went; only when even that is over the budget does a
+ * listing of one folder keep its first and last entries and count those
+ * between by type ("… 780 more: 730 directories, 50 links").  Output that is not
  * a long listing (plain ls, another locale's dates) is declined.
  */
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #define LS_HEAD		25
 #define LS_TAIL		12
 #define LS_FIELDS	12
+#define LS_WIDTH	160	/* names packed this wide beyond the budget */
 
 static const char *const ls_months[] = {
 	"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
@@ -175,20 +178,13 @@ put_squeezed(const struct aiterm_host *h, struct aiterm_buf *out,
 	fl_put_tight(h, out, l);
 }
 
-/* Append an entry: its fields squeezed, the name as it is. */
-static void
-put_entry(const struct aiterm_host *h, struct aiterm_buf *out,
-    const struct ls_entry *e, bool owner)
+/* The name of an entry ("x", "x -> target"), and its head before it. */
+static struct rl_line
+entry_name(const struct ls_entry *e, struct rl_line *head)
 {
 	struct ls_field f[LS_FIELDS];
-	struct rl_line head, name;
 	size_t n, i, d = 0, at;
 
-	put_squeezed(h, out, e->lead);
-	if (owner && e->owner.len > 0) {
-		h->buf_add(out, " ", 1);
-		put_squeezed(h, out, e->owner);
-	}
 	/* rest: size (one or two fields), date, then the name. */
 	n = fields(&e->rest, f, LS_FIELDS);
 	for (i = 1; i < n; i++) {
@@ -196,14 +192,81 @@ put_entry(const struct aiterm_host *h, struct aiterm_buf *out,
 			break;
 	}
 	at = f[i + d - 1].start + f[i + d - 1].len + 1;
-	head.p = e->rest.p;
-	head.len = at - 1;
-	name = rl_from(e->rest, at);
+	head->p = e->rest.p;
+	head->len = at - 1;
+	return rl_from(e->rest, at);
+}
+
+/* Append an entry: its fields squeezed, the name as it is. */
+static void
+put_entry(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct ls_entry *e, bool owner)
+{
+	struct rl_line head, name = entry_name(e, &head);
+
+	put_squeezed(h, out, e->lead);
+	if (owner && e->owner.len > 0) {
+		h->buf_add(out, " ", 1);
+		put_squeezed(h, out, e->owner);
+	}
 	h->buf_add(out, " ", 1);
 	put_squeezed(h, out, head);
 	h->buf_add(out, " ", 1);
 	h->buf_add(out, name.p, name.len);
 	h->buf_add(out, "\n", 1);
+}
+
+/*
+ * A listing beyond the budget keeps every name (RED-FAITHFUL): a line
+ * saying which fields went, then the names of each folder packed
+ * LS_WIDTH wide, two blanks apart, a directory's with a '/' after it, a
+ * link's with its target.  Headings, "total" and error lines stay.  The
+ * number of lines, or 0 when even that is over the budget.
+ */
+static size_t
+put_names(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_lines *t, const struct ls_entry *e, const bool *is,
+    size_t n, size_t budget)
+{
+	struct rl_line head, name;
+	size_t i, lines = 1, col = 0;
+
+	h->buf_printf(out, "(%zu entries, more than fit: names only; "
+	    "permissions, links, owner, size and date left out)\n", n);
+	for (i = 0; i < t->n && lines <= budget; i++) {
+		if (!is[i]) {
+			if (rl_blank(&t->v[i]))
+				continue;
+			if (col > 0)
+				h->buf_add(out, "\n", 1);
+			rl_put(h, out, &t->v[i]);
+			lines += col > 0 ? 2 : 1;
+			col = 0;
+			continue;
+		}
+		name = entry_name(&e[i], &head);
+		/* ls pads names by one blank when some of them are quoted. */
+		if (name.len > 1 && name.p[0] == ' ')
+			name = rl_from(name, 1);
+		if (col > 0 && col + 2 + name.len > LS_WIDTH) {
+			h->buf_add(out, "\n", 1);
+			lines++;
+			col = 0;
+		}
+		if (col > 0) {
+			h->buf_add(out, "  ", 2);
+			col += 2;
+		}
+		h->buf_add(out, name.p, name.len);
+		col += name.len + (e[i].type == 'd' ? 1 : 0);
+		if (e[i].type == 'd')
+			h->buf_add(out, "/", 1);
+	}
+	if (col > 0) {
+		h->buf_add(out, "\n", 1);
+		lines++;
+	}
+	return lines <= budget ? lines : 0;
 }
 
 int
@@ -216,6 +279,7 @@ red_ls(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	size_t i, j, k, n = 0, fixed = 0, sections = 0, budget, seen = 0;
 	size_t types[LS_NTYPES], mid;
 	struct rl_line owner = { NULL, 0 };
+	struct aiterm_buf *tmp = NULL;
 	int rc = -1;
 
 	if (!rl_split(in, &t))
@@ -252,9 +316,18 @@ red_ls(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		h->buf_add(out, ")\n", 2);
 		fixed++;
 	}
-	if (n + fixed > budget && (sections > 0 ||
-	    LS_HEAD + LS_TAIL + 1 + fixed > budget))
-		goto out;
+	if (n + fixed > budget) {
+		/* Every name when they fit packed; else head and tail. */
+		if ((tmp = h->buf_new()) == NULL)
+			goto out;
+		if (put_names(h, tmp, &t, e, is, n, budget) > 0) {
+			h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));
+			rc = 0;
+			goto out;
+		}
+		if (sections > 0 || LS_HEAD + LS_TAIL + 1 + fixed > budget)
+			goto out;
+	}
 	lossy = n + fixed > budget;
 	memset(types, 0, sizeof types);
 	mid = lossy ? n - LS_HEAD - LS_TAIL : 0;
@@ -287,6 +360,8 @@ red_ls(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	}
 	rc = lossy ? 0 : 1;
 out:
+	if (tmp != NULL)
+		h->buf_free(tmp);
 	free(e);
 	free(is);
 	rl_lines_free(&t);

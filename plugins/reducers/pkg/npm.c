@@ -1,13 +1,15 @@
 /*
- * npm / yarn / pnpm install.  Re-laid out, nothing lost:
+ * npm (any subcommand) / yarn / pnpm install.  Re-laid out, nothing lost:
  * - a warning npm prints over several lines with the same "npm warn
  *   CODE" prefix (EBADENGINE, ERESOLVE) becomes one line, the prefix
  *   once and the parts joined by a blank;
  * - "N packages are looking for funding" takes its "run `npm fund`"
- *   hint in parentheses; blank lines and pnpm's "+++" bar go.
+ *   hint in parentheses; blank lines, lines holding only npm's prefix
+ *   ("npm error") and pnpm's "+++" bar go.
  * Left out, counted on a closing line: yarn's "[1/4] Resolving
- * packages..." steps and "info" lines, and pnpm's "Progress:" lines but
- * the last.  Errors, deprecations, audit results and any other line stay
+ * packages..." steps and "info" lines, pnpm's "Progress:" lines but
+ * the last, and npm's "A complete log of this run can be found in:
+ * <path>" (its debug log, a file nobody asked for).  Errors, deprecations, audit results and any other line stay
  * as they are.  Returns 1 when only the layout changed; declines when
  * there is nothing to change.
  */
@@ -16,7 +18,25 @@
 
 #include "pkg.h"
 
-enum { NP_STEPS, NP_INFO, NP_PROGRESS, NP_NDROP };
+enum { NP_STEPS, NP_INFO, NP_PROGRESS, NP_LOG, NP_NDROP };
+
+/* npm's line prefixes, a line holding nothing else is a blank line. */
+static const char *const np_prefixes[] = {
+	"npm error", "npm ERR!", "npm warn", "npm WARN", "npm notice", NULL,
+};
+
+static bool
+bare_prefix(const struct rl_line *l)
+{
+	struct rl_line t = rl_trim(*l);
+	size_t i;
+
+	for (i = 0; np_prefixes[i] != NULL; i++) {
+		if (rl_eq(&t, np_prefixes[i]))
+			return true;
+	}
+	return false;
+}
 
 /* The length of "npm warn CODE " at the start of l (CODE in capitals). */
 static size_t
@@ -64,7 +84,7 @@ red_npm(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 {
 	struct pk_drop d[NP_NDROP] = {
 		{ "yarn steps", 0 }, { "info lines", 0 },
-		{ "progress lines", 0 },
+		{ "progress lines", 0 }, { "debug-log path", 0 },
 	};
 	struct rl_lines t;
 	struct rl_line part;
@@ -101,8 +121,10 @@ red_npm(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 			    (int)part.len, part.p);
 			changed++;
 			i++;
-		} else if (rl_blank(l) || bar(l))
+		} else if (rl_blank(l) || bar(l) || bare_prefix(l))
 			changed++;
+		else if (rl_has(l, "A complete log of this run can be found in"))
+			d[NP_LOG].n++;
 		else if (yarn_step(l))
 			d[NP_STEPS].n++;
 		else if (rl_starts(l, "info ") && !rl_has(l, "error"))

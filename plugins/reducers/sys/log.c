@@ -16,11 +16,13 @@
  *   others were identical but for the timestamp).
  * - When more kinds are left than fit, the ones that say something went
  *   wrong or changed state (error, fail, warn, denied, segfault, link is
- *   down, started, stopped, restart ...) all stay and the others are cut
+ *   down, started, stopped, restart ..., an access log's 5xx status) all
+ *   stay and the others are cut
  *   to the first and last few, with "… N lines left out" in each gap.
  * - Blank lines are left out.  Output where nothing repeats is declined;
- *   for tail/cat/less also output that is not timestamped lines, or a
- *   file argument that does not look like a log.
+ *   for tail/cat/less also output that is not timestamped lines (or an
+ *   access log's, with the time after the client), or a file argument
+ *   that does not look like a log.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -185,6 +187,25 @@ stamp_len(struct rl_line l)
 	    (n = stamp_iso(l.p, l.len)) == 0)
 		n = stamp_bracket(l.p, l.len);
 	return n;
+}
+
+/*
+ * An access log's line (nginx, Apache combined and common formats): the
+ * time comes after the client, "1.2.3.4 - - [14/Jun/2024:08:00:03 +0000]".
+ */
+static bool
+access_line(struct rl_line l)
+{
+	const char *p = memmem(l.p, l.len < 80 ? l.len : 80, " [", 2);
+	size_t n;
+
+	if (p == NULL)
+		return false;
+	p += 2;
+	n = (size_t)(l.p + l.len - p);
+	return n > 20 && digits(p, 2) && p[2] == '/' &&
+	    isalpha((unsigned char)p[3]) && p[6] == '/' && digits(p + 7, 4) &&
+	    p[11] == ':' && clock_at(p + 12, n - 12);
 }
 
 static bool
@@ -360,11 +381,34 @@ has_ci(const char *p, size_t len, const char *needle)
 	return false;
 }
 
+/*
+ * An access log's server error: the status after the quoted request
+ * ("GET /x HTTP/1.1" 502 0) is 5xx, in nginx and Apache formats alike.
+ */
+static bool
+server_error(const char *p, size_t len)
+{
+	const char *end = p + len, *q = p;
+
+	while ((q = memmem(q, (size_t)(end - q), " HTTP/", 6)) != NULL) {
+		q += 6;
+		while (q < end && *q != '"' && *q != ' ')
+			q++;
+		if (end - q >= 6 && q[0] == '"' && q[1] == ' ' &&
+		    q[2] == '5' && is_digit(q[3]) && is_digit(q[4]) &&
+		    (end - q == 5 || q[5] == ' '))
+			return true;
+	}
+	return false;
+}
+
 static bool
 alarm_line(const char *p, size_t len)
 {
 	size_t i;
 
+	if (server_error(p, len))
+		return true;
 	for (i = 0; log_alarms[i] != NULL; i++) {
 		if (has_ci(p, len, log_alarms[i]))
 			return true;
@@ -572,7 +616,8 @@ reduce_log(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		if (rl_blank(&t.v[i]))
 			continue;
 		nonblank++;
-		stamped += stamp_len(t.v[i]) > 0 ? 1 : 0;
+		stamped += stamp_len(t.v[i]) > 0 || access_line(t.v[i]) ? 1 :
+		    0;
 		add_line(&s, i);
 	}
 	if (nonblank == 0 || (need_stamps && stamped * 2 < nonblank))

@@ -4,8 +4,9 @@
  * counts; the "Test Suites:" / "Tests:" / "Snapshots:" / "Time:" lines
  * stay (their column padding squeezed).
  *
- * - " PASS  file" lines are left out (the "Test Suites:" line counts
- *   them); " FAIL  file" and "● title" lines are kept.
+ * - " PASS  file" lines stay when there are at most JS_MAX_PASS of
+ *   them, else they are left out (the "Test Suites:" line counts them);
+ *   " FAIL  file" and "● title" lines are kept.
  * - Of a failure, blank lines, the code frame but its "> 34 |" line
  *   ("  32 |  ...", "     |   ^"), "at" frames inside node_modules or
  *   node: internals, and console.log/info/debug blocks are left out; one line per failure
@@ -18,6 +19,8 @@
 #include <string.h>
 
 #include "tests.h"
+
+#define JS_MAX_PASS	20	/* passing files named, at most */
 
 /* The lines of jest's closing summary, kept with padding squeezed. */
 static const char *const js_summary[] = {
@@ -55,7 +58,7 @@ red_jest(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	struct rl_lines t;
 	struct rl_line l, tr;
 	struct aiterm_buf *tmp;
-	size_t i, left = 0;
+	size_t i, left = 0, npass = 0;
 	bool seen = false, summary = false, console = false, dropped = false;
 	int rc = -1;
 
@@ -63,6 +66,10 @@ red_jest(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		return -1;
 	if ((tmp = h->buf_new()) == NULL)
 		goto out;
+	for (i = 0; i < t.n; i++) {
+		tr = rl_trim(t.v[i]);
+		npass += rl_starts(&tr, "PASS ") ? 1 : 0;
+	}
 	for (i = 0; i < t.n; i++) {
 		l = t.v[i];
 		tr = rl_trim(l);
@@ -81,7 +88,11 @@ red_jest(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 			left = 0;
 		}
 		if (rl_starts(&tr, "PASS ")) {
-			seen = dropped = true;
+			seen = true;
+			if (npass <= JS_MAX_PASS)
+				rl_put(h, tmp, &l);
+			else
+				dropped = true;
 			continue;
 		}
 		if (in_table(tr, js_summary, true)) {

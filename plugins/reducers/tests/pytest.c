@@ -64,6 +64,7 @@ struct py_entry {
 	size_t		 first;		/* blocks: body lines [first, end) */
 	size_t		 end;
 	bool		 hidden;	/* repeats a block */
+	struct rl_line	 node;		/* blocks: a hidden summary's node id */
 };
 
 struct py_counts {
@@ -365,6 +366,7 @@ hide_repeats(struct py_run *r, enum py_kind kind, enum py_kind block)
 			if (r->e[j].kind == block && node_matches(r->e[i].name,
 			    block_key(r->e[j].name))) {
 				r->e[i].hidden = true;
+				r->e[j].node = r->e[i].name;
 				break;
 			}
 		}
@@ -480,6 +482,27 @@ put_block(const struct aiterm_host *h, struct aiterm_buf *out,
 		h->buf_printf(out, "     … +%zu lines\n", body - shown);
 }
 
+/*
+ * "2. ERROR at setup of test_x", with the node id of the summary line it
+ * stands for when there is one ("tests/a.py::test_x"): the test's file
+ * stays in the text (RED-FAITHFUL).
+ */
+static void
+put_title(const struct aiterm_host *h, struct aiterm_buf *out, size_t k,
+    const struct py_entry *e)
+{
+	struct rl_line key = block_key(e->name);
+	size_t pre = (size_t)(key.p - e->name.p);
+
+	h->buf_printf(out, e->kind == PY_FAIL_BLOCK ? "%zu. [FAIL] " :
+	    "%zu. ", k);
+	if (e->node.len > key.len && e->node.p != NULL)
+		h->buf_printf(out, "%.*s%.*s\n", (int)pre, e->name.p,
+		    (int)e->node.len, e->node.p);
+	else
+		rl_put(h, out, &e->name);
+}
+
 static void
 put_entries(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct rl_lines *t, const struct py_run *r)
@@ -495,9 +518,7 @@ put_entries(const struct aiterm_host *h, struct aiterm_buf *out,
 		switch (e->kind) {
 		case PY_FAIL_BLOCK:
 		case PY_ERROR_BLOCK:
-			h->buf_printf(out, e->kind == PY_FAIL_BLOCK ?
-			    "%zu. [FAIL] %.*s\n" : "%zu. %.*s\n", k,
-			    (int)e->name.len, e->name.p);
+			put_title(h, out, k, e);
 			put_block(h, out, t, e);
 			if (k < n)
 				h->buf_add(out, "\n", 1);
