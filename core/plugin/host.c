@@ -7,10 +7,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "plugin/host.h"
@@ -20,6 +22,9 @@
 #include "util/xmalloc.h"
 
 extern char **environ;
+
+/* The longest a program run for a plugin (host->run) may take. */
+#define HOST_RUN_TIMEOUT_MS	10000LL
 
 static enum aiterm_log_level host_log_level = AITERM_LOG_WARNING;
 
@@ -91,10 +96,39 @@ host_state_root(void)
 	return state_root();
 }
 
-/* Read both pipes until EOF on each, appending to the buffers. */
-static void
+/*
+ * How long a program run for a plugin may take (ms): HOST_RUN_TIMEOUT_MS,
+ * or AITERM_HOST_RUN_TIMEOUT_MS (read on every run, for tests).
+ */
+static long long
+run_timeout_ms(void)
+{
+	const char *env = getenv("AITERM_HOST_RUN_TIMEOUT_MS");
+	char *end;
+	long long ms;
+
+	if (env == NULL || *env == '\0')
+		return HOST_RUN_TIMEOUT_MS;
+	ms = strtoll(env, &end, 10);
+	return *end == '\0' && ms > 0 ? ms : HOST_RUN_TIMEOUT_MS;
+}
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Read both pipes until EOF on each, appending to the buffers; false when
+ * the deadline passed first.
+ */
+static bool
 drain_pipes(int outfd, int errfd, struct aiterm_buf *out,
-    struct aiterm_buf *errout)
+    struct aiterm_buf *errout, long long deadline)
 {
 	struct pollfd pfd[2] = {
 		{ .fd = outfd, .events = POLLIN },
@@ -103,10 +137,13 @@ drain_pipes(int outfd, int errfd, struct aiterm_buf *out,
 	struct aiterm_buf *dst[2] = { out, errout };
 	char chunk[8192];
 	int open_count = 2, i;
+	long long left;
 	ssize_t n;
 
 	while (open_count > 0) {
-		if (poll(pfd, 2, -1) < 0) {
+		if ((left = deadline - now_ms()) <= 0)
+			return false;
+		if (poll(pfd, 2, left > 60000 ? 60000 : (int)left) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -126,6 +163,7 @@ drain_pipes(int outfd, int errfd, struct aiterm_buf *out,
 				buf_add(dst[i], chunk, (size_t)n);
 		}
 	}
+	return true;
 }
 
 int
@@ -137,6 +175,7 @@ host_run(const char *const argv[], struct aiterm_buf *out,
 	sigset_t none, all;
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	int status, rc = -1, e;
+	long long timeout = run_timeout_ms();
 	pid_t pid;
 
 	if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0) {
@@ -165,7 +204,15 @@ host_run(const char *const argv[], struct aiterm_buf *out,
 	close(outp[1]);
 	close(errp[1]);
 	outp[1] = errp[1] = -1;
-	drain_pipes(outp[0], errp[0], out, errout);
+	if (!drain_pipes(outp[0], errp[0], out, errout, now_ms() + timeout)) {
+		/* A stuck program must not hold the server: killed, reaped. */
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		error_set(err, "%s did not finish within %lld ms; it was "
+		    "killed", argv[0], timeout);
+		goto out_close;
+	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			error_set(err, "cannot wait for %s: %s", argv[0],

@@ -13,6 +13,7 @@
 #include "plugin/host.h"
 #include "plugin/registry.h"
 #include "util/buf.h"
+#include "util/error.h"
 #include "util/xmalloc.h"
 
 static char *dir;
@@ -188,6 +189,34 @@ START_TEST(test_registry_json)
 }
 END_TEST
 
+/* host->run: a program that does not end is killed at the deadline. */
+START_TEST(test_host_run_deadline)
+{
+	const char *const slow[] = { "sleep", "30", NULL };
+	const char *const quick[] = { "sh", "-c", "echo out; echo err >&2; "
+	    "exit 3", NULL };
+	struct aiterm_buf out = BUF_INIT, err_out = BUF_INIT;
+	struct aiterm_error err = ERROR_INIT;
+	int rc;
+
+	setenv("AITERM_HOST_RUN_TIMEOUT_MS", "300", 1);
+	rc = host_run(slow, &out, &err_out, &err);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_ptr_nonnull(err.msg);
+	ck_assert_msg(strstr(err.msg, "sleep did not finish within 300 ms; "
+	    "it was killed") != NULL, "%s", err.msg);
+	error_clear(&err);
+	/* A program that ends in time is not touched. */
+	rc = host_run(quick, &out, &err_out, &err);
+	ck_assert_int_eq(rc, 3);
+	ck_assert_str_eq(buf_str(&out), "out\n");
+	ck_assert_str_eq(buf_str(&err_out), "err\n");
+	unsetenv("AITERM_HOST_RUN_TIMEOUT_MS");
+	buf_free(&out);
+	buf_free(&err_out);
+}
+END_TEST
+
 static Suite *
 make_loader_suite(void)
 {
@@ -199,6 +228,7 @@ make_loader_suite(void)
 	tcase_add_test(tc, test_good_plugins_load);
 	tcase_add_test(tc, test_good_plugins_callable);
 	tcase_add_test(tc, test_registry_json);
+	tcase_add_test(tc, test_host_run_deadline);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Invalid");
 	tcase_add_checked_fixture(tc, setup, teardown);
