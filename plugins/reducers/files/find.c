@@ -1,12 +1,12 @@
 /*
  * find (printing paths): a listing of at most FD_PLAIN lines (a read's
- * budget) is declined, as the generic stages show it whole.  One that fits the budget keeps
- * every path (RED-FAITHFUL: a listing keeps every name), the names of a
- * run of paths in one folder on one line after the folder:
- * "./src/: a.c b.c net.c" (a name with a blank or a quote, and a line
- * that is no path, stays on its own line as it was).  A longer one keeps
- * its first and
- * last paths whole and sums up those in between in two lines: how many,
+ * budget) is declined, as the generic stages show it whole.  One whose
+ * grouped lines fit the budget keeps every path (RED-FAITHFUL: a listing
+ * keeps every name), the names of a run of paths in one folder on one
+ * line after the folder: "./src/: a.c b.c net.c" (a name with a blank or
+ * a quote, and a line that is no path, stays on its own line as it
+ * was).  A longer one keeps its first and last paths whole and sums up
+ * those in between in two lines: how many,
  * the subfolders of the folder they share that hold most of them, and
  * the commonest kinds of name ("*.gz (2400)", "copyright (780)").  Error
  * lines ("find: 'x': Permission denied") are all kept, before the paths.
@@ -180,6 +180,7 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	size_t *paths = NULL, np = 0, i, j, k, root, nd = 0, nn = 0, errors = 0;
 	size_t budget;
 	bool ext, *exts = NULL;
+	struct aiterm_buf *grouped = NULL;
 	int rc = -1;
 
 	for (i = 0; fd_actions[i] != NULL; i++) {
@@ -191,8 +192,12 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	budget = rl_budget(in);
 	if (t.n <= FD_PLAIN)
 		goto out;
-	if (t.n <= budget) {
-		put_grouped(h, out, &t);
+	/* Every path, grouped, when the groups fit the budget. */
+	if ((grouped = h->buf_new()) == NULL)
+		goto out;
+	put_grouped(h, grouped, &t);
+	if (rl_count(h->buf_data(grouped), h->buf_len(grouped)) <= budget) {
+		h->buf_add(out, h->buf_data(grouped), h->buf_len(grouped));
 		rc = 1;
 		goto out;
 	}
@@ -256,6 +261,8 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		rl_put(h, out, &t.v[paths[i]]);
 	rc = 0;
 out:
+	if (grouped != NULL)
+		h->buf_free(grouped);
 	free(paths);
 	free(dirs);
 	free(names);
