@@ -14,6 +14,8 @@
 #include "util/xmalloc.h"
 
 #define SETTLE_MS	60
+/* How long a dismissed card gets to leave the screen. */
+#define CARD_SETTLE_MS	800
 
 struct dispatch {
 	const struct harness	*h;
@@ -22,9 +24,11 @@ struct dispatch {
 	dispatch_cb		 cb;
 	void			*arg;
 	struct dispatch_result	 r;
-	/* Start confirmation. */
+	char			*text;	/* what is to be typed */
+	size_t			 len;
+	/* Start confirmation; after a dismissed card, its settling. */
 	uv_fs_event_t		 watch;
-	uv_timer_t		 look, deadline;
+	uv_timer_t		 look, deadline, card;
 	struct path_watch	*transcript;	/* its file, or where it will be */
 	int			 open;
 	bool			 watching, done;
@@ -65,6 +69,7 @@ d_closed(uv_handle_t *h)
 
 	if (--d->open == 0) {
 		free(d->lock);
+		free(d->text);
 		free(d);
 	}
 }
@@ -94,10 +99,12 @@ d_end(struct dispatch *d)
 		path_watch_stop(d->transcript);
 	uv_timer_stop(&d->look);
 	uv_timer_stop(&d->deadline);
+	uv_timer_stop(&d->card);
 	if (d->watching)
 		uv_fs_event_stop(&d->watch);
 	uv_close((uv_handle_t *)&d->look, d_closed);
 	uv_close((uv_handle_t *)&d->deadline, d_closed);
+	uv_close((uv_handle_t *)&d->card, d_closed);
 	uv_close((uv_handle_t *)&d->watch, d_closed);
 }
 
@@ -214,6 +221,73 @@ typed(void *arg, int rc, const char *error)
 	uv_timer_start(&d->look, on_look, SETTLE_MS, 0);
 }
 
+static int route(struct dispatch *, struct agent_record *,
+    const struct aiterm_input_step **, struct aiterm_error *);
+
+/* The card had its time: gone, the text goes as a new turn; else no. */
+static void
+on_card(uv_timer_t *t)
+{
+	struct dispatch *d = t->data;
+	const struct aiterm_input_step *steps = NULL;
+	struct aiterm_error err = ERROR_INIT;
+	struct agent_record rec;
+	struct agent_screen scr;
+	char code[32];
+	bool still;
+
+	if (agent_screen_read(d->h, d->session, &scr, &err) != 0) {
+		lock_release(d->lock, NULL);
+		d_fail(d, error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	still = scr.verdict.state == AITERM_SCREEN_RATE_LIMITED;
+	agent_screen_free(&scr);
+	if (still) {
+		harness_code_prefix(d->h, code, sizeof code);
+		lock_release(d->lock, NULL);
+		snprintf(d->r.error, sizeof d->r.error, "%s_RATE_LIMIT_RECOVERY_"
+		    "FAILED: the usage-limit card was dismissed once and is "
+		    "still shown; nothing was sent (pty_read screen=true shows "
+		    "it)", code);
+		d_fail(d, d->r.error);
+		return;
+	}
+	if (agent_record_read(d->session, &rec, &err) != 0) {
+		lock_release(d->lock, NULL);
+		d_fail(d, error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	if (route(d, &rec, &steps, &err) != 0) {
+		lock_release(d->lock, NULL);
+		d_fail(d, error_msg(&err));
+	} else
+		agent_input_play(d->session, steps, d->text, d->len, typed, d);
+	agent_record_free(&rec);
+	error_clear(&err);
+}
+
+/* The card's keys went in: it gets a moment to leave. */
+static void
+dismissed(void *arg, int rc, const char *error)
+{
+	struct dispatch *d = arg;
+	char code[32];
+
+	if (rc != 0) {
+		harness_code_prefix(d->h, code, sizeof code);
+		lock_release(d->lock, NULL);
+		snprintf(d->r.error, sizeof d->r.error, "%s_RATE_LIMIT_RECOVERY_"
+		    "FAILED: pressing the card's keys failed: %s; nothing was "
+		    "sent", code, error);
+		d_fail(d, d->r.error);
+		return;
+	}
+	uv_timer_start(&d->card, on_card, CARD_SETTLE_MS, 0);
+}
+
 /* Saves the ended turn's answer and opens the next turn in the record. */
 static int
 new_turn(struct dispatch *d, struct agent_record *rec,
@@ -277,6 +351,62 @@ last_frame(const struct harness *h, struct agent_record *r)
 	return ended;
 }
 
+/* Whether the record's last turn ended with an error in the transcript. */
+static bool
+ended_in_error(const struct harness *h, struct agent_record *r)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_buf answer = BUF_INIT;
+	struct aiterm_turn t;
+	bool yes;
+
+	yes = r->turn > 0 && transcript_locate(h, r, &err) == 0 &&
+	    transcript_turn(h, r->transcript, r->index, &t, &answer,
+	    &err) == 0 && t.state == AITERM_TURN_ERROR;
+	error_clear(&err);
+	buf_free(&answer);
+	return yes;
+}
+
+/*
+ * A usage-limit card over the screen (AGT-GROK): dismissed with the
+ * harness's keys, once, only at a plain dispatch (no turn running), with
+ * the pane alive and the last turn ended in an error.  Nothing is bought,
+ * retried or sent again; when it cannot be dismissed the text is not sent.
+ */
+static int
+card(struct dispatch *d, struct agent_record *rec,
+    const struct agent_screen *scr, bool running,
+    const struct aiterm_input_step **steps, struct aiterm_error *err)
+{
+	const struct aiterm_input_step *keys = scr->verdict.dialog == NULL ?
+	    NULL : d->h->ops->startup_keys(scr->verdict.dialog, 0);
+	const char *why = NULL;
+	char code[32];
+
+	harness_code_prefix(d->h, code, sizeof code);
+	if (d->r.recovered[0] != '\0')
+		why = "it was dismissed once and is back";
+	else if (keys == NULL)
+		why = "the harness knows no key that dismisses it";
+	else if (scr->pane.dead)
+		why = "the agent's pane has exited";
+	else if (running)
+		why = "a turn is still running";
+	else if (!ended_in_error(d->h, rec))
+		why = "the last turn did not end with an error";
+	if (why != NULL)
+		return error_set(err, "%s_RATE_LIMIT_RECOVERY_BLOCKED: the agent "
+		    "shows a usage-limit card (%s) and %s; nothing was sent "
+		    "(pty_read screen=true shows it)", code,
+		    scr->verdict.reason, why);
+	d->r.route = "recovery";
+	snprintf(d->r.recovered, sizeof d->r.recovered, "%s_dismissed",
+	    scr->verdict.dialog);
+	*steps = keys;
+	return 0;
+}
+
 /* Which way the text goes, from the session now. */
 static int
 route(struct dispatch *d, struct agent_record *rec,
@@ -305,6 +435,8 @@ route(struct dispatch *d, struct agent_record *rec,
 	} else if (scr.verdict.state == AITERM_SCREEN_APPROVAL) {
 		error_set(err, "the agent is waiting for an approval (%s): "
 		    "answer it with agent_approval first", scr.verdict.reason);
+	} else if (scr.verdict.state == AITERM_SCREEN_RATE_LIMITED) {
+		rc = card(d, rec, &scr, running, steps, err);
 	} else if (running) {
 		d->r.route = "steered";
 		d->r.turn = rec->turn;
@@ -345,9 +477,14 @@ agent_dispatch(const struct harness *h, const char *session, const char *text,
 	d->r.route = "new_turn";
 	uv_timer_init(server_loop(), &d->look);
 	uv_timer_init(server_loop(), &d->deadline);
+	uv_timer_init(server_loop(), &d->card);
 	uv_fs_event_init(server_loop(), &d->watch);
-	d->look.data = d->deadline.data = d->watch.data = d;
-	d->open = 3;
+	d->look.data = d->deadline.data = d->watch.data = d->card.data = d;
+	d->open = 4;
+	d->text = xmalloc(len + 1);
+	memcpy(d->text, text, len);
+	d->text[len] = '\0';
+	d->len = len;
 	d->lock = session_path(session, "send.lock");
 	if (agent_record_read(session, &rec, &err) != 0) {
 		d_fail(d, error_msg(&err));
@@ -371,7 +508,10 @@ agent_dispatch(const struct harness *h, const char *session, const char *text,
 		d_fail(d, error_msg(&err));
 		goto out;
 	}
-	agent_input_play(session, steps, text, len, typed, d);
+	if (strcmp(d->r.route, "recovery") == 0)
+		agent_input_play(session, steps, NULL, 0, dismissed, d);
+	else
+		agent_input_play(session, steps, text, len, typed, d);
 out:
 	agent_record_free(&rec);
 	error_clear(&err);

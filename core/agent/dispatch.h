@@ -25,6 +25,8 @@ struct dispatch_result {
 	int			 rc;		/* 0, or -1 with error */
 	char			 error[1024];
 	const char		*route;		/* "new_turn", "steered" */
+	/* A card dismissed before the text went in ("..._dismissed"), or "". */
+	char			 recovered[64];
 	enum agent_dispatch	 dispatch;
 	char			 confirmed_by[64];
 	unsigned		 turn;

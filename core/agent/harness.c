@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,4 +143,14 @@ harness_version_cmp(const char *a, const char *b)
 			b++;
 	}
 	return 0;
+}
+
+void
+harness_code_prefix(const struct harness *h, char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < size && h->id[i] != '\0' && h->id[i] != '-'; i++)
+		out[i] = (char)toupper((unsigned char)h->id[i]);
+	out[i] = '\0';
 }

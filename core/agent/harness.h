@@ -19,6 +19,8 @@ struct harness {
 int	harness_find(const char *id, struct harness *h, struct aiterm_error *err);
 /* The harness whose body_names holds an executable name, or -1. */
 int	harness_for_program(const char *name, struct harness *h);
+/* "GROK" of grok-cli: the harness's part of its error codes. */
+void	harness_code_prefix(const struct harness *h, char *out, size_t size);
 /* "claude-code, codex-cli" (allocated; "none" when there is none). */
 char	*harness_ids(void);
 /*

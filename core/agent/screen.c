@@ -33,12 +33,20 @@ agent_screen_classify(const struct harness *h, const char *text, size_t len,
 	};
 
 	memset(v, 0, sizeof *v);
-	if (!pane->exists || pane->dead) {
+	if (!pane->exists) {
 		v->state = AITERM_SCREEN_EXITED;
-		v->reason = !pane->exists ? "session_lost" : "pane_exited";
+		v->reason = "session_lost";
 		return;
 	}
 	h->ops->classify(&scr, v);
+	/* A dead pane's last screen may say why (sandbox_startup_failed). */
+	if (pane->dead) {
+		if (v->state != AITERM_SCREEN_EXITED || v->reason == NULL)
+			v->reason = "pane_exited";
+		v->state = AITERM_SCREEN_EXITED;
+		v->dialog = NULL;
+		return;
+	}
 	if (v->reason == NULL)
 		v->reason = "unspecified";
 }

@@ -105,6 +105,31 @@ last_error_line(const char *text, size_t len)
 	return found;
 }
 
+static void log_tail(const char *session, char *out, size_t size);
+
+/*
+ * A dead pane's screen may hold only the multiplexer's notice: what the
+ * CLI printed last may still be an end its harness names
+ * (sandbox_startup_failed), classified as a screen of its own.
+ */
+static void
+named_end(struct startup *s)
+{
+	struct aiterm_screen_verdict v;
+	struct aiterm_screen scr;
+
+	if (strcmp(s->r.verdict.reason, "pane_exited") != 0 ||
+	    s->r.screen_tail[0] == '\0')
+		return;
+	memset(&scr, 0, sizeof scr);
+	memset(&v, 0, sizeof v);
+	scr.text = s->r.screen_tail;
+	scr.len = strlen(s->r.screen_tail);
+	s->h->ops->classify(&scr, &v);
+	if (v.state == AITERM_SCREEN_EXITED && v.reason != NULL)
+		s->r.verdict.reason = v.reason;
+}
+
 /*
  * What the CLI printed last, from the pane's output log (a dead pane's
  * screen may hold only the multiplexer's notice): its last non-blank
@@ -225,6 +250,7 @@ look(struct startup *s)
 	case AITERM_SCREEN_EXITED:
 		s->r.exit_status = scr.pane.dead_status;
 		log_tail(s->session, s->r.screen_tail, sizeof s->r.screen_tail);
+		named_end(s);
 		end(s, "exited");
 		break;
 	case AITERM_SCREEN_ONBOARDING:

@@ -8,6 +8,7 @@
  * The CLI is the pane's own command (no shell in front of it), so the
  * launch line is in no shell history and its exit status is the pane's.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -69,9 +70,10 @@ reply(struct launch *l, const struct dispatch_result *d)
 {
 	struct aiterm_buf t = BUF_INIT;
 	struct agent_record rec;
-	char cursor[48] = "";
+	char cursor[48] = "", code[64] = "";
 	json_t *sc;
 	char *attach = agent_attach_command(l->id);
+	size_t i, n;
 
 	memset(&rec, 0, sizeof rec);
 	agent_record_read(l->id, &rec, NULL);
@@ -90,6 +92,27 @@ reply(struct launch *l, const struct dispatch_result *d)
 		    agent_state_name(l->start.verdict.state),
 		    l->start.verdict.reason);
 	buf_addc(&t, '\n');
+	/*
+	 * An end the harness named on its screen (Grok's
+	 * sandbox_startup_failed, Codex's config_error), not the core's
+	 * pane_exited or session_lost: its code, GROK_SANDBOX_STARTUP_FAILED.
+	 */
+	if (strcmp(l->start.startup, "exited") == 0 &&
+	    l->start.verdict.reason != NULL &&
+	    strcmp(l->start.verdict.reason, "pane_exited") != 0 &&
+	    strcmp(l->start.verdict.reason, "session_lost") != 0) {
+		harness_code_prefix(&l->h, code, sizeof code);
+		for (i = 0; l->start.verdict.reason[i] != '\0' &&
+		    strlen(code) + 2 < sizeof code; i++) {
+			if (i == 0)
+				strcat(code, "_");
+			n = strlen(code);
+			code[n] = (char)toupper((unsigned char)
+			    l->start.verdict.reason[i]);
+			code[n + 1] = '\0';
+		}
+		buf_printf(&t, "code: %s\n", code);
+	}
 	if (l->start.screen_tail[0] != '\0')
 		buf_printf(&t, "%s\n", l->start.screen_tail);
 	sc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "session_id",
@@ -99,6 +122,8 @@ reply(struct launch *l, const struct dispatch_result *d)
 	if (strcmp(l->start.startup, "exited") == 0)
 		json_object_set_new(sc, "exit_status",
 		    json_integer(l->start.exit_status));
+	if (code[0] != '\0')
+		json_object_set_new(sc, "code", json_string(code));
 	if (d != NULL && d->rc == 0) {
 		agent_event_cursor(d->turn, d->index, cursor, sizeof cursor);
 		buf_printf(&t, "prompt: %s%s%s%s, turn %u, event_cursor %s\n",

@@ -145,6 +145,14 @@ look(struct tool_call *call, const struct harness *h, const char *session,
 	}
 	if (located == 0 && (t.state == AITERM_TURN_DONE ||
 	    t.state == AITERM_TURN_ERROR)) {
+		/* This turn's error and a usage-limit card now: rate_limited. */
+		if (t.state == AITERM_TURN_ERROR && agent_screen_read(h,
+		    session, &scr, &err) == 0) {
+			if (scr.verdict.state == AITERM_SCREEN_RATE_LIMITED)
+				t.reason = "rate_limited";
+			agent_screen_free(&scr);
+		}
+		error_clear(&err);
 		ended(call, session, &rec, &t, &answer, session_now_ms() -
 		    rec.dispatched_ms);
 		goto out_rec;

@@ -52,7 +52,7 @@ agent_sent(void *arg, const struct dispatch_result *d)
 {
 	struct agent_send *as = arg;
 	char cursor[48];
-	json_t *empty;
+	json_t *empty, *sc;
 
 	if (d->rc != 0) {
 		tool_call_fail(as->call, "pty_send: %s", d->error);
@@ -63,17 +63,25 @@ agent_sent(void *arg, const struct dispatch_result *d)
 		json_decref(empty);
 	} else {
 		agent_event_cursor(d->turn, d->index, cursor, sizeof cursor);
+		sc = json_pack("{s:s, s:s, s:s, s:i, s:s}", "session_id",
+		    as->id, "route", d->route, "dispatch",
+		    agent_dispatch_name(d->dispatch), "turn", (int)d->turn,
+		    "event_cursor", cursor);
+		/* A card dismissed first (AGT-GROK) is said before the rest. */
+		if (d->recovered[0] != '\0')
+			json_object_set_new(sc, "pane_input_recovery",
+			    json_string(d->recovered));
 		tool_call_reply(as->call, strcmp(d->route, "steered") == 0 ?
 		    xasprintf("added to the running turn %u (no new turn); its "
 		    "answer: pty_read agent_transcript=true wait=true",
-		    d->turn) : xasprintf("turn %u: %s%s%s%s, event_cursor %s\n"
-		    "answer: pty_read agent_transcript=true wait=true", d->turn,
+		    d->turn) : xasprintf("%s%s%sturn %u: %s%s%s%s, "
+		    "event_cursor %s\nanswer: pty_read agent_transcript=true "
+		    "wait=true", d->recovered[0] != '\0' ?
+		    "pane_input_recovery: " : "", d->recovered,
+		    d->recovered[0] != '\0' ? "\n" : "", d->turn,
 		    agent_dispatch_name(d->dispatch), d->confirmed_by[0] !=
 		    '\0' ? " (" : "", d->confirmed_by, d->confirmed_by[0] !=
-		    '\0' ? ")" : "", cursor), json_pack("{s:s, s:s, s:s, s:i, "
-		    "s:s}", "session_id", as->id, "route", d->route, "dispatch",
-		    agent_dispatch_name(d->dispatch), "turn", (int)d->turn,
-		    "event_cursor", cursor));
+		    '\0' ? ")" : "", cursor), sc);
 	}
 	free(as);
 }

@@ -77,7 +77,9 @@ struct aiterm_host {
 	 * stdin from /dev/null, stdout appended to out (may be NULL to
 	 * discard) and stderr appended to errout (may be NULL).  Returns the
 	 * exit status (0-255), 128+signal when killed, or -1 with err filled
-	 * when the program could not be started.
+	 * when the program could not be started or did not end within the
+	 * core's deadline (10 s; it is then killed: a stuck program must not
+	 * hold the server).
 	 */
 	int (*run)(const char *const argv[], struct aiterm_buf *out,
 	    struct aiterm_buf *errout, struct aiterm_error *err);
@@ -258,7 +260,10 @@ struct aiterm_screen_verdict {
 	/*
 	 * For BLOCKING_DIALOG: the static id of a known start-up screen that
 	 * startup_keys can advance ("trust_folder", "theme_picker", ...), or
-	 * NULL for one the core must leave alone.
+	 * NULL for one the core must leave alone.  For RATE_LIMITED: the id
+	 * of a usage-limit card over an ended turn that startup_keys(id, 0)
+	 * dismisses (the core presses them once, at a plain dispatch, after
+	 * the turn ended with an error), or NULL.
 	 */
 	const char	*dialog;
 };
@@ -359,7 +364,8 @@ struct aiterm_harness_ops {
 		    struct aiterm_screen_verdict *verdict);
 	/*
 	 * The keys that advance a known start-up screen (verdict->dialog) when
-	 * the launch allows it, or NULL to leave it alone.
+	 * the launch allows it, or that dismiss a known usage-limit card, or
+	 * NULL to leave it alone.
 	 */
 	const struct aiterm_input_step *(*startup_keys)(const char *dialog,
 		    int trust_project);

@@ -91,6 +91,13 @@ static const struct hl_known known[] = {
 	    NULL },
 	{ "Yes, proceed", "No, reject", AITERM_SCREEN_APPROVAL,
 	    "permission_prompt", NULL },
+	/*
+	 * The weekly-limit card Grok draws over a turn that ended on a 402
+	 * (recorded on 1.0.41): "You hit your weekly limit." with Upgrade /
+	 * Buy more credits / Try Again and "Shift+x:dismiss".
+	 */
+	{ "You hit your weekly limit.", "dismiss", AITERM_SCREEN_RATE_LIMITED,
+	    "weekly_limit_card", "grok_rate_limit_dialog" },
 };
 
 #define COMPOSER	"\xe2\x94\x82 \xe2\x9d\xaf"	/* "│ ❯" */
@@ -158,12 +165,16 @@ grok_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 	    "no_known_screen";
 }
 
+/* Shift+x dismisses the weekly-limit card; nothing is bought or retried. */
+HL_KEYS(dismiss_keys, { AITERM_INPUT_KEY, "X" });
+
 static const struct aiterm_input_step *
 grok_startup_keys(const char *dialog, int trust_project)
 {
-	/* --trust passes the cwd's trust; nothing else is answered. */
-	(void)dialog;
+	/* --trust passes the cwd's trust; no start-up screen is answered. */
 	(void)trust_project;
+	if (dialog != NULL && strcmp(dialog, "grok_rate_limit_dialog") == 0)
+		return dismiss_keys;
 	return NULL;
 }
 

@@ -134,6 +134,58 @@ test('AGT-TURN: Grok, an API error (400) ends the turn with that error', T, asyn
 	assert.match(s.text, /^Recovered\.\n\[turn 2 done/, s.text);
 });
 
+test('AGT-GROK: a 402 ends the turn rate_limited under the weekly-limit card; the next plain send dismisses it once and runs', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'status', status: 402, body: { error: { message: 'You have run out of credits (mock 402)', type: 'insufficient_quota', code: 'insufficient_quota' } } });
+	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, prompt: 'Will hit the limit' });
+	const id = sid(l.text);
+	/* The card comes up with the error: wait for it, then read the turn. */
+	let screen = '';
+	for (let i = 0; i < 100 && !/You hit your weekly limit\./.test(screen); i++) {
+		await new Promise((r) => setTimeout(r, 200));
+		screen = (await rig.call('pty_read', { session_id: id, screen: true })).text;
+	}
+	assert.match(screen, /You hit your weekly limit\./, screen);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /status 402 Payment Required/, a.text);
+	assert.match(a.text, /\[turn 1 ended with an error \(rate_limited\)/, a.text);
+	const calls = mock.requests.filter((r) => r.kind === 'main').length;
+	/* A plain send: Shift+x once, the card goes, the text is a new turn. */
+	mock.push({ type: 'text', text: 'After the card.' });
+	const s = await rig.call('pty_send', { session_id: id, text: 'Go on' });
+	assert.match(s.text, /^pane_input_recovery: grok_rate_limit_dialog_dismissed\nturn 2: /, s.text);
+	assert.equal(s.sc.pane_input_recovery, 'grok_rate_limit_dialog_dismissed', JSON.stringify(s.sc));
+	const b = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(b.text, /^After the card\.\n\[turn 2 done/, b.text);
+	/* Nothing was resent: the failed prompt went once, the new one once. */
+	const mains = mock.requests.filter((r) => r.kind === 'main');
+	assert.equal(mains.length, calls + 1, JSON.stringify(mains.map((r) => r.action)));
+	assert.doesNotMatch((await rig.call('pty_read', { session_id: id, screen: true })).text, /weekly limit/);
+});
+
+test('AGT-GROK: the card over a turn that is still running is not dismissed: RATE_LIMIT_RECOVERY_BLOCKED, nothing sent', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'status', status: 402, body: { error: { message: 'You have run out of credits (mock 402)', type: 'insufficient_quota' } } });
+	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, prompt: 'Will hit the limit' });
+	const id = sid(l.text);
+	let screen = '';
+	for (let i = 0; i < 100 && !/You hit your weekly limit\./.test(screen); i++) {
+		await new Promise((r) => setTimeout(r, 200));
+		screen = (await rig.call('pty_read', { session_id: id, screen: true })).text;
+	}
+	assert.match(screen, /You hit your weekly limit\./, screen);
+	/* The turn's record says it runs (its end not yet read): no keys. */
+	const rec = path.join(rig.dirs.state, 'sessions', id, 'agent.json');
+	const r = JSON.parse(fs.readFileSync(rec, 'utf8'));
+	r.index = 7;
+	r.running_mark = true;
+	fs.writeFileSync(rec, JSON.stringify(r));
+	const s = await rig.call('pty_send', { session_id: id, text: 'Go on' });
+	assert.ok(s.isError, s.text);
+	assert.match(s.text, /GROK_RATE_LIMIT_RECOVERY_BLOCKED: the agent shows a usage-limit card \(weekly_limit_card\) and a turn is still running; nothing was sent/, s.text);
+	assert.match((await rig.call('pty_read', { session_id: id, screen: true })).text, /You hit your weekly limit\./, 'the card is left as it was');
+});
+
 test('AGT-SEND AGT-GROK: Grok, text sent while a turn runs is queued and sent now: one turn, the old one closed by send_now', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'hold', text: 'Held answer.' });
@@ -191,8 +243,9 @@ test('AGT-GROK AGT-START: Grok refuses to start in a sandbox it cannot set up: e
 		assert.match(r.text, /^startup: (ready|exited, status \d+; screen exited\/(pane_exited|sandbox_startup_failed))$/m, r.text);
 		return;
 	}
-	/* The pane is dead by the time it is looked at; the receipt quotes Grok's reason. */
-	assert.match(r.text, /^startup: exited, status 1; screen exited\/(pane_exited|sandbox_startup_failed)$/m, r.text);
+	/* The pane is dead by the time it is looked at; its last screen says why. */
+	assert.match(r.text, /^startup: exited, status 1; screen exited\/sandbox_startup_failed$/m, r.text);
+	assert.match(r.text, /^code: GROK_SANDBOX_STARTUP_FAILED$/m, r.text);
 	assert.match(r.text, /Refusing to start/, r.text);
 	assert.match(r.text, /^prompt: not_sent$/m, r.text);
 	assert.equal(mock.main().length, 0);

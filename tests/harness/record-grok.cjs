@@ -4,7 +4,7 @@
  * against lib/grok-mock.cjs in private tmux servers, each run with its own
  * HOME (~/.grok seeded there), TMPDIR and tmux socket.
  * Usage: NODE_PATH=<dir>/node_modules node record-grok.cjs [case...]
- *   cases: turns sendnow tool error splash sandbox longcwd
+ *   cases: turns sendnow tool error ratelimit splash sandbox longcwd
  * Writes fixtures/grok-1.0.41/{screens,sessions}/ and layout-longcwd.txt.
  */
 const fs = require('node:fs');
@@ -197,6 +197,22 @@ const cases = {
 			await sleep(1000);
 			save('error-turn');
 			saveSession(run, mock, 'error');
+		});
+	},
+	/* A 402 (credits run out): the weekly-limit card; Shift+x dismisses it. */
+	async ratelimit() {
+		await session('ratelimit', {}, async (run, mock, save) => {
+			await run.waitFor(IDLE, 30000, 'composer');
+			mock.push({ type: 'status', status: 402, body: { error: { message: 'You have run out of credits (mock 402)', type: 'insufficient_quota', code: 'insufficient_quota' } } });
+			await typePrompt(run, 'Will hit the limit');
+			await run.waitFor(/You hit your weekly limit\./, 30000, 'card');
+			await sleep(1000);
+			save('weekly-limit-card');
+			run.keys('X');
+			await run.waitFor((s) => IDLE(s) && !/You hit your weekly limit/.test(s), 30000, 'dismissed');
+			await sleep(500);
+			save('weekly-limit-dismissed');
+			saveSession(run, mock, 'ratelimit');
 		});
 	},
 	async splash() {

@@ -408,6 +408,11 @@ static const struct screen_case grok_screens[] = {
 	/* GROK_SANDBOX=read-only without bubblewrap: it exits 1. */
 	{ "sandbox-refused", AITERM_SCREEN_EXITED, "sandbox_startup_failed",
 	    NULL },
+	/* A 402: the weekly-limit card, which Shift+x dismisses. */
+	{ "weekly-limit-card", AITERM_SCREEN_RATE_LIMITED, "weekly_limit_card",
+	    "grok_rate_limit_dialog" },
+	{ "weekly-limit-dismissed", AITERM_SCREEN_INPUT_READY,
+	    "composer_empty", NULL },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -437,12 +442,26 @@ static const struct turn_case grok_turns[] = {
 	    "The command ran.", NULL },
 	{ "error.updates", 1, 0, AITERM_TURN_ERROR, "api_error", NULL,
 	    "Bad request (mock 400)" },
+	/* The transcript of the weekly-limit card's turn: an error. */
+	{ "ratelimit.updates", 1, 0, AITERM_TURN_ERROR, "api_error", NULL,
+	    "API error (status 402 Payment Required)" },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL },
 };
 
 START_TEST(test_grok_screens)
 {
+	const struct aiterm_input_step *k;
+	struct harness h;
+
 	check_screens("grok-cli", GK, grok_screens);
+	/* The card is dismissed by Shift+x alone; no start-up screen is. */
+	load("grok-cli", &h);
+	k = h.ops->startup_keys("grok_rate_limit_dialog", 0);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(k[0].kind, AITERM_INPUT_KEY);
+	ck_assert_str_eq(k[0].arg, "X");
+	ck_assert_int_eq(k[1].kind, AITERM_INPUT_END);
+	ck_assert_ptr_null(h.ops->startup_keys("trust_folder", 1));
 }
 END_TEST
 
