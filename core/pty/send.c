@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mcp/server.h"
 #include "plugin/host.h"
 #include "proc/proc.h"
 #include "pty/send.h"
@@ -20,7 +21,8 @@
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
-#define LOCK_WAIT_MS	2000
+#define LOCK_WAIT_MS	2000	/* a busy send lock is waited for */
+#define LOCK_RETRY_MS	5	/* tried again this often, from a timer */
 
 /* Foreground programs that carry a shell of their own (PTY-DONE nested). */
 static const char *const shell_carriers[] = {
@@ -72,31 +74,6 @@ send_check_session(const char *id, struct session_meta *meta,
 		    "(status %d); pty_close it and pty_open a new one", id,
 		    info->dead_status);
 	return 0;
-}
-
-static int
-take_lock(const char *path, struct aiterm_error *err)
-{
-	struct timespec pause = { 0, 5 * 1000 * 1000 };
-	struct lock_owner owner;
-	int waited = 0, st;
-
-	for (;;) {
-		st = lock_acquire(path, &owner, err);
-		if (st == LOCK_ACQUIRED || st < 0)
-			return st;
-		if (st == LOCK_STALE)
-			return error_set(err, "stale send lock %s: its owner "
-			    "(pid %ld, start %s) is gone. It is not removed "
-			    "automatically; recover with pty_close on this "
-			    "session and pty_open with the same name", path,
-			    owner.pid, owner.start);
-		if (waited >= LOCK_WAIT_MS)
-			return error_set(err, "session busy: another sender "
-			    "(pid %ld) holds %s", owner.pid, path);
-		nanosleep(&pause, NULL);
-		waited += 5;
-	}
 }
 
 /* Decide where the text goes and how its end is recognised. */
@@ -292,34 +269,46 @@ save_last_command(const char *session, const char *text, size_t len)
 	free(path);
 }
 
-int
-send_text(const struct send_request *req, struct send_outcome *out,
-    struct aiterm_error *err)
-{
-	struct aiterm_pane_info info;
-	struct aiterm_buf line = BUF_INIT;
-	struct stat st;
-	char *lock = NULL, *log = NULL;
-	int rc = -1;
+/*
+ * A send waiting for the session's send lock: tried again from a timer
+ * every LOCK_RETRY_MS, never by sleeping in the loop, up to LOCK_WAIT_MS.
+ */
+struct send_job {
+	struct send_request	 req;	/* its strings are the job's copies */
+	struct send_outcome	 out;
+	struct aiterm_buf	 line;
+	char			*lock;
+	uv_timer_t		 timer;
+	int			 waited;
+	send_cb			 cb;
+	void			*arg;
+};
 
-	memset(out, 0, sizeof *out);
-	if (req->len > SEND_MAX_BYTES)
-		return error_set(err, "text is %zu bytes; the limit is %d "
-		    "bytes (64 KiB): split it or write it to a file first",
-		    req->len, SEND_MAX_BYTES);
-	if (send_check_session(req->session, &out->meta, &info, err) != 0)
-		return -1;
-	out->shell_pid = info.pid;
-	route(req, &info, out);
-	if (strcmp(out->route, "nested") == 0)
-		apply_prompt_dialect(out, req->session);
-	if (build_line(req, out, &line, err) != 0)
-		goto out;
-	lock = session_path(req->session, "send.lock");
-	if (take_lock(lock, err) != LOCK_ACQUIRED)
-		goto out;
-	log = session_path(req->session, "output.log");
-	out->cmd.offset = stat(log, &st) == 0 ? (uint64_t)st.st_size : 0;
+static void
+job_closed(uv_handle_t *h)
+{
+	struct send_job *j = h->data;
+
+	send_outcome_free(&j->out);
+	buf_free(&j->line);
+	free((char *)j->req.session);
+	free((char *)j->req.text);
+	free(j->lock);
+	free(j);
+}
+
+/* The lock is ours: the command's record, then the text, then unlock. */
+static int
+send_locked(struct send_job *j, struct aiterm_error *err)
+{
+	const struct send_request *req = &j->req;
+	struct send_outcome *out = &j->out;
+	char *log = session_path(req->session, "output.log");
+	struct stat st;
+	int rc;
+
+	out->cmd.offset = log != NULL && stat(log, &st) == 0 ?
+	    (uint64_t)st.st_size : 0;
 	out->cmd.sent_ms = session_now_ms();
 	out->cmd.exit_code = -1;
 	if (out->cmd.mark == MARK_INTEGRATION)
@@ -329,14 +318,94 @@ send_text(const struct send_request *req, struct send_outcome *out,
 		save_last_command(req->session, req->text, req->len);
 	rc = session_command_write(req->session, &out->cmd, err);
 	if (rc == 0)
-		rc = type_line(req->session, buf_str(&line), line.len,
+		rc = type_line(req->session, buf_str(&j->line), j->line.len,
 		    req->enter, err);
-	lock_release(lock, NULL);
-out:
-	free(lock);
+	lock_release(j->lock, NULL);
 	free(log);
-	buf_free(&line);
 	return rc;
+}
+
+/* Try the lock once: 1 when the job ended (cb called), 0 to try again. */
+static int
+job_try(struct send_job *j)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct lock_owner owner;
+	int st, rc = -1;
+
+	st = lock_acquire(j->lock, &owner, &err);
+	if (st == LOCK_HELD && j->waited < LOCK_WAIT_MS)
+		return 0;
+	if (st == LOCK_ACQUIRED)
+		rc = send_locked(j, &err);
+	else if (st == LOCK_STALE)
+		error_set(&err, "stale send lock %s: its owner (pid %ld, start "
+		    "%s) is gone. It is not removed automatically; recover "
+		    "with pty_close on this session and pty_open with the "
+		    "same name", j->lock, owner.pid, owner.start);
+	else if (st == LOCK_HELD)
+		error_set(&err, "session busy: another sender (pid %ld) holds "
+		    "%s", owner.pid, j->lock);
+	j->cb(j->arg, rc, &j->out, rc == 0 ? NULL : error_msg(&err));
+	error_clear(&err);
+	return 1;
+}
+
+static void
+on_retry(uv_timer_t *t)
+{
+	struct send_job *j = t->data;
+
+	j->waited += LOCK_RETRY_MS;
+	if (job_try(j) == 0)
+		return;
+	uv_timer_stop(&j->timer);
+	uv_close((uv_handle_t *)&j->timer, job_closed);
+}
+
+void
+send_text_async(const struct send_request *req, send_cb cb, void *arg)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_pane_info info;
+	struct send_job *j = xcalloc(1, sizeof *j);
+
+	j->req = *req;
+	j->req.session = xstrdup(req->session != NULL ? req->session : "");
+	j->req.text = xmalloc(req->len + 1);
+	memcpy((char *)j->req.text, req->text, req->len);
+	((char *)j->req.text)[req->len] = '\0';
+	j->cb = cb;
+	j->arg = arg;
+	uv_timer_init(server_loop(), &j->timer);
+	j->timer.data = j;
+	req = &j->req;
+	if (req->len > SEND_MAX_BYTES) {
+		error_set(&err, "text is %zu bytes; the limit is %d bytes (64 "
+		    "KiB): split it or write it to a file first", req->len,
+		    SEND_MAX_BYTES);
+		goto fail;
+	}
+	if (send_check_session(req->session, &j->out.meta, &info, &err) != 0)
+		goto fail;
+	j->out.shell_pid = info.pid;
+	route(req, &info, &j->out);
+	if (strcmp(j->out.route, "nested") == 0)
+		apply_prompt_dialect(&j->out, req->session);
+	if (build_line(req, &j->out, &j->line, &err) != 0)
+		goto fail;
+	j->lock = session_path(req->session, "send.lock");
+	if (job_try(j) == 0) {
+		uv_timer_start(&j->timer, on_retry, LOCK_RETRY_MS,
+		    LOCK_RETRY_MS);
+		return;
+	}
+	uv_close((uv_handle_t *)&j->timer, job_closed);
+	return;
+fail:
+	cb(arg, -1, &j->out, error_msg(&err));
+	error_clear(&err);
+	uv_close((uv_handle_t *)&j->timer, job_closed);
 }
 
 void

@@ -33,8 +33,19 @@ struct send_outcome {
 	char			*echo_suffix;	/* the sentinel text, to drop */
 };
 
-int	send_text(const struct send_request *req, struct send_outcome *out,
-	    struct aiterm_error *err);
+/*
+ * Called once with the outcome (rc 0), or rc -1 and the error's text;
+ * out and error are valid only during the call.
+ */
+typedef void (*send_cb)(void *arg, int rc, struct send_outcome *out,
+    const char *error);
+
+/*
+ * Send req's text (its strings are copied).  When another sender holds
+ * the session's send lock, it is tried again from a timer (the loop never
+ * sleeps) for up to 2 s; cb may run before this returns.
+ */
+void	send_text_async(const struct send_request *req, send_cb cb, void *arg);
 void	send_outcome_free(struct send_outcome *out);
 
 /* Check that the session exists and is alive; fills meta and info. */

@@ -114,13 +114,41 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 	return true;
 }
 
+/* A shell send: what waits for the text to go in. */
+struct shell_send {
+	struct tool_call	*call;
+	struct pty_wait		 w;
+	bool			 raw;
+};
+
+static void
+shell_sent(void *arg, int rc, struct send_outcome *out, const char *error)
+{
+	struct shell_send *ss = arg;
+	const char *session = json_string_value(json_object_get(
+	    tool_call_args(ss->call), "session_id"));
+
+	if (rc != 0)
+		tool_call_fail(ss->call, "pty_send: %s", error);
+	else if (ss->w.wait)
+		pty_wait_and_reply(ss->call, session, &ss->w,
+		    out->echo_suffix, ss->raw, NULL);
+	else
+		tool_call_reply(ss->call, next_step(out->route) == NULL ?
+		    xstrdup("sent") : xasprintf("sent; %s",
+		    next_step(out->route)), json_pack("{s:s, s:n, s:n, s:I, "
+		    "s:s}", "session_id", session, "complete", "via",
+		    "cursor", (json_int_t)out->cmd.offset, "mode", out->route));
+	free(ss);
+}
+
 static void
 pty_send_call(struct tool_call *call)
 {
 	json_t *args = tool_call_args(call), *enter, *raw;
 	struct aiterm_error err = ERROR_INIT;
 	struct send_request req;
-	struct send_outcome out;
+	struct shell_send *ss;
 	struct pty_wait w;
 
 	memset(&req, 0, sizeof req);
@@ -133,22 +161,16 @@ pty_send_call(struct tool_call *call)
 	req.raw = json_is_true(raw);
 	if (pty_wait_args(args, &w, &err) == 0 && agent_send(call, args, &w))
 		return;
-	if (err.msg != NULL || send_text(&req, &out, &err) != 0) {
+	if (err.msg != NULL) {
 		tool_call_fail(call, "pty_send: %s", error_msg(&err));
 		error_clear(&err);
 		return;
 	}
-	if (w.wait) {
-		pty_wait_and_reply(call, req.session, &w, out.echo_suffix,
-		    req.raw, NULL);
-	} else {
-		tool_call_reply(call, next_step(out.route) == NULL ?
-		    xstrdup("sent") : xasprintf("sent; %s",
-		    next_step(out.route)), json_pack("{s:s, s:n, s:n, s:I, s:s}",
-		    "session_id", req.session, "complete", "via",
-		    "cursor", (json_int_t)out.cmd.offset, "mode", out.route));
-	}
-	send_outcome_free(&out);
+	ss = xcalloc(1, sizeof *ss);
+	ss->call = call;
+	ss->w = w;
+	ss->raw = req.raw;
+	send_text_async(&req, shell_sent, ss);
 }
 
 const struct tool_entry tool_pty_send = {

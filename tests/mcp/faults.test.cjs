@@ -83,6 +83,45 @@ async function deadProcess() {
 	return { pid: child.pid, start };
 }
 
+/* A live process's lock record, {"pid":N,"start":"S"}; killed at the end. */
+async function liveOwner(t) {
+	const child = spawn('sleep', ['120'], { stdio: 'ignore' });
+	await new Promise((resolve, reject) => { child.once('spawn', resolve); child.once('error', reject); });
+	t.after(() => child.kill('SIGKILL'));
+	const stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+	return { pid: child.pid, start: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] };
+}
+
+test('PTY-SEND a send lock held by a live sender is waited for from the loop: ping and another session answer meanwhile, then "session busy" (issue 20)', T, async (t) => {
+	const rig = new Rig(t);
+	const c = await rig.server();
+	await c.open({ name: 'held', shell: 'bash' });
+	await c.open({ name: 'free', shell: 'bash' });
+	const owner = await liveOwner(t);
+	const lock = path.join(rig.dirs.state, 'sessions/held/send.lock');
+	fs.writeFileSync(lock, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
+	/*
+	 * The held send waits 2 s for the lock.  A loop that slept through it
+	 * would answer the ping and the other session only after it: the
+	 * order of the replies says whether the loop was free.
+	 */
+	const order = [];
+	const held = c.call('pty_send', { session_id: 'held', text: 'echo never-$((1+1))' }).then((r) => { order.push('held'); return r; });
+	const ping = c.client.ping().then(() => order.push('ping'));
+	const other = c.ok('pty_send', { session_id: 'free', text: 'echo other-$((2+2))', wait: true }).then((r) => { order.push('other'); return r; });
+	const [h, , o] = await Promise.all([held, ping, other]);
+	assert.deepEqual(order.slice(-1), ['held'], `ping and the other session answered first: ${order.join(' ')}`);
+	assert.equal(o.text, 'other-4', o.text);
+	assert.equal(h.isError, true, show(h));
+	assert.match(h.content[0].text, new RegExp(`session busy: another sender \\(pid ${owner.pid}\\) holds`), show(h));
+	/* Nothing was typed into the held session; freed, it takes text again. */
+	fs.unlinkSync(lock);
+	const after = await c.expectExit('held', 'echo after-$((3+3))', 0);
+	assert.ok(hasLine(after.text, 'after-6'), after.text);
+	const full = await c.ok('pty_read', { session_id: 'held', full: true });
+	assert.ok(!full.text.includes('never-2'), full.text);
+});
+
 test('PTY-SEND a sender killed while it held the send lock: stale lock with its owner, whole state, recovery', T, async (t) => {
 	const rig = new Rig(t);
 	const c1 = await rig.server();
