@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/watch.h"
 #include "mcp/server.h"
 #include "plugin/host.h"
 #include "proc/proc.h"
@@ -15,7 +16,18 @@
 
 #define WAITER_CHUNK	65536
 #define UNTIL_WINDOW	8192
+/*
+ * Where the pane's process cannot be watched (no pidfd), its life is
+ * asked of the multiplexer this often while an end mark is due.
+ */
 #define LIVENESS_MS	250
+/*
+ * After the pane's process exited, tmux is asked again this often, so
+ * many times; a pane it still calls alive then (a child of the dead shell
+ * holds the terminal) has ended for us all the same.
+ */
+#define EXITED_RECHECK_MS	20
+#define EXITED_RECHECKS		10
 
 struct waiter {
 	struct waiter_opts	 o;
@@ -31,6 +43,9 @@ struct waiter {
 	struct aiterm_buf	 window;	/* recent kept text, for until */
 	uv_fs_event_t		 watch;
 	uv_timer_t		 timeout, quiet, progress, kick;
+	struct pid_watch	*exit;		/* the pane's process, or NULL */
+	bool			 exited;	/* ... has ended */
+	int			 rechecks;	/* tmux asked since */
 	int			 open_handles;
 	uint64_t		 started;	/* uv_now */
 	bool			 finished;
@@ -115,6 +130,9 @@ close_all(struct waiter *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
+	if (w->exit != NULL)
+		pid_watch_stop(w->exit);
+	w->exit = NULL;
 	w->open_handles = (int)(sizeof handles / sizeof handles[0]);
 	for (i = 0; i < sizeof handles / sizeof handles[0]; i++)
 		uv_close(handles[i], handle_closed);
@@ -272,15 +290,62 @@ on_quiet(uv_timer_t *t)
 		finish(w, true, VIA_EXIT, dead_status, w->scanned);
 		return;
 	}
+	if (w->exited && ++w->rechecks > EXITED_RECHECKS) {
+		finish(w, true, VIA_EXIT, -1, w->scanned);
+		return;
+	}
 	if (w->o.expect_mark || w->until != NULL) {
-		/* Evidence is due: keep waiting, checking liveness. */
-		uv_timer_start(&w->quiet, on_quiet, LIVENESS_MS, LIVENESS_MS);
+		/*
+		 * Evidence is due: the output log and the pane's process
+		 * ending wake us; only without a process watch, or while tmux
+		 * has not yet seen an exit we saw, is tmux asked again.
+		 */
+		if (w->exit == NULL)
+			uv_timer_start(&w->quiet, on_quiet, LIVENESS_MS,
+			    LIVENESS_MS);
+		else if (w->exited)
+			uv_timer_start(&w->quiet, on_quiet, EXITED_RECHECK_MS,
+			    0);
+		else
+			uv_timer_stop(&w->quiet);
+		return;
+	}
+	if (w->exited) {
+		/* Ended, and tmux does not know yet: not a quiet shell. */
+		uv_timer_start(&w->quiet, on_quiet, EXITED_RECHECK_MS, 0);
 		return;
 	}
 	if (shell_fg)
 		finish(w, true, VIA_QUIESCENT, -1, w->scanned);
 	else
 		finish(w, false, VIA_NESTED, -1, w->scanned);
+}
+
+/* The pane's process ended: ask tmux what became of the pane now. */
+static void
+on_exit_event(void *arg)
+{
+	struct waiter *w = arg;
+
+	if (w->finished)
+		return;
+	w->exited = true;
+	uv_timer_start(&w->quiet, on_quiet, 0, 0);
+}
+
+/* A watch on the pane's process, when the multiplexer names it. */
+static void
+watch_pane(struct waiter *w)
+{
+	struct aiterm_error err = ERROR_INIT;
+	const struct aiterm_mux_ops *mux = session_mux(&err);
+	struct aiterm_pane_info info;
+
+	memset(&info, 0, sizeof info);
+	if (mux != NULL && mux->pane_info(host_get(), w->session, &info,
+	    &err) == 0 && info.exists && !info.dead && info.pid > 0)
+		w->exit = pid_watch_start(info.pid, on_exit_event, w);
+	error_clear(&err);
 }
 
 static void
@@ -361,6 +426,7 @@ waiter_start(const struct waiter_opts *o, struct aiterm_error *err)
 		host_get()->log(AITERM_LOG_WARNING, "waiter", "cannot watch %s: "
 		    "%s; falling back to the liveness timer", log,
 		    uv_strerror(rc));
+	watch_pane(w);
 	uv_timer_start(&w->timeout, on_timeout,
 	    (uint64_t)(o->timeout_s * 1000.0), 0);
 	uv_timer_start(&w->quiet, on_quiet, o->quiet_ms, o->quiet_ms);

@@ -57,8 +57,12 @@ status_line(struct aiterm_buf *b, const struct waiter_result *r,
 		buf_printf(b, "[exit %d%s]", r->exit_code, dur);
 		break;
 	case VIA_EXIT:
-		buf_printf(b, "[process exited, status %d%s]", r->exit_code,
-		    dur);
+		if (r->exit_code >= 0)
+			buf_printf(b, "[process exited, status %d%s]",
+			    r->exit_code, dur);
+		else
+			buf_printf(b, "[process exited, status unknown%s]",
+			    dur);
 		break;
 	case VIA_UNTIL:
 		buf_printf(b, "[until matched%s]", dur);

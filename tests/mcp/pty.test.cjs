@@ -229,6 +229,38 @@ test('PTY-READ screen: less shows the file, pty_key q leaves it', T, async (t) =
 	assert.deepEqual(problems, []);
 });
 
+/* The server's read(2)-family syscalls so far (/proc/<pid>/io syscr). */
+function syscr(pid) {
+	return Number(fs.readFileSync(`/proc/${pid}/io`, 'utf8').match(/^syscr: (\d+)$/m)[1]);
+}
+
+test('PTY-DONE waiting for an end mark polls nothing: a 3 s sleep costs the server no more reads than a short one (issue 20)', T, async (t) => {
+	const { c, id } = await withSession(t, { shell: 'bash' });
+	await c.expectExit(id, 'true', 0);
+	/*
+	 * The pane's process ending and the output log changing wake the
+	 * wait; nothing asks tmux or /proc every 250 ms meanwhile (that tick
+	 * made about 2 reads a tick: 24 more for 3 s).
+	 */
+	const cost = async (secs) => {
+		const before = syscr(c.pid);
+		await c.expectExit(id, `sleep ${secs}`, 0, { timeout: 30 });
+		return syscr(c.pid) - before;
+	};
+	const short = await cost(0.2);
+	const long = await cost(3);
+	t.diagnostic(`reads: sleep 0.2 -> ${short}, sleep 3 -> ${long}`);
+	assert.ok(long - short < 10, `sleep 3 cost ${long} reads, sleep 0.2 ${short}`);
+	/* The shell dying mid-wait still ends the wait at once, by event. */
+	const pid = Number((await c.expectExit(id, 'echo $$', 0)).text.trim().split('\n').pop());
+	const started = Date.now();
+	const kill = setTimeout(() => process.kill(pid, 'SIGKILL'), 300);
+	t.after(() => clearTimeout(kill));
+	const r = await c.ok('pty_send', { session_id: id, text: 'sleep 30', wait: true, timeout: 20 });
+	assert.match(r.text, /process exited|exited|lost/, r.text);
+	assert.ok(Date.now() - started < 10000, `noticed in ${Date.now() - started} ms`);
+});
+
 test('PTY-KEYS ctrl-c interrupts sleep 100: complete with exit code 130', T, async (t) => {
 	const { c, id } = await withSession(t, { shell: 'bash' });
 	const sent = await c.ok('pty_send', { session_id: id, text: 'sleep 100' });
