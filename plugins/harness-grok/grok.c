@@ -30,9 +30,11 @@
  * promptIndex (events' turn_number, chat_history's prompt_index), its
  * turn_completed is events' turn_ended (stop_reason end_turn / error /
  * cancelled, with _meta.cancelTrigger "send_now" where events has
- * cancellation_context.trigger), and it has the agent's text
- * (agent_message_chunk, chat_history's assistant content) and the error
- * (agent_result), which events and chat_history lack.  A turn that
+ * cancellation_context.trigger; stop_reason rate_limit when its retries
+ * of 429s ran out, with the reason in the retry_state before it), and it
+ * has the agent's text (agent_message_chunk, chat_history's assistant
+ * content) and the error (agent_result), which events and chat_history
+ * lack.  A turn that
  * closes cancelled by "send now" is no completion: the prompt after it
  * (the queued text) continues the same turn.
  */
@@ -371,6 +373,7 @@ struct walk {
 	bool		 sendnow;	/* the last turn closed by send now */
 	bool		 in;		/* inside the turn asked for */
 	char		*cur, *last;	/* agent text: this message, last one */
+	char		*retry;		/* the last retry_state's reason */
 	size_t		 curlen, lastlen;
 	struct aiterm_turn *turn;
 };
@@ -463,6 +466,11 @@ each_update(json_t *o, size_t index, void *arg)
 			t = hl_str(u, "agent_result");
 			finish(w, AITERM_TURN_ERROR, "api_error", t != NULL ?
 			    t : "The turn ended with an error.");
+		} else if (stop != NULL && strcmp(stop, "rate_limit") == 0) {
+			/* Retries ran out on 429s: the last retry's reason. */
+			finish(w, AITERM_TURN_ERROR, "rate_limited",
+			    w->retry != NULL ? w->retry : "The model's rate "
+			    "limit was hit and Grok's retries ran out.");
 		} else if (stop != NULL && strcmp(stop, "cancelled") == 0) {
 			finish(w, AITERM_TURN_ERROR, "cancelled", NULL);
 			w->host->buf_printf(w->turn->answer, "The turn was "
@@ -476,7 +484,11 @@ each_update(json_t *o, size_t index, void *arg)
 	}
 	if (!w->in)
 		return 0;
-	if (strcmp(kind, "agent_message_chunk") == 0 &&
+	if (strcmp(kind, "retry_state") == 0 &&
+	    (t = hl_str(u, "reason")) != NULL) {
+		free(w->retry);
+		w->retry = strdup(t);
+	} else if (strcmp(kind, "agent_message_chunk") == 0 &&
 	    (t = hl_str(u, "content.text")) != NULL)
 		text_add(&w->cur, &w->curlen, t);
 	else if (strcmp(kind, "tool_call") == 0)
@@ -493,6 +505,7 @@ grok_count_turns(const char *bytes, size_t len)
 	w.want = (unsigned)-1;
 	w.prompt = -1;
 	hl_jsonl_each(bytes, len, each_update, &w);
+	free(w.retry);
 	return w.n;
 }
 
@@ -513,6 +526,7 @@ grok_read_turn(const struct aiterm_host *host, const char *bytes, size_t len,
 	hl_jsonl_each(bytes, len, each_update, &w);
 	free(w.cur);
 	free(w.last);
+	free(w.retry);
 	return 0;
 }
 

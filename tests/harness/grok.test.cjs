@@ -134,6 +134,17 @@ test('AGT-TURN: Grok, an API error (400) ends the turn with that error', T, asyn
 	assert.match(s.text, /^Recovered\.\n\[turn 2 done/, s.text);
 });
 
+test('AGT-TURN AGT-GROK: 429s until Grok\'s retries run out end the turn rate_limited with the reason, not done and empty', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	for (let i = 0; i < 20; i++)
+		mock.push({ type: 'status', status: 429, body: { error: { message: 'Too many requests (mock 429)', type: 'rate_limit_exceeded', code: 'rate_limit_exceeded' } } });
+	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, prompt: 'Will be rate limited' });
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 90 });
+	assert.match(a.text, /status 429 Too Many Requests/, a.text);
+	assert.match(a.text, /\[turn 1 ended with an error \(rate_limited\)/, a.text);
+});
+
 test('AGT-GROK: a 402 ends the turn rate_limited under the weekly-limit card; the next plain send dismisses it once and runs', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'status', status: 402, body: { error: { message: 'You have run out of credits (mock 402)', type: 'insufficient_quota', code: 'insufficient_quota' } } });

@@ -4,7 +4,7 @@
  * against lib/grok-mock.cjs in private tmux servers, each run with its own
  * HOME (~/.grok seeded there), TMPDIR and tmux socket.
  * Usage: NODE_PATH=<dir>/node_modules node record-grok.cjs [case...]
- *   cases: turns sendnow tool error ratelimit splash sandbox longcwd
+ *   cases: turns sendnow tool error ratelimit retries splash sandbox longcwd
  * Writes fixtures/grok-1.0.41/{screens,sessions}/ and layout-longcwd.txt.
  */
 const fs = require('node:fs');
@@ -213,6 +213,19 @@ const cases = {
 			await sleep(500);
 			save('weekly-limit-dismissed');
 			saveSession(run, mock, 'ratelimit');
+		});
+	},
+	/* 429s until Grok's retries run out: turn_completed stop_reason rate_limit. */
+	async retries() {
+		await session('retries', {}, async (run, mock, save) => {
+			await run.waitFor(IDLE, 30000, 'composer');
+			for (let i = 0; i < 20; i++)
+				mock.push({ type: 'status', status: 429, body: { error: { message: 'Too many requests (mock 429)', type: 'rate_limit_exceeded', code: 'rate_limit_exceeded' } } });
+			await typePrompt(run, 'Will be rate limited');
+			await run.waitFor((s) => IDLE(s) && /Retry failed/.test(s), 60000, 'retries out');
+			await sleep(1000);
+			save('retries-exhausted');
+			saveSession(run, mock, 'retries');
 		});
 	},
 	async splash() {

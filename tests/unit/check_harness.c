@@ -413,6 +413,8 @@ static const struct screen_case grok_screens[] = {
 	    "grok_rate_limit_dialog" },
 	{ "weekly-limit-dismissed", AITERM_SCREEN_INPUT_READY,
 	    "composer_empty", NULL },
+	{ "retries-exhausted", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -442,6 +444,12 @@ static const struct turn_case grok_turns[] = {
 	    "The command ran.", NULL },
 	{ "error.updates", 1, 0, AITERM_TURN_ERROR, "api_error", NULL,
 	    "Bad request (mock 400)" },
+	/*
+	 * 429s until Grok's retries ran out: stop_reason rate_limit (not a
+	 * done turn with no answer), with the last retry's reason.
+	 */
+	{ "retries.updates", 1, 0, AITERM_TURN_ERROR, "rate_limited", NULL,
+	    "API error (status 429 Too Many Requests)" },
 	/* The transcript of the weekly-limit card's turn: an error. */
 	{ "ratelimit.updates", 1, 0, AITERM_TURN_ERROR, "api_error", NULL,
 	    "API error (status 402 Payment Required)" },
