@@ -123,6 +123,38 @@ START_TEST(test_cc_and_ninja)
 }
 END_TEST
 
+/* Commands asked for (V=1, --verbose) stay; carets still go. */
+START_TEST(test_verbose_keeps_commands)
+{
+	check_exact("make V=1",
+	    "gcc -O2 -Wall -c -o a.o a.c\n"
+	    "a.c:3:7: warning: unused variable 'x' [-Wunused-variable]\n"
+	    "    3 |   int x;\n"
+	    "      |       ^\n"
+	    "a.c:4:7: warning: unused variable 'y' [-Wunused-variable]\n"
+	    "    4 |   int y;\n"
+	    "      |       ^\n"
+	    "a.c:5:7: warning: unused variable 'z' [-Wunused-variable]\n"
+	    "    5 |   int z;\n"
+	    "      |       ^\n"
+	    "gcc -o app a.o\n",
+	    "make",
+	    "gcc -O2 -Wall -c -o a.o a.c\n"
+	    "a.c:3:7: warning: unused variable 'x' [-Wunused-variable]\n"
+	    "    3 |   int x;\n"
+	    "a.c:4:7: warning: unused variable 'y' [-Wunused-variable]\n"
+	    "    4 |   int y;\n"
+	    "a.c:5:7: warning: unused variable 'z' [-Wunused-variable]\n"
+	    "    5 |   int z;\n"
+	    "gcc -o app a.o\n"
+	    "(0 errors, 3 warnings; +3 caret lines)\n");
+	check_declines("cmake --build build --verbose",
+	    "[ 50%] Building C object CMakeFiles/g.dir/g.c.o\n"
+	    "/usr/bin/cc -O2 -o CMakeFiles/g.dir/g.c.o -c /src/g.c\n"
+	    "[100%] Linking C executable g\n");
+}
+END_TEST
+
 /* cmake: configure checks and "[ 42%]" progress counted, the rest kept. */
 START_TEST(test_cmake)
 {
@@ -265,6 +297,7 @@ make_red_build_suite(void)
 	tcase_add_test(tc, test_make_layout);
 	tcase_add_test(tc, test_cc_and_ninja);
 	tcase_add_test(tc, test_cmake);
+	tcase_add_test(tc, test_verbose_keeps_commands);
 	tcase_add_test(tc, test_tsc_overloads);
 	tcase_add_test(tc, test_tsc_pretty);
 	tcase_add_test(tc, test_rustc_layout);

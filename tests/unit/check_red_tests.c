@@ -256,6 +256,9 @@ START_TEST(test_pytest_error_count)
 		"E       ModuleNotFoundError: No module named 'psycopg2'\n",
 		"2. [FAIL] test_b\n",
 		"E       assert 1 == 2\n",
+		/* The warnings summary rtk leaves out. */
+		"\nWarnings:\n  tests/test_a.py::test_c\n  DeprecationWarning: "
+		"old\n",
 		NULL,
 	};
 

@@ -8,7 +8,8 @@
  *   cmake's "[ 42%] Linking C executable x"), make's "Entering/Leaving
  *   directory" lines and cmake's configure checks ("-- Detecting C compile
  *   features - done") are left out; "-- Found ...", "CMake Warning" and
- *   every other "-- " line are kept.
+ *   every other "-- " line are kept.  Command lines stay when the user
+ *   asked for them (V=1, VERBOSE=1, --verbose, -v).
  * - Every "file:line:col: error|warning|note:" line is kept, with the
  *   source line under it ("  196 |  code"); the caret and fix-it lines
  *   ("      |   ^~~~") are left out.  "In function", "In file included
@@ -224,6 +225,20 @@ put_tally(const struct aiterm_host *h, struct aiterm_buf *out,
 	h->buf_add(out, ")\n", 2);
 }
 
+/*
+ * The user asked to see the commands (make V=1 or VERBOSE=1, cmake
+ * --build --verbose or -v, ninja -v): they stay.
+ */
+static bool
+verbose(const struct aiterm_reduce_input *in)
+{
+	const char *c = in->command != NULL ? in->command : "";
+
+	return rl_has_opt(in->argv, "--verbose") ||
+	    rl_has_opt(in->argv, "-v") || rl_has_opt(in->argv, "V=1") ||
+	    strstr(c, "VERBOSE=1") != NULL;
+}
+
 int
 red_cc_diag(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
     struct aiterm_buf *out)
@@ -234,7 +249,7 @@ red_cc_diag(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	struct cd_tally c;
 	struct rl_line l;
 	size_t i;
-	bool after = false;
+	bool after = false, keep_commands = verbose(in);
 	int rc = -1, s;
 
 	memset(&c, 0, sizeof c);
@@ -263,7 +278,7 @@ red_cc_diag(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 			c.chatter++;
 			continue;
 		}
-		if (command_line(l)) {
+		if (!keep_commands && command_line(l)) {
 			c.commands++;
 			continue;
 		}

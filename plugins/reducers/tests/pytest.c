@@ -25,6 +25,8 @@
  * - When more than ten entries would be listed, FAILED summary lines that
  *   repeat a block of the same test are dropped first, so that a failing
  *   test's name is not pushed behind "… +N more failures" by duplicates.
+ * - The warnings summary, which rtk leaves out, follows as "Warnings:":
+ *   each distinct line once, at most PY_MAX_WARN.
  * - An output without a summary line that this reducer knows is declined,
  *   and so is "no tests ran" when the exit status or an error says that
  *   something went wrong.
@@ -38,6 +40,7 @@
 #include "tests.h"
 
 #define PY_MAX_FAILURES	10	/* entries listed before "… +N more" */
+#define PY_MAX_WARN	12	/* distinct warnings summary lines shown */
 #define PY_MAX_XFAIL	10	/* XFAIL/XPASS lines listed */
 #define PY_BODY_LINES	3	/* lines shown of a failure block */
 #define PY_RULE		"═══════════════════════════════════════"
@@ -47,6 +50,7 @@ enum py_state {
 	PY_FAILURES,
 	PY_ERRORS,
 	PY_SUMMARY,
+	PY_WARNINGS,
 	PY_OTHER,
 };
 
@@ -96,6 +100,8 @@ struct py_run {
 	size_t		 nxfail;
 	size_t		*intr;		/* line indices of "!!! ... !!!" */
 	size_t		 nintr;
+	size_t		*warn;		/* lines of the warnings summary */
+	size_t		 nwarn;
 	struct py_counts c;
 };
 
@@ -235,6 +241,8 @@ section(struct rl_line l, enum py_state state, struct py_counts *c)
 		return PY_ERRORS;
 	if (rl_has(&l, "short test summary"))
 		return PY_SUMMARY;
+	if (rl_has(&l, "warnings summary"))
+		return PY_WARNINGS;
 	if (parse_summary(l, c))
 		return state;
 	return PY_OTHER;
@@ -278,6 +286,11 @@ parse(const struct rl_lines *t, struct py_run *r)
 				e->first = i + 1;
 				open = true;
 			}
+			break;
+		case PY_WARNINGS:
+			if (l.len > 0 && !starts(l, "-- Docs:") &&
+			    !push_index(&r->warn, &r->nwarn, i))
+				return false;
 			break;
 		case PY_SUMMARY:
 			if (starts(l, "FAILED") || starts(l, "ERROR")) {
@@ -538,6 +551,42 @@ put_entries(const struct aiterm_host *h, struct aiterm_buf *out,
 		    n - PY_MAX_FAILURES);
 }
 
+/*
+ * The warnings summary, which rtk leaves out: each distinct line once
+ * (the test that raised it, the warning and its message), at most
+ * PY_MAX_WARN of them.
+ */
+static void
+put_warnings(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_lines *t, const struct py_run *r)
+{
+	struct rl_line l, m;
+	size_t i, j, shown = 0, more = 0;
+	bool seen;
+
+	if (r->nwarn == 0)
+		return;
+	h->buf_add(out, "\nWarnings:\n", strlen("\nWarnings:\n"));
+	for (i = 0; i < r->nwarn; i++) {
+		l = rl_trim(t->v[r->warn[i]]);
+		for (j = 0, seen = false; j < i && !seen; j++) {
+			m = rl_trim(t->v[r->warn[j]]);
+			seen = m.len == l.len && memcmp(m.p, l.p, l.len) == 0;
+		}
+		if (seen)
+			continue;
+		if (shown == PY_MAX_WARN) {
+			more++;
+			continue;
+		}
+		h->buf_add(out, "  ", 2);
+		rl_put(h, out, &l);
+		shown++;
+	}
+	if (more > 0)
+		h->buf_printf(out, "  … +%zu more warning lines\n", more);
+}
+
 static void
 put_header(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct py_counts *c)
@@ -594,7 +643,7 @@ build(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	if (visible(r) > PY_MAX_FAILURES)
 		hide_repeats(r, PY_FAILED_LINE, PY_FAIL_BLOCK);
 	extras = c->skipped > 0 || c->xfailed > 0 || c->xpassed > 0 ||
-	    r->nxfail > 0 || r->nintr > 0 || visible(r) > 0;
+	    r->nxfail > 0 || r->nintr > 0 || visible(r) > 0 || r->nwarn > 0;
 	if (c->failed == 0 && c->errors == 0 && c->passed > 0 && !extras) {
 		if (c->other)
 			h->buf_printf(out, "Pytest: %.*s\n", (int)c->text.len,
@@ -620,6 +669,7 @@ build(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 			h->buf_printf(out, "  … +%zu more\n",
 			    r->nxfail - PY_MAX_XFAIL);
 	}
+	put_warnings(h, out, t, r);
 	if (visible(r) == 0)
 		return 0;
 	h->buf_printf(out, "\n%s:\n", c->failed == 0 && c->errors > 0 ?
@@ -644,6 +694,7 @@ red_pytest(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	free(r.e);
 	free(r.xfail);
 	free(r.intr);
+	free(r.warn);
 	rl_lines_free(&t);
 	return rc;
 }
