@@ -111,6 +111,11 @@ async function runBoth(client) {
 			server: process.execPath,
 			serverArgs: [path.join(__dirname, 'lib', 'tee.cjs'), log, '--', aitermBinary()],
 		});
+		/* The server's end, as tee.cjs saw it (the client may take a moment). */
+		for (let i = 0; i < 50 && !fs.existsSync(`${log}.exit`); i++)
+			await new Promise((res) => setTimeout(res, 100));
+		r.serverExit = fs.existsSync(`${log}.exit`) ? JSON.parse(fs.readFileSync(`${log}.exit`, 'utf8')) : null;
+		r.serverErr = fs.existsSync(`${log}.err`) ? fs.readFileSync(`${log}.err`, 'utf8') : '';
 		const calls = serverCalls(log);
 		r.serverResults = matchCalls(r.results, calls);
 		r.toolsList = (firstResult(calls, 'tools/list') || {}).tools;
@@ -127,6 +132,10 @@ function ctx(r) {
 }
 
 function checkRun(t, client, r) {
+	/* The server the client started ended cleanly (issue 20). */
+	assert.ok(r.serverExit, `${client}: the server's end was not seen: ${ctx(r)}`);
+	assert.equal(r.serverExit.code, 0, `${client}: the server exited ${JSON.stringify(r.serverExit)}; stderr: ${r.serverErr.slice(-2000)}`);
+	assert.doesNotMatch(r.serverErr, /AddressSanitizer|LeakSanitizer|runtime error:|UndefinedBehaviorSanitizer/, `${client}: sanitizer report: ${r.serverErr.slice(-3000)}`);
 	assert.deepEqual(r.scriptErrors, [], ctx(r));
 	assert.equal(r.timedOut, false, ctx(r));
 	assert.equal(r.exitCode, 0, ctx(r));
