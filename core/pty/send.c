@@ -263,8 +263,9 @@ save_last_command(const char *session, const char *text, size_t len)
 	struct aiterm_error err = ERROR_INIT;
 	char *path = session_path(session, "last-command");
 
+	/* Lost at a power cut, it only chooses a reducer again. */
 	if (path != NULL)
-		atomic_write(path, text, len, &err);
+		atomic_replace(path, text, len, &err);
 	error_clear(&err);
 	free(path);
 }

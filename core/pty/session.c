@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +77,9 @@ session_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int
-session_json_write(const char *id, const char *name, json_t *o,
+/* durable: fsynced (atomic_write), else only renamed (atomic_replace). */
+static int
+json_write(const char *id, const char *name, json_t *o, bool durable,
     struct aiterm_error *err)
 {
 	char *path = session_path(id, name), *text;
@@ -89,10 +91,18 @@ session_json_write(const char *id, const char *name, json_t *o,
 	}
 	text = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
-	rc = atomic_write(path, text, strlen(text), err);
+	rc = durable ? atomic_write(path, text, strlen(text), err) :
+	    atomic_replace(path, text, strlen(text), err);
 	free(text);
 	free(path);
 	return rc;
+}
+
+int
+session_json_write(const char *id, const char *name, json_t *o,
+    struct aiterm_error *err)
+{
+	return json_write(id, name, o, true, err);
 }
 
 json_t *
@@ -176,9 +186,10 @@ int
 session_cursor_write(const char *id, const struct session_cursor *c,
     struct aiterm_error *err)
 {
-	return session_json_write(id, "cursor.json", json_pack("{s:I, s:I, s:i}",
+	/* Lost at a power cut, a cursor only reads output again. */
+	return json_write(id, "cursor.json", json_pack("{s:I, s:I, s:i}",
 	    "offset", (json_int_t)c->offset, "line", (json_int_t)c->line,
-	    "region", c->region), err);
+	    "region", c->region), false, err);
 }
 
 int

@@ -1,6 +1,7 @@
 /*
  * Atomic files: a temporary beside the target, fsync, rename, fsync of the
- * directory.  Temporaries are named ".<name>.tmp.<pid>.<random>" so that
+ * directory (atomic_replace: the rename alone, for state that may go back
+ * after a power loss).  Temporaries are named ".<name>.tmp.<pid>.<random>" so that
  * atomic_cleanup can tell whose they are.
  */
 #include <sys/stat.h>
@@ -193,6 +194,36 @@ atomic_write(const char *path, const void *data, size_t len,
 	if (atomic_append(&af, data, len, err) == -1)
 		goto out_abort;
 	return atomic_commit(&af, err);
+
+out_abort:
+	atomic_abort(&af);
+	return -1;
+}
+
+int
+atomic_replace(const char *path, const void *data, size_t len,
+    struct aiterm_error *err)
+{
+	struct atomic_file af;
+	int fd;
+
+	if (atomic_open(path, &af, err) == -1)
+		return -1;
+	if (atomic_append(&af, data, len, err) == -1)
+		goto out_abort;
+	fd = af.fd;
+	af.fd = -1;
+	if (close(fd) == -1) {
+		error_set(err, "cannot close '%s': %s", af.tmp, strerror(errno));
+		goto out_abort;
+	}
+	if (rename(af.tmp, af.path) == -1) {
+		error_set(err, "cannot rename '%s' to '%s': %s", af.tmp,
+		    af.path, strerror(errno));
+		goto out_abort;
+	}
+	atomic_free(&af);
+	return 0;
 
 out_abort:
 	atomic_abort(&af);

@@ -30,6 +30,15 @@ void	atomic_abort(struct atomic_file *af);
 /* open + write all + commit. */
 int	atomic_write(const char *path, const void *data, size_t len,
 	    struct aiterm_error *err);
+/*
+ * open + write all + rename, without the two fsyncs: a reader sees the old
+ * file or the new one, never a part, but after a power loss the old one
+ * may be back.  For state whose loss repeats work and loses nothing (a
+ * read cursor: output read again; the last command's text: a reducer
+ * chosen again).
+ */
+int	atomic_replace(const char *path, const void *data, size_t len,
+	    struct aiterm_error *err);
 /* Read a whole file (NUL-terminated); *data is allocated. */
 int	file_read(const char *path, char **data, size_t *len, struct aiterm_error *err);
 /*

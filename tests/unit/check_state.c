@@ -840,7 +840,6 @@ END_TEST
 START_TEST(test_lock_bad_records)
 {
 	static const char *const bad[] = {
-		"",
 		"not json",
 		"[1, 2]",
 		"{\"pid\":1}",
@@ -878,11 +877,45 @@ START_TEST(test_lock_bad_records)
 	ck_assert_str_eq(error_msg(&err), want);
 	free(want);
 
+	/*
+	 * An empty record (a lock made without fsync whose data did not
+	 * reach the disk before a power cut): its owner is dead, the lock
+	 * is stale, reported and left alone.
+	 */
+	write_raw(p, "");
+	ck_assert_int_eq(lock_acquire(p, &owner, &err), LOCK_STALE);
+	ck_assert_int_eq(owner.pid, 0);
+	ck_assert(exists(p));
+
 	/* No temporary is left behind by the failed attempts. */
 	ck_assert_int_eq(count_entries(tmpdir, ""), 1);
 
 	error_clear(&err);
 	free(prefix);
+}
+END_TEST
+
+/* atomic_replace: the rename without fsyncs; old or new, nothing beside. */
+START_TEST(test_atomic_replace_light)
+{
+	const char *p = statefile;
+	struct aiterm_error err = ERROR_INIT;
+	char *data;
+
+	ck_assert_int_eq(atomic_replace(p, "first", 5, &err), 0);
+	data = read_ok(p);
+	ck_assert_str_eq(data, "first");
+	free(data);
+	ck_assert_int_eq(atomic_replace(p, "second", 6, &err), 0);
+	data = read_ok(p);
+	ck_assert_str_eq(data, "second");
+	free(data);
+	ck_assert_int_eq(count_entries(tmpdir, ""), 1);
+	/* Nowhere to write: a clear error, not a crash. */
+	ck_assert_int_eq(atomic_replace("/nonexistent-aiterm/x", "y", 1,
+	    &err), -1);
+	ck_assert_ptr_nonnull(strstr(error_msg(&err), "/nonexistent-aiterm"));
+	error_clear(&err);
 }
 END_TEST
 
@@ -1034,6 +1067,7 @@ make_state_suite(void)
 	tcase_add_test(tc, test_modes_whatever_umask);
 	tcase_add_test(tc, test_root_existing_is_tightened);
 	tcase_add_test(tc, test_atomic_replace);
+	tcase_add_test(tc, test_atomic_replace_light);
 	tcase_add_test(tc, test_atomic_abort);
 	tcase_add_test(tc, test_lock_cycle);
 	tcase_add_test(tc, test_proc_self);
