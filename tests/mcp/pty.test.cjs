@@ -239,8 +239,9 @@ test('PTY-DONE waiting for an end mark polls nothing: a 3 s sleep costs the serv
 	await c.expectExit(id, 'true', 0);
 	/*
 	 * The pane's process ending and the output log changing wake the
-	 * wait; nothing asks tmux or /proc every 250 ms meanwhile (that tick
-	 * made about 2 reads a tick: 24 more for 3 s).
+	 * wait; nothing asks tmux or /proc every 250 ms meanwhile.  Measured
+	 * here: that tick cost 55 more reads for the 3 s; without it 5 (12
+	 * on a loaded CI machine).
 	 */
 	const cost = async (secs) => {
 		const before = syscr(c.pid);
@@ -250,7 +251,7 @@ test('PTY-DONE waiting for an end mark polls nothing: a 3 s sleep costs the serv
 	const short = await cost(0.2);
 	const long = await cost(3);
 	t.diagnostic(`reads: sleep 0.2 -> ${short}, sleep 3 -> ${long}`);
-	assert.ok(long - short < 10, `sleep 3 cost ${long} reads, sleep 0.2 ${short}`);
+	assert.ok(long - short < 25, `sleep 3 cost ${long} reads, sleep 0.2 ${short}`);
 	/* The shell dying mid-wait still ends the wait at once, by event. */
 	const pid = Number((await c.expectExit(id, 'echo $$', 0)).text.trim().split('\n').pop());
 	const started = Date.now();
