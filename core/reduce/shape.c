@@ -492,6 +492,13 @@ static const char *const passed_suffix[] = {
 	" ... ok", " PASSED", " ... ignored",
 };
 
+/* A tool's advice on what to type next (git's hints): generic, not a fact
+ * of this output, so a rare one is not an outlier. */
+static const char *const advice_prefix[] = {
+	"(use ", "(fix conflicts ", "(all conflicts fixed", "(commit or discard ",
+	"hint: ",
+};
+
 /* Whether the line (blanks before it skipped) starts or ends so. */
 static bool
 line_is(const char *p, size_t len, const char *const *prefix, size_t npre,
@@ -529,6 +536,12 @@ passed_test(const char *p, size_t len)
 {
 	return line_is(p, len, passed_prefix, NELEM(passed_prefix),
 	    passed_suffix, NELEM(passed_suffix));
+}
+
+static bool
+advice(const char *p, size_t len)
+{
+	return line_is(p, len, advice_prefix, NELEM(advice_prefix), NULL, 0);
 }
 
 static size_t
@@ -667,7 +680,7 @@ line_check(const struct scan *sc, const char *p, size_t len,
 	else
 		whole = failed_test(p, len) || (sc->outliers &&
 		    !passed_test(p, len) && !banner(p, len) && !meta(p, len) &&
-		    red_shapes_rare(&sc->shapes, p, len));
+		    !advice(p, len) && red_shapes_rare(&sc->shapes, p, len));
 	if (whole) {
 		if (!words_held(p, len, sc->low, outlen))
 			return 0;

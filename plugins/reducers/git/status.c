@@ -2,9 +2,9 @@
  * git status (long format): the hints git prints in parentheses and the
  * blank lines go; each section keeps git's heading ("Changes to be
  * committed:", "Untracked files:": a person knows them, RED-FAITHFUL)
- * over one line per path, with the change as a letter ("M src/net.c",
- * "D docs/OLD_DESIGN.md", "R a -> b").  Unmerged
- * paths keep git's words ("both modified: x").  The branch lines and any
+ * over one line per path with git's change words, blank runs squeezed
+ * ("modified: src/net.c", "renamed: a -> b", "both modified: x": a rare
+ * change among many untracked files is an outlier, ADR 0008).  The branch lines and any
  * line not recognised stay as they are.  When the paths do not fit the
  * budget, each section shows its first paths and the count of the rest.
  * Output that is not the English long format (no "On branch" line and no
@@ -19,30 +19,16 @@
 static const struct {
 	const char	*git;
 	const char	*shown;
-	bool		 letters;	/* "modified:   x" becomes "M x" */
 	bool		 paths;		/* entries are bare paths */
 } st_sections[] = {
-	{ "Changes to be committed:", "Changes to be committed:", true, false },
+	{ "Changes to be committed:", "Changes to be committed:", false },
 	{ "Changes not staged for commit:", "Changes not staged for commit:",
-	    true, false },
-	{ "Unmerged paths:", "Unmerged paths (conflicts):", false, false },
-	{ "Untracked files:", "Untracked files:", false, true },
-	{ "Ignored files:", "Ignored files:", false, true },
+	    false },
+	{ "Unmerged paths:", "Unmerged paths (conflicts):", false },
+	{ "Untracked files:", "Untracked files:", true },
+	{ "Ignored files:", "Ignored files:", true },
 };
 #define ST_NSECTIONS (sizeof st_sections / sizeof st_sections[0])
-
-/* The change words of an entry and their letters. */
-static const struct {
-	const char	*word;
-	const char	*letter;
-} st_changes[] = {
-	{ "new file:", "A" },
-	{ "modified:", "M" },
-	{ "deleted:", "D" },
-	{ "renamed:", "R" },
-	{ "copied:", "C" },
-	{ "typechange:", "T" },
-};
 
 /* The first lines that say which branch (or none) the status is for. */
 static const char *const st_heads[] = {
@@ -78,27 +64,15 @@ is_hint(const struct rl_line *l)
 	    t.p[t.len - 1] == ')';
 }
 
-/* Append an entry of section sec: "M path" or the line without its tab. */
+/* Append an entry of section sec without its tab, git's words kept. */
 static void
 put_entry(const struct aiterm_host *h, struct aiterm_buf *out, int sec,
     const struct rl_line *l)
 {
 	struct rl_line t = rl_trim(*l), rest;
-	size_t i, n;
+	size_t n;
 
-	if (st_sections[sec].letters) {
-		for (i = 0; i < sizeof st_changes / sizeof st_changes[0];
-		    i++) {
-			n = strlen(st_changes[i].word);
-			if (!rl_starts(&t, st_changes[i].word))
-				continue;
-			rest = rl_trim(rl_from(t, n));
-			h->buf_printf(out, "%s ", st_changes[i].letter);
-			rl_put(h, out, &rest);
-			return;
-		}
-	}
-	/* "both modified:   x" as "both modified: x"; a path as it is. */
+	/* "new file:   x" as "new file: x"; a path as it is. */
 	for (n = 0; !st_sections[sec].paths && n < t.len && t.p[n] != ':';
 	    n++)
 		;
