@@ -83,11 +83,12 @@ START_TEST(test_make_layout)
 	    "a.c: In function 'main':\n"
 	    "a.c:3:9: warning: unused variable 'x' [-Wunused-variable]\n"
 	    "    3 |     int x;\n"
+	    "/usr/bin/x86_64-linux-gnu-gcc-12 -o kv a.o\n"
 	    "/usr/bin/ld: a.o: in function `main':\n"
 	    "a.c:(.text+0x5): undefined reference to `kv_open'\n"
 	    "collect2: error: ld returned 1 exit status\n"
 	    "make[1]: *** [Makefile:9: kv] Error 1\n"
-	    "(1 error, 1 warning; +2 commands, +2 directory lines, "
+	    "(1 error, 1 warning; +1 commands, +2 directory lines, "
 	    "+1 caret lines)\n");
 }
 END_TEST

@@ -491,6 +491,27 @@ START_TEST(test_cargo_all_ok)
 }
 END_TEST
 
+/* RED-FAITHFUL: a failing test's own line stays whole under its count. */
+START_TEST(test_cargo_failed_lines)
+{
+	static const char *const want[] = {
+		"unittests src/lib.rs: 3 tests, 1 ok, 2 FAILED\n"
+		"test b ... FAILED\ntest c::d ... FAILED\n",
+		"---- b stdout ----\n", NULL,
+	};
+
+	check_reduces("cargo test",
+	    "     Running unittests src/lib.rs (target/debug/deps/demo-1)\n\n"
+	    "running 3 tests\ntest a ... ok\ntest b ... FAILED\n"
+	    "test c::d ... FAILED\n\nfailures:\n\n---- b stdout ----\n"
+	    "thread 'b' panicked at src/lib.rs:9:5:\nboom\n\n"
+	    "---- c::d stdout ----\nthread 'c::d' panicked at src/lib.rs:12:5:"
+	    "\nbang\n\nfailures:\n    b\n    c::d\n\n"
+	    "test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; "
+	    "0 filtered out; finished in 0.00s\n\n", "cargo-test", want);
+}
+END_TEST
+
 START_TEST(test_jest_all_passed)
 {
 	static const char *const want[] = {
@@ -645,6 +666,7 @@ make_red_tests_suite(void)
 	tcase_add_test(tc, test_pytest_all_passed);
 	tcase_add_test(tc, test_cargo_compile_error);
 	tcase_add_test(tc, test_cargo_all_ok);
+	tcase_add_test(tc, test_cargo_failed_lines);
 	tcase_add_test(tc, test_jest_all_passed);
 	tcase_add_test(tc, test_jest_pass_named);
 	tcase_add_test(tc, test_trace_node);

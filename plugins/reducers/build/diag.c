@@ -9,7 +9,8 @@
  *   directory" lines and cmake's configure checks ("-- Detecting C compile
  *   features - done") are left out; "-- Found ...", "CMake Warning" and
  *   every other "-- " line are kept.  Command lines stay when the user
- *   asked for them (V=1, VERBOSE=1, --verbose, -v).
+ *   asked for them (V=1, VERBOSE=1, --verbose, -v).  A compiler command
+ *   that links ("-o prog" without "-c") stays: it names what was built.
  * - Every "file:line:col: error|warning|note:" line is kept, with the
  *   source line under it ("  196 |  code"); the caret and fix-it lines
  *   ("      |   ^~~~") are left out.  "In function", "In file included
@@ -151,6 +152,14 @@ command_line(struct rl_line l)
 	return in_list(w, n, cd_programs);
 }
 
+/* "cc ... -o prog a.o b.o -lm": a compiler command without "-c". */
+static bool
+link_command(struct rl_line l)
+{
+	return l.len > 0 && l.p[0] != ' ' && l.p[0] != '[' &&
+	    rl_has(&l, " -o ") && !rl_has(&l, " -c ");
+}
+
 static bool
 chatter_line(struct rl_line l)
 {
@@ -278,7 +287,7 @@ red_cc_diag(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 			c.chatter++;
 			continue;
 		}
-		if (!keep_commands && command_line(l)) {
+		if (!keep_commands && command_line(l) && !link_command(l)) {
 			c.commands++;
 			continue;
 		}

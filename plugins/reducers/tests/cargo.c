@@ -8,8 +8,10 @@
  *   which gets the number of snippet lines left out ("(+5 lines)").  An
  *   error diagnostic is kept in full.
  * - Each test binary becomes one line, "unittests src/lib.rs: 11 tests,
- *   8 ok, 3 FAILED", instead of one line per test; a binary that ran no
- *   test is "Doc-tests x: 0 tests" without its result line.
+ *   8 ok, 3 FAILED", instead of one line per test, followed by the
+ *   "test x ... FAILED" lines as cargo printed them (RED-FAITHFUL: a
+ *   failing test's line stays whole); a binary that ran no test is
+ *   "Doc-tests x: 0 tests" without its result line.
  * - A "---- name stdout ----" block keeps every line but blank ones and
  *   the RUST_BACKTRACE hint; the frames of a stack backtrace are counted.
  * - The closing "failures:" list of names is left out when every name on
@@ -43,6 +45,7 @@ struct cg_run {
 	const struct rl_lines	*t;
 	struct rl_line		 label;		/* "unittests src/lib.rs" */
 	size_t			 ran, ok, failed, ignored;
+	size_t			 from;		/* its "running N tests" line */
 	bool			 summed;	/* the binary's line is out */
 	struct rl_line		*blocks;	/* names that headed a block */
 	size_t			 nblocks;
@@ -99,6 +102,23 @@ binary_label(struct rl_line l, struct rl_line *label)
 	return true;
 }
 
+/* The binary's "test x ... FAILED" lines, up to its failure blocks. */
+static void
+put_failed(struct cg_run *r)
+{
+	struct rl_line t;
+	size_t i;
+
+	for (i = r->from + 1; i < r->t->n && r->failed > 0; i++) {
+		t = rl_trim(r->t->v[i]);
+		if (rl_eq(&t, "failures:") || rl_starts(&t, "test result:") ||
+		    (rl_starts(&t, "---- ") && rl_ends(&t, " ----")))
+			break;
+		if (rl_starts(&t, "test ") && rl_ends(&t, " ... FAILED"))
+			rl_put(r->h, r->out, &t);
+	}
+}
+
 static void
 put_summary(struct cg_run *r)
 {
@@ -116,6 +136,7 @@ put_summary(struct cg_run *r)
 	if (r->ignored > 0)
 		r->h->buf_printf(r->out, ", %zu ignored", r->ignored);
 	r->h->buf_add(r->out, "\n", 1);
+	put_failed(r);
 }
 
 /* A "test name ... outcome" line: count it. */
@@ -341,6 +362,7 @@ walk(struct cg_run *r)
 			if (rl_number(&p, end, &n)) {
 				flush_names(r);
 				r->ran = n;
+				r->from = i;
 				r->ok = r->failed = r->ignored = 0;
 				r->summed = false;
 				r->seen = true;
