@@ -28,6 +28,13 @@
  * for the dialog must not reach what comes after it.
  */
 #define ANSWER_PATIENCE_MS	2000
+/*
+ * A dead pane whose status tmux has not reaped yet is looked at again
+ * this many times, this far apart, before "status unknown" (the same
+ * patience as the end of a command, pty-common.c).
+ */
+#define REAP_LOOKS	10
+#define REAP_LOOK_MS	20
 /* What an exit at start shows of the log: its end, a few lines. */
 #define TAIL_READ	8192
 #define TAIL_LINES	6
@@ -45,6 +52,7 @@ struct startup {
 	bool			 done, typing, watching;
 	bool			 ready_once;	/* a composer was seen once */
 	unsigned		 advances;
+	unsigned		 reap_looks;	/* looks at a dead pane */
 	char			 answered[32];	/* the screen last answered */
 	uint64_t		 answered_at;	/* loop time of that answer */
 	long long		 t0;
@@ -248,6 +256,10 @@ look(struct startup *s)
 	s->r.verdict = scr.verdict;
 	switch (scr.verdict.state) {
 	case AITERM_SCREEN_EXITED:
+		if (scr.pane.dead_status < 0 && s->reap_looks++ < REAP_LOOKS) {
+			schedule(s, REAP_LOOK_MS);
+			break;
+		}
 		s->r.exit_status = scr.pane.dead_status;
 		log_tail(s->session, s->r.screen_tail, sizeof s->r.screen_tail);
 		named_end(s);
