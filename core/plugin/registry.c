@@ -8,6 +8,7 @@
 #include "plugin/loader.h"
 #include "plugin/manifest.h"
 #include "plugin/registry.h"
+#include "util/names.h"
 #include "util/xmalloc.h"
 
 static struct plugin_entry *entries;
@@ -55,6 +56,20 @@ find_loaded_name(const char *name)
 	return NULL;
 }
 
+/*
+ * AITERM_PLUGINS (comma-separated names, what aiterm-setup --plugins
+ * registers) narrows the harness and reducer plugins loaded; a mux is
+ * always loaded, the server needs one.
+ */
+static bool
+chosen(const char *name, enum aiterm_plugin_kind kind)
+{
+	const char *list = getenv("AITERM_PLUGINS");
+
+	return list == NULL || *list == '\0' || kind == AITERM_KIND_MUX ||
+	    names_has(list, name);
+}
+
 static void
 load_manifest(const char *path)
 {
@@ -76,6 +91,11 @@ load_manifest(const char *path)
 	if (first != NULL) {
 		e->error = xasprintf("shadowed by %s, found earlier on the "
 		    "search path", first->manifest_path);
+		goto out;
+	}
+	if (!chosen(m.name, m.kind)) {
+		e->error = xstrdup("not chosen: AITERM_PLUGINS does not name "
+		    "it");
 		goto out;
 	}
 	e->plugin = loader_load(&m, &err);

@@ -3,4 +3,5 @@ core_libaiterm_la_SOURCES += \
 	core/util/buf.c core/util/buf.h \
 	core/util/error.c core/util/error.h \
 	core/util/sha256.c core/util/sha256.h \
-	core/util/path.c core/util/path.h
+	core/util/path.c core/util/path.h \
+	core/util/names.c core/util/names.h

@@ -68,7 +68,7 @@ fi
 export AITERM_PLUGIN_PATH AITERM_SYSTEM_PLUGINDIR AITERM_SHELL_DIR
 
 . "$top_srcdir/tests/npm-ci.sh"
-npm_ci_locked tests/clients "$src" "$dst" @openai/codex \
+npm_ci_locked tests/clients "$src" "$dst" @openai/codex @xai-official/grok \
     @anthropic-ai/claude-code gpt-tokenizer
 
 NODE_PATH=$dst/node_modules

@@ -5,6 +5,7 @@ include $(srcdir)/tests/unit/shell.mk
 include $(srcdir)/tests/unit/mcp.mk
 include $(srcdir)/tests/unit/loader.mk
 include $(srcdir)/tests/unit/logread.mk
+include $(srcdir)/tests/unit/setup.mk
 include $(srcdir)/tests/unit/reduce.mk
 include $(srcdir)/tests/unit/redcmd.mk
 include $(srcdir)/tests/unit/red-corpus.mk

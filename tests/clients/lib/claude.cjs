@@ -125,6 +125,7 @@ function findInstructions(body, serverName, expected) {
  *   instructions the server instructions expected (for instructionsShown.exact)
  *   keep        keep the private tree (for debugging); its path is in .dirs
  *   mcpConfig   true: pass --mcp-config <file> --strict-mcp-config instead of `claude mcp add`
+ *   register    async (dirs, env) => any: registers the server instead of `claude mcp add`
  *   extraArgs   more claude arguments
  * Resolves {results, toolsShown, instructionsShown, requests, main, side,
  * stdout, stderr, exitCode, json, ms, timedOut, tmuxKilled, dirs}.
@@ -149,7 +150,10 @@ async function runClaude(opts = {}) {
 	try {
 		writeClaudeJson(dirs.home, dirs.work);
 		const args = [];
-		if (opts.mcpConfig) {
+		if (opts.register) {
+			/* opts.register(dirs, env): registers the server itself (aiterm-setup). */
+			out.registered = await opts.register(dirs, env);
+		} else if (opts.mcpConfig) {
 			const file = path.join(dirs.root, 'mcp.json');
 			fs.writeFileSync(file, JSON.stringify({
 				mcpServers: { [serverName]: { type: 'stdio', command: server, args: serverArgs, env: C.serverEnv(env) } },

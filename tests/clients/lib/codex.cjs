@@ -85,6 +85,11 @@ function configToml({ baseUrl, cwd, serverName, server, serverArgs, env, tools, 
 		`[projects.${q(cwd)}]`,
 		'trust_level = "trusted"',
 		'',
+	);
+	/* server null: registered by someone else (aiterm-setup, `codex mcp add`). */
+	if (server === null)
+		return lines.join('\n') + '\n';
+	lines.push(
 		`[mcp_servers.${q(serverName)}]`,
 		`command = ${q(server)}`,
 		`args = [${serverArgs.map(q).join(', ')}]`,
@@ -130,7 +135,7 @@ function errorsFromEvents(stdout) {
  */
 async function runCodex(opts = {}) {
 	const serverName = opts.serverName || 'aiterm';
-	const server = opts.server || C.aitermBinary();
+	const server = opts.register ? null : (opts.server || C.aitermBinary());
 	const serverArgs = opts.serverArgs || [];
 	const { dirs, env } = C.makeRunEnv(opts.env);
 	const mock = await startOpenAIMock({ steps: opts.steps, final: opts.final, server: serverName });
@@ -150,6 +155,9 @@ async function runCodex(opts = {}) {
 			sandbox: opts.sandbox === undefined ? 'danger-full-access' : opts.sandbox,
 		});
 		fs.writeFileSync(path.join(dirs.codex, 'config.toml'), out.config);
+		/* opts.register(dirs, env): registers the server itself (aiterm-setup). */
+		if (opts.register)
+			out.registered = await opts.register(dirs, env);
 		const prompt = opts.prompt || 'Run the scripted terminal steps with the aiterm tools.';
 		const args = [...pre, 'exec', '--json', '--skip-git-repo-check', '--color', 'never',
 			...(opts.sandbox === null ? [] : ['-s', opts.sandbox || 'danger-full-access']), '-C', dirs.work, ...(opts.extraArgs || []), prompt];

@@ -1,0 +1,244 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jconf.h"
+#include "jsonedit.h"
+#include "run.h"
+#include "state/atomic.h"
+#include "util/xmalloc.h"
+
+#define SERVERS "mcpServers"
+
+int
+jconf_load(struct jconf *c, const char *path, struct setup_outcome *o)
+{
+	struct aiterm_error err = ERROR_INIT;
+	json_error_t je;
+	struct stat st;
+	size_t len;
+
+	memset(c, 0, sizeof *c);
+	c->path = xstrdup(path);
+	c->mode = 0600;
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT)
+			return setup_fail(o, "CONFIG_UNREADABLE", "%s: %s",
+			    path, strerror(errno));
+		c->text = xstrdup("{}\n");
+	} else {
+		c->exists = true;
+		c->mode = st.st_mode & 07777;
+		if (file_read(path, &c->text, &len, &err) != 0) {
+			setup_fail(o, "CONFIG_UNREADABLE", "%s",
+			    error_msg(&err));
+			error_clear(&err);
+			return -1;
+		}
+		if (strlen(c->text) != len)
+			return setup_fail(o, "CONFIG_CORRUPT",
+			    "%s holds a NUL byte; it was left as it is", path);
+	}
+	c->root = json_loads(c->text, JSON_REJECT_DUPLICATES, &je);
+	if (c->root == NULL)
+		return setup_fail(o, "CONFIG_CORRUPT", "%s is not valid JSON "
+		    "(line %d, column %d: %s); it was left as it is", path,
+		    je.line, je.column, je.text);
+	if (!json_is_object(c->root) || (json_object_get(c->root, SERVERS) !=
+	    NULL && !json_is_object(json_object_get(c->root, SERVERS))))
+		return setup_fail(o, "CONFIG_CORRUPT", "%s: not a JSON object "
+		    "with an object \"%s\"; it was left as it is", path,
+		    SERVERS);
+	return 0;
+}
+
+void
+jconf_free(struct jconf *c)
+{
+	free(c->path);
+	free(c->text);
+	json_decref(c->root);
+	memset(c, 0, sizeof *c);
+}
+
+json_t *
+jconf_server(const struct jconf *c, const char *name)
+{
+	return json_object_get(json_object_get(c->root, SERVERS), name);
+}
+
+/* What the edit must parse to: the old value plus or minus name. */
+static json_t *
+expected(const struct jconf *c, const char *name, const json_t *value,
+    bool drop_parent)
+{
+	json_t *want = json_deep_copy(c->root), *servers;
+
+	servers = json_object_get(want, SERVERS);
+	if (value != NULL) {
+		if (servers == NULL) {
+			servers = json_object();
+			json_object_set_new(want, SERVERS, servers);
+		}
+		json_object_set_new(servers, name, json_deep_copy(value));
+	} else {
+		json_object_del(servers, name);
+		if (drop_parent && json_object_size(servers) == 0)
+			json_object_del(want, SERVERS);
+	}
+	return want;
+}
+
+/* The unified diff of a -> b, through diff(1). */
+static char *
+unified(const char *path, const char *a, const char *b)
+{
+	char ta[] = "/tmp/aiterm-setup-a.XXXXXX", tb[] = "/tmp/aiterm-setup-b.XXXXXX";
+	char la[512], lb[512];
+	char *argv[] = { "diff", "-u", "--label", la, "--label", lb, ta, tb,
+	    NULL };
+	struct run_result r;
+	char *d;
+	int fa = mkstemp(ta), fb = mkstemp(tb);
+
+	snprintf(la, sizeof la, "%s", path);
+	snprintf(lb, sizeof lb, "%s (after aiterm-setup)", path);
+	if (fa < 0 || fb < 0 || write(fa, a, strlen(a)) < 0 ||
+	    write(fb, b, strlen(b)) < 0 || run_cmd(argv, 10000, &r) != 0)
+		d = xstrdup("(diff could not run)");
+	else {
+		d = xstrdup(r.out.data != NULL ? r.out.data : "");
+		run_result_free(&r);
+	}
+	if (fa >= 0) {
+		close(fa);
+		unlink(ta);
+	}
+	if (fb >= 0) {
+		close(fb);
+		unlink(tb);
+	}
+	return d;
+}
+
+/* A copy of the file as it was: <path>.aiterm-setup-<time>.bak. */
+static int
+backup(const struct jconf *c, struct setup_outcome *o)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct atomic_file af;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!c->exists)
+		return 0;
+	struct stat st;
+	int k;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	/* Never over an older copy: a second run in the same second. */
+	o->backup = xasprintf("%s.aiterm-setup-%s.bak", c->path, stamp);
+	for (k = 2; lstat(o->backup, &st) == 0 && k < 1000; k++) {
+		free(o->backup);
+		o->backup = xasprintf("%s.aiterm-setup-%s-%d.bak", c->path,
+		    stamp, k);
+	}
+	if (atomic_open(o->backup, &af, &err) != 0 ||
+	    atomic_append(&af, c->text, strlen(c->text), &err) != 0 ||
+	    fchmod(af.fd, c->mode) != 0 || atomic_commit(&af, &err) != 0) {
+		if (af.fd >= 0)
+			atomic_abort(&af);
+		setup_fail(o, "BACKUP_FAILED", "could not keep a copy of %s "
+		    "as %s: %s; nothing was changed", c->path, o->backup,
+		    error_msg(&err) != NULL && *error_msg(&err) != '\0' ?
+		    error_msg(&err) : strerror(errno));
+		error_clear(&err);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+write_file(const struct jconf *c, const char *text, struct setup_outcome *o)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct atomic_file af;
+
+	if (atomic_open(c->path, &af, &err) != 0 ||
+	    atomic_append(&af, text, strlen(text), &err) != 0 ||
+	    fchmod(af.fd, c->mode) != 0 || atomic_commit(&af, &err) != 0) {
+		if (af.fd >= 0)
+			atomic_abort(&af);
+		setup_fail(o, "WRITE_FAILED", "could not write %s: %s; the "
+		    "file is as it was", c->path, error_msg(&err));
+		error_clear(&err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+jconf_unlink_empty(const char *path, struct setup_outcome *o)
+{
+	json_t *j = json_load_file(path, 0, NULL);
+	bool empty = json_is_object(j) && json_object_size(j) == 0;
+
+	json_decref(j);
+	if (empty && unlink(path) != 0)
+		return setup_fail(o, "WRITE_FAILED", "could not remove %s, "
+		    "which setup created: %s", path, strerror(errno));
+	return 0;
+}
+
+int
+jconf_change(struct jconf *c, const char *name, const json_t *value,
+    bool drop_parent, bool dry, bool *created, struct setup_outcome *o)
+{
+	json_t *want, *got;
+	char *text;
+	bool made = false;
+	int rc = -1;
+
+	if (c->exists && (c->mode & S_IWUSR) == 0)
+		return setup_fail(o, "CONFIG_READONLY", "%s is read-only "
+		    "(mode %04o); it was left as it is", c->path,
+		    (unsigned)c->mode);
+	want = expected(c, name, value, drop_parent);
+	if (!c->exists) {
+		/* A new file: written whole, two-space indented. */
+		text = json_dumps(want, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		made = true;
+		if (text != NULL) {
+			text = xrealloc(text, strlen(text) + 2);
+			strcat(text, "\n");
+		}
+	} else
+		text = value != NULL ? jedit_add(c->text, SERVERS, name,
+		    value, &made) : jedit_remove(c->text, SERVERS, name,
+		    drop_parent);
+	got = text != NULL ? json_loads(text, 0, NULL) : NULL;
+	if (got == NULL || !json_equal(got, want)) {
+		setup_fail(o, "CONFIG_EDIT_FAILED", "the edit of %s did not "
+		    "give what it should; it was left as it is", c->path);
+		goto out;
+	}
+	if (created != NULL)
+		*created = made;
+	if (dry)
+		o->diff = unified(c->path, c->exists ? c->text : "", text);
+	else if (backup(c, o) != 0 || write_file(c, text, o) != 0)
+		goto out;
+	rc = 0;
+out:
+	json_decref(want);
+	json_decref(got);
+	free(text);
+	return rc;
+}
