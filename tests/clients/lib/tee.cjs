@@ -5,11 +5,14 @@
  * passed through untouched, appending what the client writes to LOG.in
  * and what the server answers to LOG.out (newline-delimited JSON-RPC), so
  * a test can compare what a real client showed the model with the result
- * the server sent.  The server's stderr goes to this process's stderr
- * and to LOG.err, and its end to LOG.exit ({"code":N,"signal":S}), so
- * the test can fail on a crash, a bad status or a sanitizer report.
- * Exits with the server's status; a signal to this process is passed on
- * to the server.
+ * the server sent.  The server's stderr goes to LOG.err and its end to
+ * LOG.exit ({"code":N,"signal":null}), both written by a shell that is
+ * the server's parent in a process group of its own: a client that
+ * SIGKILLs this process when it quits (Codex does) or its whole group
+ * does not stop them, the server still gets EOF, ends, and its end is
+ * recorded, so the test can fail on a crash, a bad status or a
+ * sanitizer report.  Exits with the server's status; a signal to this
+ * process is passed on to the server's group.
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -21,11 +24,14 @@ if (!log || sep !== '--' || !cmd) {
 }
 const fdIn = fs.openSync(`${log}.in`, 'a', 0o600);
 const fd = fs.openSync(`${log}.out`, 'a', 0o600);
-const fdErr = fs.openSync(`${log}.err`, 'a', 0o600);
-const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-child.stderr.on('data', (buf) => {
-	fs.writeSync(fdErr, buf);
-	process.stderr.write(buf);
+fs.closeSync(fs.openSync(`${log}.err`, 'a', 0o600));
+/* The keeper outlives a signal to the group: the server gets it, not sh. */
+const keeper = 'trap : INT TERM HUP; "$@" 2>>"$AITERM_TEE_LOG.err"; s=$?; ' +
+	'printf \'{"code":%d,"signal":null}\' "$s" >"$AITERM_TEE_LOG.exit.tmp" && ' +
+	'mv "$AITERM_TEE_LOG.exit.tmp" "$AITERM_TEE_LOG.exit"; exit "$s"';
+const child = spawn('/bin/sh', ['-c', keeper, 'tee-keeper', cmd, ...args], {
+	stdio: ['pipe', 'pipe', 'inherit'], detached: true,
+	env: Object.assign({}, process.env, { AITERM_TEE_LOG: log }),
 });
 process.stdin.on('data', (buf) => {
 	fs.writeSync(fdIn, buf);
@@ -38,11 +44,9 @@ child.stdout.on('data', (buf) => {
 	process.stdout.write(buf);
 });
 for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'])
-	process.on(sig, () => child.kill(sig));
+	process.on(sig, () => { try { process.kill(-child.pid, sig); } catch { /* gone */ } });
 child.on('close', (code, signal) => {
-	fs.writeFileSync(`${log}.exit`, JSON.stringify({ code, signal }), { mode: 0o600 });
 	fs.closeSync(fd);
 	fs.closeSync(fdIn);
-	fs.closeSync(fdErr);
 	process.exit(code === null ? 128 + (require('node:os').constants.signals[signal] || 0) : code);
 });
