@@ -16,6 +16,7 @@ include $(srcdir)/core/shell/local.mk
 include $(srcdir)/core/pty/local.mk
 include $(srcdir)/core/reduce/local.mk
 include $(srcdir)/core/agent/local.mk
+include $(srcdir)/core/deliver/local.mk
 
 bin_PROGRAMS += aiterm-mcp
 aiterm_mcp_SOURCES = core/main.c

@@ -16,13 +16,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uv.h>
 
 #include "config.h"
+#include "deliver/observe.h"
 #include "mcp/server.h"
 #include "plugin/registry.h"
 #include "pty/session.h"
 #include "state/stateroot.h"
 #include "util/error.h"
+
+static uv_timer_t resume;
+
+static void
+on_resume(uv_timer_t *t)
+{
+	uv_close((uv_handle_t *)t, NULL);
+	if (state_root() != NULL)
+		delivery_resume();
+}
 
 enum mode { MODE_SERVE, MODE_LIST_PLUGINS, MODE_VERSION, MODE_HELP };
 
@@ -169,6 +181,10 @@ main(int argc, char **argv)
 	} else
 		session_cleanup_all();
 	registry_load_default();
+	/* Deliveries whose server died are taken over once serving. */
+	uv_timer_init(uv_default_loop(), &resume);
+	uv_timer_start(&resume, on_resume, 0, 0);
+	uv_unref((uv_handle_t *)&resume);
 	rc = server_run(&so);
 	registry_reset();
 	return rc;

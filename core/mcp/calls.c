@@ -21,6 +21,8 @@ struct tool_call {
 	bool			 cancelled;
 	void			*data;
 	void			(*on_cancel)(struct tool_call *);
+	tool_call_done_fn	 done;		/* internal: who gets the result */
+	void			*done_arg;
 	struct tool_call	*next;
 };
 
@@ -141,7 +143,10 @@ static void
 finish(struct tool_call *call, json_t *result)
 {
 	pending_remove(call);
-	if (call->cancelled || the_server == NULL)
+	if (call->done != NULL) {
+		call->done(call->done_arg, result);
+		json_decref(result);
+	} else if (call->cancelled || the_server == NULL)
 		json_decref(result);
 	else
 		server_send(jsonrpc_result(call->id, result));
@@ -188,6 +193,26 @@ calls_call_tool(json_t *id, json_t *params)
 		return;
 	}
 	e->call(call);
+}
+
+void
+tool_call_internal(const char *tool, json_t *args, tool_call_done_fn done,
+    void *arg)
+{
+	const struct tool_entry *e = tool_find(tool, true);
+	struct tool_call *call;
+
+	call = xcalloc(1, sizeof *call);
+	call->entry = e;
+	call->args = args;
+	call->done = done;
+	call->done_arg = arg;
+	call->next = the_server->pending;
+	the_server->pending = call;
+	if (e == NULL)
+		tool_call_fail(call, "no tool %s", tool);
+	else
+		e->call(call);
 }
 
 void
@@ -299,7 +324,8 @@ tool_call_reply(struct tool_call *call, char *text, json_t *structured)
 	 * Real clients show the model only structuredContent when it is
 	 * there, so the text is the result and structure is opt-in (ADR 0006).
 	 */
-	if (structured != NULL && the_server->structured)
+	if (structured != NULL && (the_server->structured ||
+	    call->done != NULL))
 		json_object_set_new(result, "structuredContent", structured);
 	else
 		json_decref(structured);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "agent/dispatch.h"
+#include "deliver/parent.h"
 #include "agent/harness.h"
 #include "agent/probe.h"
 #include "agent/record.h"
@@ -44,6 +45,7 @@ struct launch {
 	struct probe_result	 probe;
 	struct startup		*startup;
 	struct startup_result	 start;
+	struct parent_delivery	 pd;
 	bool			 cancelled, created;
 };
 
@@ -132,6 +134,7 @@ reply(struct launch *l, const struct dispatch_result *d)
 		    d->confirmed_by[0] != '\0' ? ")" : "", d->turn, cursor);
 		buf_printf(&t, "answer: pty_read session_id=%s "
 		    "agent_transcript=true wait=true\n", l->id);
+		parent_delivery_sent(&l->pd, d, &t, sc);
 		json_object_set_new(sc, "dispatch",
 		    json_string(agent_dispatch_name(d->dispatch)));
 		json_object_set_new(sc, "turn", json_integer(d->turn));
@@ -140,6 +143,7 @@ reply(struct launch *l, const struct dispatch_result *d)
 			json_object_set_new(sc, "confirmed_by",
 			    json_string(d->confirmed_by));
 	} else if (d != NULL) {
+		parent_delivery_sent(&l->pd, d, &t, sc);
 		buf_printf(&t, "prompt: not_sent (%s)\n", d->error);
 		json_object_set_new(sc, "dispatch", json_string("not_sent"));
 	} else {
@@ -165,6 +169,13 @@ dispatched(void *arg, const struct dispatch_result *d)
 	struct launch *l = arg;
 
 	if (l->cancelled) {
+		struct aiterm_buf t = BUF_INIT;
+		json_t *sc = json_object();
+
+		/* The prompt may be out: its answer is still owed. */
+		parent_delivery_sent(&l->pd, d, &t, sc);
+		buf_free(&t);
+		json_decref(sc);
 		launch_free(l);
 		return;
 	}
@@ -191,6 +202,7 @@ started(void *arg, const struct startup_result *r)
 		reply(l, NULL);
 		return;
 	}
+	parent_delivery_begin(&l->pd, l->call, l->id);
 	agent_dispatch(&l->h, l->id, l->prompt, l->prompt_len, dispatched, l);
 }
 
@@ -250,6 +262,7 @@ agent_launch_call(struct tool_call *call)
 	struct launch *l = xcalloc(1, sizeof *l);
 	const char *name, *cwd;
 
+	l->pd.lock_fd = -1;
 	l->call = call;
 	if (harness_find(json_string_value(json_object_get(args, "harness")),
 	    &l->h, &err) != 0 || state_root_require(&err) != 0 ||
@@ -290,7 +303,8 @@ const struct tool_entry tool_agent_launch = {
 	    "in a terminal of its own, in cwd, with its own login, config and "
 	    "model catalog. Returns once it is ready (or why not), after "
 	    "sending prompt if given; never waits for the turn. Read the "
-	    "answer with pty_read agent_transcript=true wait=true; send more "
+	    "answer with pty_read agent_transcript=true wait=true, or run "
+	    "the receipt's wait_command, which prints it; send more "
 	    "with pty_send. trust_project: accept its workspace-trust "
 	    "screen. timeout: start-up seconds, default 30, max 300.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
@@ -319,6 +333,9 @@ const struct tool_entry tool_agent_launch = {
 	    "\"confirmed_by\":{\"type\":\"string\"},"
 	    "\"turn\":{\"type\":\"integer\"},"
 	    "\"event_cursor\":{\"type\":\"string\"},"
+	    "\"parent_delivery\":{\"type\":\"object\"},"
+	    "\"wait_process\":{\"type\":\"object\"},"
+	    "\"wait_command\":{\"type\":\"string\"},"
 	    "\"attach\":{\"type\":\"string\"}},"
 	    "\"required\":[\"session_id\",\"launch_id\",\"startup\","
 	    "\"dispatch\",\"attach\"]}",

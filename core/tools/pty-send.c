@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "agent/dispatch.h"
+#include "deliver/parent.h"
 #include "agent/record.h"
 #include "tools/agent-read.h"
 #include "tools/pty-common.h"
@@ -45,16 +46,20 @@ struct agent_send {
 	struct harness		 h;
 	char			 id[SESSION_ID_MAX + 1];
 	struct pty_wait		 w;
+	struct parent_delivery	 pd;
 };
 
 static void
 agent_sent(void *arg, const struct dispatch_result *d)
 {
 	struct agent_send *as = arg;
+	struct aiterm_buf text = BUF_INIT;
 	char cursor[48];
 	json_t *empty, *sc;
 
 	if (d->rc != 0) {
+		parent_delivery_sent(&as->pd, d, &text, NULL);
+		buf_free(&text);
 		tool_call_fail(as->call, "pty_send: %s", d->error);
 	} else if (as->w.wait) {
 		/* The answer in the same call. */
@@ -71,17 +76,25 @@ agent_sent(void *arg, const struct dispatch_result *d)
 		if (d->recovered[0] != '\0')
 			json_object_set_new(sc, "pane_input_recovery",
 			    json_string(d->recovered));
-		tool_call_reply(as->call, strcmp(d->route, "steered") == 0 ?
-		    xasprintf("added to the running turn %u (no new turn); its "
-		    "answer: pty_read agent_transcript=true wait=true",
-		    d->turn) : xasprintf("%s%s%sturn %u: %s%s%s%s, "
-		    "event_cursor %s\nanswer: pty_read agent_transcript=true "
-		    "wait=true", d->recovered[0] != '\0' ?
-		    "pane_input_recovery: " : "", d->recovered,
-		    d->recovered[0] != '\0' ? "\n" : "", d->turn,
-		    agent_dispatch_name(d->dispatch), d->confirmed_by[0] !=
-		    '\0' ? " (" : "", d->confirmed_by, d->confirmed_by[0] !=
-		    '\0' ? ")" : "", cursor), sc);
+		if (strcmp(d->route, "steered") == 0)
+			buf_printf(&text, "added to the running turn %u (no new "
+			    "turn); its answer: pty_read agent_transcript=true "
+			    "wait=true\n", d->turn);
+		else
+			buf_printf(&text, "%s%s%sturn %u: %s%s%s%s, "
+			    "event_cursor %s\nanswer: pty_read "
+			    "agent_transcript=true wait=true\n",
+			    d->recovered[0] != '\0' ? "pane_input_recovery: " :
+			    "", d->recovered, d->recovered[0] != '\0' ? "\n" :
+			    "", d->turn, agent_dispatch_name(d->dispatch),
+			    d->confirmed_by[0] != '\0' ? " (" : "",
+			    d->confirmed_by, d->confirmed_by[0] != '\0' ? ")" :
+			    "", cursor);
+		parent_delivery_sent(&as->pd, d, &text, sc);
+		if (text.len > 0 && text.data[text.len - 1] == '\n')
+			text.len--;
+		buf_addc(&text, '\0');
+		tool_call_reply(as->call, buf_steal(&text, NULL), sc);
 	}
 	free(as);
 }
@@ -106,6 +119,10 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 		error_clear(&err);
 		free(as);
 	} else {
+		/* The answer comes back by itself unless it is awaited here. */
+		as->pd.lock_fd = -1;
+		if (!w->wait)
+			parent_delivery_begin(&as->pd, call, id);
 		agent_dispatch(&as->h, id, json_string_value(json_object_get(
 		    args, "text")), json_string_length(json_object_get(args,
 		    "text")), agent_sent, as);

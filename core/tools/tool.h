@@ -64,6 +64,17 @@ void		 tool_call_reply(struct tool_call *call, char *text,
 void		 tool_call_fail(struct tool_call *call, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 
+/*
+ * A call the server makes to itself (DLV-CORE: the delivery observer's
+ * pty_read): the result (content, structuredContent always, isError)
+ * goes to done instead of the client, which sees nothing of it.  It is
+ * pending like any call, so shutdown cancels it; done then gets the
+ * "cancelled" error.  Arguments are not checked against the schema.
+ */
+typedef void	(*tool_call_done_fn)(void *arg, json_t *result);
+void		 tool_call_internal(const char *tool, json_t *args,
+		    tool_call_done_fn done, void *arg);
+
 /* The table, NULL-terminated. */
 extern const struct tool_entry *const tool_table[];
 const struct tool_entry *tool_find(const char *name, bool test_tools);

@@ -161,7 +161,7 @@ class AgentRig {
 		if (pid)
 			await stopPid(pid);
 		/* A server that did not exit cleanly (a sanitizer report, a crash) fails the test. */
-		const bad = this.servers.filter((s) => s.exit && s.exit.code !== 0);
+		const bad = this.servers.filter((s) => s.exit && s.exit.code !== 0 && !s.killedByTest);
 		/* The agent CLIs got SIGHUP with their panes; they still write on exit. */
 		for (const a of agents)
 			await stopPid(a, 3000);

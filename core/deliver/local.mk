@@ -1,0 +1,4 @@
+core_libaiterm_la_SOURCES += \
+	core/deliver/store.c core/deliver/store.h \
+	core/deliver/observe.c core/deliver/observe.h \
+	core/deliver/parent.c core/deliver/parent.h

@@ -1,0 +1,31 @@
+/*
+ * A dispatch's parent delivery (DLV-CORE, DLV-WAIT): a record saved before
+ * the text goes to the child, completed with the turn boundary once the
+ * send is confirmed (or dropped when nothing was sent), and the receipt's
+ * part: parent_delivery {id, state}, and for a parent without a receiver
+ * of its own, wait_process (argv of aiterm-wait) and wait_command.
+ */
+#ifndef AITERM_DELIVER_PARENT_H
+#define AITERM_DELIVER_PARENT_H
+
+#include <jansson.h>
+
+#include "agent/dispatch.h"
+#include "deliver/store.h"
+#include "tools/tool.h"
+#include "util/buf.h"
+
+struct parent_delivery {
+	struct delivery	 d;
+	int		 lock_fd;	/* -1: no record */
+	char		 error[160];	/* why there is none */
+};
+
+void	parent_delivery_begin(struct parent_delivery *p,
+	    struct tool_call *call, const char *session);
+/* After the dispatch: the receipt's line and fields. */
+void	parent_delivery_sent(struct parent_delivery *p,
+	    const struct dispatch_result *d, struct aiterm_buf *text,
+	    json_t *sc);
+
+#endif

@@ -1,0 +1,223 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "deliver/store.h"
+#include "state/atomic.h"
+#include "state/stateroot.h"
+#include "util/xmalloc.h"
+
+#define DIRNAME	"parent-deliveries"
+
+bool
+delivery_id_valid(const char *id)
+{
+	size_t i;
+
+	if (id == NULL || id[0] != 'd' || strlen(id) != 17)
+		return false;
+	for (i = 1; id[i] != '\0'; i++) {
+		if (strchr("0123456789abcdef", id[i]) == NULL)
+			return false;
+	}
+	return true;
+}
+
+char *
+delivery_dir(void)
+{
+	return state_path(DIRNAME);
+}
+
+static char *
+file_of(const char *id, const char *ext)
+{
+	return state_path(DIRNAME "/%s.%s", id, ext);
+}
+
+static void
+new_id(char id[DELIVERY_ID_MAX + 1])
+{
+	unsigned char r[8];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	size_t i;
+
+	if (fd < 0 || read(fd, r, sizeof r) != (ssize_t)sizeof r) {
+		long long t = session_now_ms() ^ ((long long)getpid() << 20);
+
+		memcpy(r, &t, sizeof r);
+	}
+	if (fd >= 0)
+		close(fd);
+	id[0] = 'd';
+	for (i = 0; i < sizeof r; i++)
+		snprintf(id + 1 + 2 * i, 3, "%02x", r[i]);
+}
+
+/* Open and flock the record's lock file; -1 when another holds it. */
+static int
+lock_open(const char *id, bool create)
+{
+	char *path = file_of(id, "lock");
+	int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
+
+	free(path);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+int
+delivery_begin(const char *session, const char *parent, struct delivery *d,
+    int *lock_fd, struct aiterm_error *err)
+{
+	char *dir = delivery_dir();
+	int rc;
+
+	memset(d, 0, sizeof *d);
+	rc = state_mkdir(dir, err);
+	free(dir);
+	if (rc != 0)
+		return -1;
+	new_id(d->id);
+	snprintf(d->session, sizeof d->session, "%s", session);
+	snprintf(d->state, sizeof d->state, "waiting");
+	snprintf(d->parent, sizeof d->parent, "%s", parent);
+	d->owner_pid = (long)getpid();
+	proc_start_id(d->owner_pid, d->owner_start, sizeof d->owner_start);
+	d->created_ms = d->updated_ms = session_now_ms();
+	if ((*lock_fd = lock_open(d->id, true)) < 0)
+		return error_set(err, "cannot lock delivery %s: %s", d->id,
+		    strerror(errno));
+	if (delivery_write(d, err) != 0) {
+		delivery_abandon(d, *lock_fd);
+		*lock_fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+json_t *
+delivery_json(const struct delivery *d)
+{
+	json_t *j = json_pack("{s:i, s:s, s:s, s:s, s:s, s:i, s:s, s:{s:I, s:s}, "
+	    "s:I, s:I}", "format", 1, "id", d->id, "session_id", d->session,
+	    "state", d->state, "parent", d->parent, "turn", (int)d->turn,
+	    "event_cursor", d->cursor, "owner", "pid", (json_int_t)d->owner_pid,
+	    "start", d->owner_start, "created_ms", (json_int_t)d->created_ms,
+	    "updated_ms", (json_int_t)d->updated_ms);
+
+	if (d->outcome[0] != '\0')
+		json_object_set_new(j, "outcome", json_string(d->outcome));
+	return j;
+}
+
+int
+delivery_write(const struct delivery *d, struct aiterm_error *err)
+{
+	json_t *j = delivery_json(d);
+	char *text = json_dumps(j, JSON_COMPACT), *path = file_of(d->id, "json");
+	int rc = atomic_write(path, text, strlen(text), err);
+
+	json_decref(j);
+	free(text);
+	free(path);
+	return rc;
+}
+
+static void
+copy(char *dst, size_t size, json_t *v)
+{
+	snprintf(dst, size, "%s", json_string_value(v) != NULL ?
+	    json_string_value(v) : "");
+}
+
+int
+delivery_read(const char *id, struct delivery *d, struct aiterm_error *err)
+{
+	char *path;
+	json_t *j, *o;
+	json_error_t je;
+
+	memset(d, 0, sizeof *d);
+	if (!delivery_id_valid(id))
+		return error_set(err, "'%s' is not a delivery id", id);
+	path = file_of(id, "json");
+	j = json_load_file(path, 0, &je);
+	free(path);
+	if (j == NULL)
+		return error_set(err, "no delivery %s", id);
+	snprintf(d->id, sizeof d->id, "%s", id);
+	copy(d->session, sizeof d->session, json_object_get(j, "session_id"));
+	copy(d->state, sizeof d->state, json_object_get(j, "state"));
+	copy(d->parent, sizeof d->parent, json_object_get(j, "parent"));
+	copy(d->outcome, sizeof d->outcome, json_object_get(j, "outcome"));
+	copy(d->cursor, sizeof d->cursor, json_object_get(j, "event_cursor"));
+	d->turn = (unsigned)json_integer_value(json_object_get(j, "turn"));
+	o = json_object_get(j, "owner");
+	d->owner_pid = (long)json_integer_value(json_object_get(o, "pid"));
+	copy(d->owner_start, sizeof d->owner_start, json_object_get(o,
+	    "start"));
+	d->created_ms = json_integer_value(json_object_get(j, "created_ms"));
+	d->updated_ms = json_integer_value(json_object_get(j, "updated_ms"));
+	json_decref(j);
+	return 0;
+}
+
+void
+delivery_abandon(const struct delivery *d, int lock_fd)
+{
+	static const char *const ext[] = { "json", "body", "claim", "lock" };
+	char *path;
+	size_t i;
+
+	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		path = file_of(d->id, ext[i]);
+		unlink(path);
+		free(path);
+	}
+	if (lock_fd >= 0)
+		close(lock_fd);
+}
+
+int
+delivery_store(struct delivery *d, const char *state, const char *outcome,
+    const char *body, size_t len, struct aiterm_error *err)
+{
+	char *path = file_of(d->id, "body");
+	int rc = atomic_write(path, body, len, err);
+
+	free(path);
+	if (rc != 0)
+		return -1;
+	snprintf(d->state, sizeof d->state, "%s", state);
+	snprintf(d->outcome, sizeof d->outcome, "%s", outcome);
+	d->updated_ms = session_now_ms();
+	return delivery_write(d, err);
+}
+
+int
+delivery_take(const char *id)
+{
+	return lock_open(id, false);
+}
+
+const char *
+delivery_state(const struct delivery *d)
+{
+	struct stat st;
+	char *path = file_of(d->id, "claim");
+	bool claimed = stat(path, &st) == 0;
+
+	free(path);
+	return claimed && strcmp(d->state, "ready") == 0 ? "submitted" :
+	    d->state;
+}

@@ -1,0 +1,61 @@
+/*
+ * Parent delivery records (DLV-CORE, ADR 0014): what a child agent's
+ * answer is owed to, kept under <state root>/parent-deliveries/ and
+ * independent of the PTY and harness state.
+ *
+ *   <id>.json   the record: session, turn boundary, state, owner
+ *   <id>.body   the answer as the parent will read it (ready)
+ *   <id>.lock   flock held by the server observing it (its owner)
+ *   <id>.claim  created exclusively by whoever hands the body over
+ *
+ * States: waiting (the turn is out, its end not seen), ready (the body is
+ * stored), submitted (a receiver claimed it: aiterm-wait printed it),
+ * unknown (the send to the child may or may not have happened), failed.
+ */
+#ifndef AITERM_DELIVER_STORE_H
+#define AITERM_DELIVER_STORE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "proc/proc.h"
+#include "pty/session.h"
+#include "util/error.h"
+
+#define DELIVERY_ID_MAX	24
+
+struct delivery {
+	char		 id[DELIVERY_ID_MAX + 1];
+	char		 session[SESSION_ID_MAX + 1];
+	char		 state[16];
+	char		 parent[32];	/* the receiver kind: "wait" */
+	char		 outcome[32];	/* done, error, exited ... (ready) */
+	unsigned	 turn;		/* 0 until the send is confirmed */
+	char		 cursor[48];
+	long		 owner_pid;
+	char		 owner_start[PROC_START_ID_MAX];
+	long long	 created_ms, updated_ms;
+};
+
+bool	 delivery_id_valid(const char *id);
+/* The folder (allocated). */
+char	*delivery_dir(void);
+/* A new record, waiting, owned by this process; *lock_fd holds it. */
+int	 delivery_begin(const char *session, const char *parent,
+	    struct delivery *d, int *lock_fd, struct aiterm_error *err);
+int	 delivery_write(const struct delivery *d, struct aiterm_error *err);
+int	 delivery_read(const char *id, struct delivery *d,
+	    struct aiterm_error *err);
+/* Nothing was sent: the record goes. */
+void	 delivery_abandon(const struct delivery *d, int lock_fd);
+/* The body stored, then the record ready (or failed). */
+int	 delivery_store(struct delivery *d, const char *state,
+	    const char *outcome, const char *body, size_t len,
+	    struct aiterm_error *err);
+/* Take over a record whose owner is gone: its lock, or -1. */
+int	 delivery_take(const char *id);
+/* The state a reader sees: submitted once claimed. */
+const char *delivery_state(const struct delivery *d);
+json_t	*delivery_json(const struct delivery *d);
+
+#endif

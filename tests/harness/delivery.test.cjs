@@ -1,0 +1,137 @@
+'use strict';
+/*
+ * DLV-CORE, DLV-WAIT: a child agent's answer reaches a parent that has no
+ * receiver of its own by itself.  The parent here is the test, an MCP
+ * client like any generic one; the child is the real Claude Code CLI
+ * against the mock Anthropic server.  The dispatch receipt carries
+ * parent_delivery and wait_process; the waiter (aiterm-wait, a separate
+ * process) prints the answer once the turn ends, exactly once; a server
+ * killed while the turn runs leaves the record to the next server, which
+ * takes it over and delivers; a child killed mid-turn delivers that end.
+ */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
+const { startClaudeMock } = require('./lib/claude-mock.cjs');
+
+const T = { timeout: 120000 };
+
+async function rigWithMock(t) {
+	const mock = await startClaudeMock({ defaultText: 'Default answer.' });
+	t.after(() => mock.close());
+	const rig = new AgentRig(t);
+	seedClaude(rig.dirs.home, rig.dirs.work, {});
+	rig.show(t);
+	await rig.server(mock.url);
+	return { rig, mock };
+}
+
+/* Runs the receipt's wait_process argv; resolves {code, stdout, stderr, ms}. */
+function waiter(argv, env, ms = 60000) {
+	return new Promise((resolve) => {
+		const t0 = Date.now();
+		const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '', stderr = '';
+		child.stdout.on('data', (b) => { stdout += b; });
+		child.stderr.on('data', (b) => { stderr += b; });
+		const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+		child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr, ms: Date.now() - t0 }); });
+	});
+}
+
+function receipt(r) {
+	assert.equal(r.isError, false, r.text);
+	const m = r.text.match(/^delivery: (d[0-9a-f]{16}) waiting; its answer is printed by: (.+)$/m);
+	assert.ok(m, `the receipt names the delivery: ${r.text}`);
+	assert.deepEqual(r.sc.parent_delivery, { delivery_id: m[1], state: 'waiting' });
+	assert.equal(r.sc.wait_process.argv[r.sc.wait_process.argv.length - 1], m[1]);
+	assert.equal(r.sc.wait_command, m[2]);
+	return { id: m[1], argv: r.sc.wait_process.argv };
+}
+
+function sid(text) {
+	return text.match(/^launched claude-code \S+ in (\S+) \(launch /m)[1];
+}
+
+test('DLV-WAIT: the launch receipt names the waiter; it prints the turn\'s answer once, a second waiter is refused', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Delivered answer one.', chunks: 2, delayMs: 300, holdMs: 1500 });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'First question?' });
+	const d = receipt(l);
+	/* Started while the turn runs: the waiter waits, it does not poll the child. */
+	const w = await waiter(d.argv, rig.env);
+	assert.equal(w.code, 0, w.stderr);
+	assert.match(w.stdout, /^Delivered answer one\.\n\[turn 1 done( · [\d.]+s)?\]\n$/, w.stdout);
+	const again = await waiter(d.argv, rig.env, 10000);
+	assert.equal(again.code, 3, again.stderr);
+	assert.match(again.stderr, /already taken/);
+	/* A second turn is its own delivery. */
+	mock.push({ type: 'text', text: 'Delivered answer two.' });
+	const s = await rig.call('pty_send', { session_id: sid(l.text), text: 'Second question?' });
+	const d2 = receipt(s);
+	assert.notEqual(d2.id, d.id);
+	const w2 = await waiter(d2.argv, rig.env);
+	assert.equal(w2.code, 0, w2.stderr);
+	assert.match(w2.stdout, /^Delivered answer two\.\n\[turn 2 done/, w2.stdout);
+	/* The record says who got it. */
+	const rec = JSON.parse(fs.readFileSync(path.join(rig.dirs.state, 'parent-deliveries', `${d2.id}.json`), 'utf8'));
+	assert.equal(rec.state, 'ready');
+	assert.equal(rec.turn, 2);
+	assert.ok(fs.existsSync(path.join(rig.dirs.state, 'parent-deliveries', `${d2.id}.claim`)));
+});
+
+test('DLV-WAIT: pty_send wait=true answers in the call and makes no delivery; bad ids are refused', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Inline.' });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work });
+	mock.push({ type: 'text', text: 'Inline two.' });
+	const s = await rig.call('pty_send', { session_id: sid(l.text), text: 'Q?', wait: true, timeout: 30 });
+	assert.match(s.text, /^Inline/, s.text);
+	assert.doesNotMatch(s.text, /^delivery:/m);
+	const dir = path.join(rig.dirs.state, 'parent-deliveries');
+	assert.deepEqual(fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : [], []);
+	const wait = path.join(path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp')), 'aiterm-wait');
+	const bad = await waiter([wait, '--state-dir', rig.dirs.state, 'nope'], rig.env, 5000);
+	assert.equal(bad.code, 2);
+	assert.match(bad.stderr, /not a delivery id: nope/);
+	const none = await waiter([wait, '--state-dir', rig.dirs.state, 'd0000000000000000'], rig.env, 5000);
+	assert.equal(none.code, 2);
+	assert.match(none.stderr, /no delivery d0000000000000000/);
+});
+
+test('DLV-CORE: the server killed while the turn runs; the next server takes the record over and delivers', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Answer after the restart.', holdMs: 4000 });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Slow question?' });
+	const d = receipt(l);
+	const w = waiter(d.argv, rig.env, 60000);
+	rig.srv.kill('SIGKILL');
+	await new Promise((r) => setTimeout(r, 300));
+	const rec0 = JSON.parse(fs.readFileSync(path.join(rig.dirs.state, 'parent-deliveries', `${d.id}.json`), 'utf8'));
+	assert.equal(rec0.state, 'waiting');
+	await rig.start();
+	const got = await w;
+	assert.equal(got.code, 0, got.stderr);
+	assert.match(got.stdout, /^Answer after the restart\.\n\[turn 1 done/, got.stdout);
+	const rec = JSON.parse(fs.readFileSync(path.join(rig.dirs.state, 'parent-deliveries', `${d.id}.json`), 'utf8'));
+	assert.equal(rec.owner.pid, rig.srv.child.pid, 'the new server owns it');
+});
+
+test('DLV-CORE: a child killed mid-turn delivers that end', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Never finished.', holdMs: 20000 });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Doomed?' });
+	const d = receipt(l);
+	const w = waiter(d.argv, rig.env, 60000);
+	const o = await rig.call('pty_observe', { session_id: sid(l.text) });
+	const pid = o.sc && o.sc.harness_pid ? o.sc.harness_pid : Number((o.text.match(/harness pid (\d+)/) || [])[1]);
+	assert.ok(pid > 0, o.text);
+	process.kill(pid, 'SIGKILL');
+	const got = await w;
+	assert.equal(got.code, 0, got.stderr);
+	t.diagnostic(`delivered: ${JSON.stringify(got.stdout)}`);
+	assert.match(got.stdout, /exit|ended|did not end/i, got.stdout);
+});
