@@ -35,8 +35,7 @@
  */
 const fs = require('node:fs');
 const crypto = require('node:crypto');
-const screens = require('./screens.cjs');
-const { Transcript, runHooks } = require('./store.cjs');
+const { Transcript } = require('./store.cjs');
 
 const VERSION = '2026.11.20-standin';
 
@@ -138,7 +137,7 @@ async function printMode(o) {
 		process.stdout.write(answer + '\n');
 }
 
-module.exports = { parseArgs, ask, apiKey, screens, VERSION };
+module.exports = { parseArgs, ask, apiKey, VERSION };
 
 if (require.main === module) {
 	const o = parseArgs(process.argv.slice(2));
