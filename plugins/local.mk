@@ -7,3 +7,4 @@ include $(srcdir)/plugins/harness-lib/local.mk
 include $(srcdir)/plugins/harness-claude/local.mk
 include $(srcdir)/plugins/harness-codex/local.mk
 include $(srcdir)/plugins/harness-grok/local.mk
+include $(srcdir)/plugins/harness-cursor/local.mk

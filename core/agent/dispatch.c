@@ -6,6 +6,7 @@
 #include "agent/dispatch.h"
 #include "agent/input.h"
 #include "agent/screen.h"
+#include "agent/steer.h"
 #include "agent/transcript.h"
 #include "agent/watch.h"
 #include "mcp/server.h"
@@ -187,6 +188,18 @@ on_deadline(uv_timer_t *t)
 	d_end(t->data);	/* sent, not confirmed */
 }
 
+/* The steer's check (ADR 0012): taken, or the code that says why not. */
+static void
+steered(void *arg, int rc, const char *error)
+{
+	struct dispatch *d = arg;
+
+	if (rc != 0)
+		d_fail(d, error);
+	else
+		d_end(d);
+}
+
 static void
 typed(void *arg, int rc, const char *error)
 {
@@ -202,7 +215,7 @@ typed(void *arg, int rc, const char *error)
 		return;
 	}
 	if (strcmp(d->r.route, "steered") == 0) {
-		d_end(d);
+		agent_steer_check(d->h, d->session, d->r.turn, steered, d);
 		return;
 	}
 	d->r.dispatch = DISPATCH_SENT_UNCONFIRMED;

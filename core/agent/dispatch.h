@@ -8,6 +8,8 @@
  * "turn:index", saved before anything is typed), the text is
  * typed with the harness's submit keys, and the start is confirmed by a
  * running screen or the prompt in the transcript within a short time.
+ * A steer is reported only once the screen shows the text taken
+ * (agent/steer.h, ADR 0012).
  * Nothing blocks the loop; the session's send lock is held while typing.
  */
 #ifndef AITERM_AGENT_DISPATCH_H

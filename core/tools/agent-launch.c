@@ -299,7 +299,7 @@ const struct tool_entry tool_agent_launch = {
 	.name = "agent_launch",
 	.title = "Launch an agent CLI",
 	.description = "Start an agent CLI (harness: claude-code, codex-cli, "
-	    "grok-cli) "
+	    "grok-cli, cursor-cli) "
 	    "in a terminal of its own, in cwd, with its own login, config and "
 	    "model catalog. Returns once it is ready (or why not), after "
 	    "sending prompt if given; never waits for the turn. Read the "

@@ -263,10 +263,26 @@ struct aiterm_screen_verdict {
 	 * NULL for one the core must leave alone.  For RATE_LIMITED: the id
 	 * of a usage-limit card over an ended turn that startup_keys(id, 0)
 	 * dismisses (the core presses them once, at a plain dispatch, after
-	 * the turn ended with an error), or NULL.
+	 * the turn ended with an error), or NULL.  For INPUT_READY and
+	 * RUNNING: AITERM_INPUT_TYPED when the input box holds text that was
+	 * not submitted, AITERM_INPUT_QUEUED when submitted text waits in a
+	 * queue of the harness (not yet part of the turn), else NULL.
+	 *
+	 * After a steer the core looks at the screen (on timers, up to
+	 * AITERM_STEER_CHECK_MS) and reports the text added to the running
+	 * turn only when a look shows neither: text still in the box at the
+	 * end is <HARNESS>_STEER_NOT_TAKEN, text still queued or no readable
+	 * screen is <HARNESS>_STEER_UNCONFIRMED, both errors (ADR 0012).  A
+	 * harness that never sets them is taken at its first readable look.
 	 */
 	const char	*dialog;
 };
+
+/* Pending input, in an INPUT_READY or RUNNING verdict's dialog (ADR 0012). */
+#define AITERM_INPUT_TYPED	"input_typed"
+#define AITERM_INPUT_QUEUED	"input_queued"
+/* How long the core looks for a steer to be taken, in milliseconds. */
+#define AITERM_STEER_CHECK_MS	1500
 
 /*
  * One step of typing into the pane.  TEXT types bytes literally, PASTE

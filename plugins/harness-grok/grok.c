@@ -64,15 +64,10 @@ grok_launch(const struct aiterm_host *host,
     struct aiterm_error *err)
 {
 	char uuid[37];
-	size_t i;
 
-	for (i = 0; req->model != NULL && req->model[i] != '\0'; i++) {
-		if (!isalnum((unsigned char)req->model[i]) &&
-		    strchr("-._:/", req->model[i]) == NULL)
-			return host->error(err, "model '%.80s': Grok model "
-			    "names are letters, digits and - . _ : / (e.g. "
-			    "grok-code-fast-1)", req->model);
-	}
+	if (hl_check_model(host, req->model, "Grok", "grok-code-fast-1",
+	    err) != 0)
+		return -1;
 	hl_session_uuid(req->launch_id, uuid);
 	hl_arg(host, plan->argv, req->binary);
 	hl_arg(host, plan->argv, "--trust");
@@ -104,26 +99,6 @@ static const struct hl_known known[] = {
 
 #define COMPOSER	"\xe2\x94\x82 \xe2\x9d\xaf"	/* "│ ❯" */
 
-/* The composer's text, without the box's right border and padding. */
-static bool
-composer(const struct aiterm_screen *s, const char **text, size_t *len)
-{
-	const char *rest;
-	size_t n;
-
-	if (!hl_line_starting(s, COMPOSER, &rest, &n))
-		return false;
-	while (n > 0 && (rest[n - 1] == ' ' || rest[n - 1] == '\n'))
-		n--;
-	if (n >= 3 && memcmp(rest + n - 3, "\xe2\x94\x82", 3) == 0)
-		n -= 3;
-	while (n > 0 && rest[n - 1] == ' ')
-		n--;
-	*text = rest;
-	*len = n;
-	return true;
-}
-
 static void
 grok_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 {
@@ -140,7 +115,7 @@ grok_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 		    "waiting_for_response" : "stop_shown";
 		return;
 	}
-	if (composer(s, &text, &n)) {
+	if (hl_box_text(s, COMPOSER, &text, &n)) {
 		v->state = AITERM_SCREEN_INPUT_READY;
 		if (n == 0 || (n == strlen("Type a message...") &&
 		    memcmp(text, "Type a message...", n) == 0))

@@ -117,6 +117,42 @@ hl_line_starting(const struct aiterm_screen *s, const char *prefix,
 	return found;
 }
 
+bool
+hl_box_text(const struct aiterm_screen *s, const char *prefix,
+    const char **text, size_t *len)
+{
+	const char *rest;
+	size_t n;
+
+	if (!hl_line_starting(s, prefix, &rest, &n))
+		return false;
+	while (n > 0 && (rest[n - 1] == ' ' || rest[n - 1] == '\n'))
+		n--;
+	if (n >= 3 && memcmp(rest + n - 3, "\xe2\x94\x82", 3) == 0)
+		n -= 3;
+	while (n > 0 && rest[n - 1] == ' ')
+		n--;
+	*text = rest;
+	*len = n;
+	return true;
+}
+
+int
+hl_check_model(const struct aiterm_host *host, const char *model,
+    const char *cli, const char *example, struct aiterm_error *err)
+{
+	size_t i;
+
+	for (i = 0; model != NULL && model[i] != '\0'; i++) {
+		if (!isalnum((unsigned char)model[i]) &&
+		    strchr("-._:/", model[i]) == NULL)
+			return host->error(err, "model '%.80s': %s model names "
+			    "are letters, digits and - . _ : / (e.g. %s)", model,
+			    cli, example);
+	}
+	return 0;
+}
+
 void
 hl_session_uuid(const char *launch_id, char out[37])
 {

@@ -53,6 +53,19 @@ bool	hl_line_has(const char *line, size_t len, const char *needle);
 bool	hl_line_starting(const struct aiterm_screen *s, const char *prefix,
 	    const char **rest, size_t *rest_len);
 /*
+ * The text of a one-line input box drawn as "<prefix> text   │" (the last
+ * line starting with prefix): *text and *len without the box's right
+ * border "│" and the padding around it; false when there is none.
+ */
+bool	hl_box_text(const struct aiterm_screen *s, const char *prefix,
+	    const char **text, size_t *len);
+/*
+ * 0 when model is NULL or made of letters, digits and - . _ : /; else -1
+ * with err naming cli and an example name.
+ */
+int	hl_check_model(const struct aiterm_host *host, const char *model,
+	    const char *cli, const char *example, struct aiterm_error *err);
+/*
  * A CLI session id from a launch id: its hex digits, padded with 0, as a
  * version-4 UUID ("xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx").
  */

@@ -2,7 +2,9 @@
 # tests/harness/run.sh: the agent tools on the real agent CLIs (the pinned
 # npm packages of tests/clients/package-lock.json) in private tmux servers,
 # against mock model servers on 127.0.0.1 (tests/harness/*.test.cjs).
-# HARNESS_TESTS="grok codex" runs those suites only (<name>.test.cjs).
+# HARNESS_TESTS="grok codex" runs those suites only (<name>.test.cjs);
+# cursor.test.cjs runs a stand-in of Cursor's CLI (cursor-standin/), not
+# the real one, which no package ships.
 # ./quickstart check runs it through `make check-harness`, after the
 # client suite has installed the packages; run by hand it installs them.
 # Exit 99 for a broken set-up (no node, npm, tmux or server): never a

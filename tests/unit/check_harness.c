@@ -3,7 +3,8 @@
  * screens and transcripts of the real CLIs (tests/harness/fixtures, each
  * folder named for the version it was recorded from): every screen gets
  * its state and reason, every transcript its turns and answers.  The
- * plugins are loaded through the registry from the build tree.
+ * plugins are loaded through the registry from the build tree.  Cursor's
+ * are the stand-in's (no recording of the real CLI exists).
  */
 #include <check.h>
 #include <stdio.h>
@@ -630,6 +631,114 @@ START_TEST(test_grok_launch)
 }
 END_TEST
 
+/*
+ * Cursor: screens and transcripts of the stand-in (no recording of the
+ * real CLI exists; its screens are assumed, see that folder's README).
+ */
+#define CU	"cursor-standin-2026.11.20"
+
+static const struct screen_case cursor_screens[] = {
+	{ "login", AITERM_SCREEN_ONBOARDING, "login_required", NULL },
+	{ "trust", AITERM_SCREEN_BLOCKING_DIALOG, "workspace_trust",
+	    "workspace_trust" },
+	{ "idle-empty", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
+	{ "idle-typed", AITERM_SCREEN_INPUT_READY, "composer_has_text",
+	    AITERM_INPUT_TYPED },
+	{ "running", AITERM_SCREEN_RUNNING, "generating", NULL },
+	{ "running-follow-up", AITERM_SCREEN_RUNNING, "follow_up_queued",
+	    AITERM_INPUT_QUEUED },
+	{ "running-typed", AITERM_SCREEN_RUNNING, "generating",
+	    AITERM_INPUT_TYPED },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct turn_case cursor_turns[] = {
+	{ "two-turns", 2, 0, AITERM_TURN_DONE, "turn_ended",
+	    "Cursor first answer.", NULL },
+	{ "two-turns", 2, 1, AITERM_TURN_DONE, "turn_ended",
+	    "Cursor second answer.", NULL },
+	/* The steered text joins turn 0; the prompt after it is turn 1. */
+	{ "steered", 2, 0, AITERM_TURN_DONE, "turn_ended",
+	    "After the steer.", NULL },
+	{ "steered", 2, 1, AITERM_TURN_STARTED, "in_progress", "", NULL },
+	{ "error", 1, 0, AITERM_TURN_ERROR, "api_error", NULL,
+	    "Bad request (mock 400)" },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+START_TEST(test_cursor_screens)
+{
+	const struct aiterm_input_step *k;
+	struct harness h;
+
+	check_screens("cursor-cli", CU, cursor_screens);
+	load("cursor-cli", &h);
+	ck_assert_ptr_null(h.ops->startup_keys("workspace_trust", 0));
+	k = h.ops->startup_keys("workspace_trust", 1);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(k[0].kind, AITERM_INPUT_TEXT);
+	ck_assert_str_eq(k[0].arg, "a");
+	/* Submit is CSI 13 u typed after the paste, never a plain Enter. */
+	for (k = h.ops->submit; k->kind != AITERM_INPUT_END; k++)
+		ck_assert(k->kind != AITERM_INPUT_KEY);
+	ck_assert_str_eq(k[-1].arg, "\x1b[13u");
+}
+END_TEST
+
+START_TEST(test_cursor_turns)
+{
+	check_turns("cursor-cli", CU, "transcripts", cursor_turns);
+}
+END_TEST
+
+START_TEST(test_cursor_launch)
+{
+	struct aiterm_buf argv = BUF_INIT, env = BUF_INIT, dir = BUF_INIT;
+	struct aiterm_launch_plan plan = { &argv, &env };
+	struct aiterm_transcript_query q;
+	struct aiterm_launch_request req;
+	struct aiterm_error err = ERROR_INIT;
+	static const char want[] = "/opt/cursor-agent\0--model\0sonnet-4";
+	const char *envp[] = { NULL };
+	struct harness h;
+	int depth;
+
+	load("cursor-cli", &h);
+	memset(&req, 0, sizeof req);
+	req.binary = "/opt/cursor-agent";
+	req.cwd = "/home/u/app";
+	req.model = "sonnet-4";
+	ck_assert_int_eq(h.ops->launch(host_get(), &req, &plan, &err), 0);
+	ck_assert_uint_eq(argv.len, sizeof want);
+	ck_assert(memcmp(argv.data, want, sizeof want) == 0);
+	ck_assert_uint_eq(env.len, 0);
+	req.model = "x; rm";
+	ck_assert_int_eq(h.ops->launch(host_get(), &req, &plan, &err), -1);
+	memset(&q, 0, sizeof q);
+	q.home = "/home/u";
+	q.env = envp;
+	q.cwd = "/home/u/my app.v2";
+	q.started_ms = 1000;
+	ck_assert_int_eq(h.ops->transcript_dir(host_get(), &q, &dir, &depth,
+	    &err), 0);
+	ck_assert_str_eq(buf_str(&dir), "/home/u/.cursor/projects/"
+	    "home-u-my-app-v2/agent-transcripts");
+	ck_assert_int_eq(depth, 1);
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "5c658425-e191-41e4-"
+	    "adb5-fa437b81448f.jsonl", "{}\n", 3, 2000), 1);
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "5c658425-e191-41e4-"
+	    "adb5-fa437b81448f.jsonl", "{}\n", 3, 999), 0);
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "5c658425-e191-41e4-"
+	    "adb5-fa437b81448f.jsonl", "{", 1, 2000), -1);
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "store.db", "{}\n", 3,
+	    2000), 0);
+	buf_free(&argv);
+	buf_free(&env);
+	buf_free(&dir);
+	error_clear(&err);
+}
+END_TEST
+
 static Suite *
 harness_suite(void)
 {
@@ -653,6 +762,11 @@ harness_suite(void)
 	tcase_add_test(tc, test_grok_seams);
 	tcase_add_test(tc, test_grok_approval);
 	tcase_add_test(tc, test_grok_launch);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cursor-cli");
+	tcase_add_test(tc, test_cursor_screens);
+	tcase_add_test(tc, test_cursor_turns);
+	tcase_add_test(tc, test_cursor_launch);
 	suite_add_tcase(s, tc);
 	return s;
 }

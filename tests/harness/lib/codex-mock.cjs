@@ -23,11 +23,7 @@
  * request is recorded {method, url, headers, body, time, kind,
  * action, events:[{type, time}]} with the time of each SSE event written.
  */
-const http = require('node:http');
-
-function delay(ms) {
-	return new Promise((r) => setTimeout(r, ms));
-}
+const { startMockServer, urlPath, delay } = require('./mock-server.cjs');
 
 function usage(body) {
 	const input = Math.max(1, Math.ceil(JSON.stringify(body || {}).length / 4));
@@ -49,10 +45,7 @@ function isTitle(body) {
 }
 
 async function startCodexMock(opts = {}) {
-	const requests = [];
-	const queue = [];
 	let seq = 0;
-	let releaseFns = [];
 	const defaultText = opts.defaultText || 'Mock answer.';
 
 	function sse(res, rec, type, data) {
@@ -60,14 +53,14 @@ async function startCodexMock(opts = {}) {
 		res.write(`event: ${type}\ndata: ${JSON.stringify(Object.assign({ type }, data))}\n\n`);
 	}
 
-	async function answer(req, res, body, rec) {
+	async function answer(req, res, body, rec, ctx) {
 		let act;
 		if (isTitle(body)) {
 			rec.kind = 'title';
 			act = { type: 'text', text: JSON.stringify({ title: opts.title || 'Mock title' }) };
 		} else {
 			rec.kind = 'main';
-			act = queue.length ? queue.shift() : { type: 'text', text: defaultText };
+			act = ctx.take();
 		}
 		rec.action = act;
 		if (act.type === 'status') {
@@ -110,7 +103,7 @@ async function startCodexMock(opts = {}) {
 			const item = { type: 'message', id: msgId, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
 			sse(res, rec, 'response.output_item.added', { output_index: 0, item: Object.assign({}, item, { status: 'in_progress', content: [] }) });
 			if (act.type === 'hold') {
-				await new Promise((resolve) => { releaseFns.push(resolve); });
+				await ctx.hold();
 				sse(res, rec, 'response.output_text.delta', { item_id: msgId, output_index: 0, content_index: 0, delta: text });
 			} else {
 				const chunks = Math.max(1, act.chunks || 1);
@@ -130,59 +123,21 @@ async function startCodexMock(opts = {}) {
 		res.end();
 	}
 
-	const server = http.createServer((req, res) => {
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', async () => {
-			const text = Buffer.concat(chunks).toString('utf8');
-			let body = text;
-			if (text) {
-				try { body = JSON.parse(text); } catch { /* keep text */ }
-			}
-			const rec = { method: req.method, url: req.url, headers: req.headers, body, time: Date.now(), events: [] };
-			requests.push(rec);
-			const url = req.url.split('?')[0];
-			try {
-				if (req.method === 'GET' && url.endsWith('/models')) {
-					rec.kind = 'models';
-					const s = JSON.stringify({ object: 'list', data: [], models: [] });
-					res.writeHead(200, { 'content-type': 'application/json' });
-					res.end(s);
-					return;
-				}
-				if (req.method === 'POST' && url.endsWith('/responses')) {
-					await answer(req, res, body, rec);
-					return;
-				}
-				rec.kind = 'other';
-				res.writeHead(404, { 'content-type': 'application/json' });
-				res.end(JSON.stringify({ error: { type: 'not_found', message: `mock: no ${req.method} ${url}` } }));
-			} catch (err) {
-				rec.error = err.stack || String(err);
-				try { res.end(); } catch { /* gone */ }
-			}
-		});
-	});
-	server.keepAliveTimeout = 1000;
-	await new Promise((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', resolve);
-	});
-	const { port } = server.address();
-	return {
-		url: `http://127.0.0.1:${port}/v1`,
-		port,
-		requests,
-		push: (...acts) => { queue.push(...acts); },
-		queue,
-		release: () => { const f = releaseFns; releaseFns = []; f.forEach((r) => r()); return f.length; },
-		main: () => requests.filter((r) => r.kind === 'main'),
-		close: () => new Promise((resolve) => {
-			releaseFns.forEach((r) => r());
-			server.closeAllConnections?.();
-			server.close(() => resolve());
-		}),
-	};
+	return startMockServer(async (req, res, body, rec, ctx) => {
+		rec.events = [];
+		const url = urlPath(req);
+		if (req.method === 'GET' && url.endsWith('/models')) {
+			rec.kind = 'models';
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ object: 'list', data: [], models: [] }));
+			return true;
+		}
+		if (req.method === 'POST' && url.endsWith('/responses')) {
+			await answer(req, res, body, rec, ctx);
+			return true;
+		}
+		return false;
+	}, { defaultText });
 }
 
 module.exports = { startCodexMock, isTitle, delay };

@@ -3,7 +3,7 @@
  * A programmable mock of the OpenAI Chat Completions API for the Grok
  * Build CLI (@xai-official/grok), written for this project.  Grok speaks
  * Chat Completions to a model of ~/.grok/config.toml whose base_url is
- * this mock (unless the model sets api_backend); every POST
+ * this mock (the server and the streaming are lib/mock-server.cjs) (unless the model sets api_backend); every POST
  * /v1/chat/completions takes the next action from a queue the test fills
  * (mock.push(action)); when the queue is empty it answers opts.defaultText.
  * Actions:
@@ -28,11 +28,7 @@
  * and GET /v1/models ("mock-model").  Every
  * request is recorded {method, url, body, time, kind, action}.
  */
-const http = require('node:http');
-
-function delay(ms) {
-	return new Promise((r) => setTimeout(r, ms));
-}
+const { startMockServer, urlPath, delay } = require('./mock-server.cjs');
 
 /*
  * Grok's side calls on the session's own model (Chat Completions too):
@@ -54,66 +50,22 @@ function sideKind(body) {
 }
 
 async function startGrokMock(opts = {}) {
-	const requests = [];
-	const queue = [];
-	let seq = 0;
-	let releaseFns = [];
-	const defaultText = opts.defaultText || 'Mock answer.';
 	const sideText = opts.sideText || 'Mock title';
 	const suggestion = opts.suggestion || 'Mock suggestion';
 
-	function chunk(res, id, model, choice, extra) {
-		res.write(`data: ${JSON.stringify(Object.assign({ id, object: 'chat.completion.chunk',
-			created: Math.floor(Date.now() / 1000), model, choices: choice ? [Object.assign({ index: 0 }, choice)] : [] }, extra || {}))}\n\n`);
-	}
-
-	async function chat(res, body, rec) {
+	async function chat(res, body, rec, ctx) {
 		const side = sideKind(body);
-		const act = side ? { type: 'text', text: side === 'suggestion' ? suggestion : sideText } :
-			queue.length ? queue.shift() : { type: 'text', text: defaultText };
+		const act = side ? { type: 'text', text: side === 'suggestion' ? suggestion : sideText } : ctx.take();
 		rec.kind = side || 'main';
 		rec.action = act;
-		if (act.type === 'status') {
-			const s = JSON.stringify(act.body || { error: { message: 'mock error', type: 'server_error' } });
-			res.writeHead(act.status || 500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(s) });
-			res.end(s);
-			return;
-		}
-		const id = `chatcmpl-mock-${++seq}`;
-		const model = (body && body.model) || 'mock-model';
-		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-		chunk(res, id, model, { delta: { role: 'assistant', content: '' }, finish_reason: null });
-		let finish = 'stop';
-		if (act.type === 'call') {
-			const args = JSON.stringify(act.args || {});
-			const half = Math.ceil(args.length / 2);
-			chunk(res, id, model, { delta: { tool_calls: [{ index: 0, id: act.callId || `call_mock_${seq}`, type: 'function',
-				function: { name: act.name, arguments: args.slice(0, half) } }] }, finish_reason: null });
-			chunk(res, id, model, { delta: { tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }, finish_reason: null });
-			finish = 'tool_calls';
-		} else {
-			const text = act.text || defaultText;
-			if (act.type === 'hold')
-				await new Promise((resolve) => { releaseFns.push(resolve); });
-			const chunks = Math.max(1, act.chunks || 1);
-			const size = Math.ceil(text.length / chunks);
-			for (let i = 0; i < text.length; i += size) {
-				if (i > 0 && act.delayMs)
-					await delay(act.delayMs);
-				chunk(res, id, model, { delta: { content: text.slice(i, i + size) }, finish_reason: null });
-			}
-		}
-		chunk(res, id, model, { delta: {}, finish_reason: finish });
-		const input = Math.max(1, Math.ceil(JSON.stringify(body || {}).length / 4));
-		chunk(res, id, model, null, { usage: { prompt_tokens: input, completion_tokens: 10, total_tokens: input + 10 } });
-		res.write('data: [DONE]\n\n');
-		res.end();
+		await ctx.chatStream(res, body, act);
 	}
 
 	/* A Responses API answer (side calls on the built-in model). */
-	function responses(res, body, rec) {
+	function responses(res, body, rec, ctx) {
 		rec.kind = 'side';
-		const id = `resp_mock_${++seq}`;
+		const seq = ctx.next();
+		const id = `resp_mock_${seq}`;
 		const item = { type: 'message', id: `msg_mock_${seq}`, role: 'assistant', status: 'completed',
 			content: [{ type: 'output_text', text: sideText, annotations: [] }] };
 		const done = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: (body && body.model) || 'mock-model',
@@ -134,65 +86,24 @@ async function startGrokMock(opts = {}) {
 		res.end();
 	}
 
-	const server = http.createServer((req, res) => {
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', async () => {
-			const text = Buffer.concat(chunks).toString('utf8');
-			let body = text;
-			if (text) {
-				try { body = JSON.parse(text); } catch { /* keep text */ }
-			}
-			const rec = { method: req.method, url: req.url, body, time: Date.now() };
-			requests.push(rec);
-			const url = req.url.split('?')[0];
-			try {
-				if (req.method === 'POST' && url.endsWith('/chat/completions'))
-					return await chat(res, body, rec);
-				if (req.method === 'POST' && url.endsWith('/responses'))
-					return responses(res, body, rec);
-				if (req.method === 'GET' && url.endsWith('/models')) {
-					rec.kind = 'models';
-					res.writeHead(200, { 'content-type': 'application/json' });
-					res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', owned_by: 'mock' }] }));
-					return;
-				}
-				rec.kind = 'other';
-				res.writeHead(404, { 'content-type': 'application/json' });
-				res.end(JSON.stringify({ error: { type: 'not_found', message: `mock: no ${req.method} ${url}` } }));
-			} catch (err) {
-				rec.error = err.stack || String(err);
-				try { res.end(); } catch { /* gone */ }
-			}
-		});
-	});
-	server.keepAliveTimeout = 1000;
-	await new Promise((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', resolve);
-	});
-	const { port } = server.address();
-	return {
-		url: `http://127.0.0.1:${port}/v1`,
-		port,
-		requests,
-		queue,
-		push: (...acts) => { queue.push(...acts); },
-		release: () => { const f = releaseFns; releaseFns = []; f.forEach((r) => r()); return f.length; },
-		main: () => requests.filter((r) => r.kind === 'main'),
-		/* Resolves once a held answer waits for release(). */
-		held: async (ms = 30000) => {
-			const t = Date.now();
-			while (releaseFns.length === 0 && Date.now() - t < ms)
-				await delay(50);
-			return releaseFns.length;
-		},
-		close: () => new Promise((resolve) => {
-			releaseFns.forEach((r) => r());
-			server.closeAllConnections?.();
-			server.close(() => resolve());
-		}),
-	};
+	return startMockServer(async (req, res, body, rec, ctx) => {
+		const url = urlPath(req);
+		if (req.method === 'POST' && url.endsWith('/chat/completions')) {
+			await chat(res, body, rec, ctx);
+			return true;
+		}
+		if (req.method === 'POST' && url.endsWith('/responses')) {
+			responses(res, body, rec, ctx);
+			return true;
+		}
+		if (req.method === 'GET' && url.endsWith('/models')) {
+			rec.kind = 'models';
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', owned_by: 'mock' }] }));
+			return true;
+		}
+		return false;
+	}, { defaultText: opts.defaultText });
 }
 
 /*

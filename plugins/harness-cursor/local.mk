@@ -1,0 +1,10 @@
+# plugins/harness-cursor: the Cursor CLI agent (cursor-cli; a stand-in in the tests).
+pluginexec_LTLIBRARIES += plugins/harness-cursor/harness_cursor.la
+plugins_harness_cursor_harness_cursor_la_SOURCES = plugins/harness-cursor/cursor.c
+plugins_harness_cursor_harness_cursor_la_CPPFLAGS = $(harness_cppflags)
+plugins_harness_cursor_harness_cursor_la_CFLAGS = $(harness_cflags)
+plugins_harness_cursor_harness_cursor_la_LDFLAGS = $(plugin_ldflags)
+plugins_harness_cursor_harness_cursor_la_LIBADD = $(harness_libadd)
+dist_pluginexec_DATA += plugins/harness-cursor/harness-cursor.yaml
+PLUGIN_MANIFESTS += plugins/harness-cursor/harness-cursor.yaml
+TEST_PLUGIN_PATH += $(abs_top_builddir)/plugins/harness-cursor

@@ -1,0 +1,209 @@
+'use strict';
+/*
+ * The Cursor stand-in's interactive mode: keys in, frames out (the frames
+ * are screens.cjs's, all ASSUMED), turns through the mock model, the
+ * transcript and the stop hook (store.cjs).  See agent.cjs for what is
+ * documented and what is assumed.
+ */
+const fs = require('node:fs');
+const crypto = require('node:crypto');
+const screens = require('./screens.cjs');
+const { Transcript, runHooks } = require('./store.cjs');
+const { ask, apiKey } = require('./agent.cjs');
+
+/* ASSUMED key bytes (agent.cjs). */
+const SUBMIT = '\x1b[13u';
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+
+function run(o) {
+	const out = process.stdout;
+	const cwd = fs.realpathSync(process.cwd());
+	const sid = crypto.randomUUID();
+	const tr = new Transcript(process.env.HOME, cwd, sid);
+	const st = {
+		phase: !apiKey(o) ? 'login' : o.trust ? 'main' : 'trust',
+		input: '', followups: [], history: [], running: false, tick: 0,
+		model: o.model, cwd, messages: [], loop: 0,
+	};
+	let pending = '';
+	let inPaste = false;
+	let abort = null;
+
+	function draw() {
+		const rows = process.stdout.rows || 40;
+		const frame = st.phase === 'login' ? screens.login() : st.phase === 'trust' ? screens.trust(cwd) : screens.main(st, rows);
+		out.write('\x1b[H\x1b[2J' + frame.join('\r\n'));
+	}
+
+	function quit(code) {
+		out.write('\x1b[?2004l\x1b[<u\x1b[?1049l');
+		process.exit(code);
+	}
+
+	/* The stop hook (documented): a followup_message is the next prompt. */
+	function stopHook(status) {
+		const r = runHooks(process.env.HOME, 'stop', {
+			conversation_id: sid, generation_id: crypto.randomUUID(), workspace_roots: [cwd],
+			transcript_path: tr.file, status, loop_count: st.loop,
+		});
+		if (r && typeof r.followup_message === 'string' && r.followup_message && st.loop < 5) {
+			st.loop++;
+			setImmediate(() => startTurn(r.followup_message));
+		} else
+			st.loop = 0;
+	}
+
+	function endTurn(status, error) {
+		tr.ended(status, error);
+		st.running = false;
+		abort = null;
+		st.followups = [];
+		draw();
+		stopHook(status);
+	}
+
+	/* One model request of the running turn; a steer abandons it. */
+	async function request() {
+		const ctl = new AbortController();
+		abort = ctl;
+		const live = { role: 'assistant', text: '' };
+		st.history.push(live);
+		try {
+			const answer = await ask(st.messages, st.model, ctl.signal, (t) => { live.text = t; draw(); });
+			if (ctl.signal.aborted)
+				return;
+			live.text = answer;
+			st.messages.push({ role: 'assistant', content: answer });
+			tr.assistant(answer);
+			endTurn('completed');
+		} catch (e) {
+			if (ctl.signal.aborted)
+				return;	/* steered: the next request runs */
+			live.text = `Error: ${e.message}`;
+			endTurn('error', e.message);
+		}
+	}
+
+	function startTurn(text) {
+		st.history.push({ role: 'user', text });
+		st.messages.push({ role: 'user', content: text });
+		tr.user(text);
+		st.running = true;
+		draw();
+		request();
+	}
+
+	/* "enter steer": the first follow-up joins the running turn. */
+	function steer() {
+		const text = st.followups.shift();
+		if (abort)
+			abort.abort();
+		st.history = st.history.filter((e) => !(e.role === 'assistant' && e.text === ''));
+		st.history.push({ role: 'user', text });
+		st.messages.push({ role: 'user', content: text });
+		tr.user(text, true);
+		draw();
+		request();
+	}
+
+	function submit() {
+		if (st.input === '') {
+			if (st.running && st.followups.length && process.env.CURSOR_STANDIN_IGNORE_STEER !== '1')
+				steer();
+			return;
+		}
+		if (st.running) {
+			if (process.env.CURSOR_STANDIN_IGNORE_SUBMIT_WHILE_RUNNING === '1')
+				return;
+			st.followups.push(st.input);
+			st.input = '';
+			draw();
+			return;
+		}
+		const text = st.input;
+		st.input = '';
+		startTurn(text);
+	}
+
+	function key(k) {
+		if (k === '\x03') {
+			if (st.running) {
+				if (abort)
+					abort.abort();
+				endTurn('aborted');
+			} else
+				quit(0);
+			return;
+		}
+		if (st.phase === 'login')
+			return;	/* a browser sign-in is the user's; nothing here */
+		if (st.phase === 'trust') {
+			if (k === 'a') {
+				st.phase = 'main';
+				draw();
+			} else if (k === 'q')
+				quit(0);
+			return;
+		}
+		if (k === SUBMIT)
+			submit();
+		else if (k === '\r' || k === '\n')
+			st.input += '\n';	/* ASSUMED: a plain Enter is a newline */
+		else if (k === '\x7f')
+			st.input = st.input.slice(0, -1);
+		else if (!k.startsWith('\x1b'))
+			st.input += k;
+		draw();
+	}
+
+	function feed(data) {
+		pending += data;
+		while (pending.length) {
+			if (inPaste) {
+				const e = pending.indexOf(PASTE_END);
+				if (e < 0)
+					return;
+				st.input += pending.slice(0, e).replace(/\r\n?/g, '\n');
+				pending = pending.slice(e + PASTE_END.length);
+				inPaste = false;
+				draw();
+				continue;
+			}
+			if (pending.startsWith(PASTE_START)) {
+				pending = pending.slice(PASTE_START.length);
+				inPaste = true;
+				continue;
+			}
+			if (pending[0] === '\x1b') {
+				const m = pending.match(/^\x1b\[[0-9;?>]*[ -/]*[@-~]/);
+				if (!m) {
+					if (/^\x1b(\[[0-9;?>]*)?$/.test(pending))
+						return;	/* incomplete */
+					pending = pending.slice(1);
+					continue;
+				}
+				pending = pending.slice(m[0].length);
+				key(m[0]);
+				continue;
+			}
+			const ch = String.fromCodePoint(pending.codePointAt(0));
+			pending = pending.slice(ch.length);
+			key(ch);
+		}
+	}
+
+	/* Alternate screen, bracketed paste, the extended keyboard (kitty) protocol. */
+	out.write('\x1b[?1049h\x1b[?2004h\x1b[>1u');
+	process.stdin.setRawMode?.(true);
+	process.stdin.setEncoding('utf8');
+	process.stdin.on('data', feed);
+	process.on('SIGHUP', () => quit(129));
+	process.stdout.on('resize', draw);
+	setInterval(() => { if (st.running) { st.tick++; draw(); } }, 120);
+	draw();
+	if (o.prompt && st.phase === 'main')
+		startTurn(o.prompt);
+}
+
+module.exports = { run };

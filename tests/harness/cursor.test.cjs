@@ -1,0 +1,218 @@
+'use strict';
+/*
+ * agent_launch, pty_send and pty_read{agent_transcript} with harness
+ * cursor-cli, on a STAND-IN of Cursor's CLI agent (cursor-standin/; no
+ * package ships the real `cursor-agent`), in a private tmux server with
+ * its own HOME, the stand-in answering from a mock Chat Completions model
+ * on 127.0.0.1 (lib/cursor-mock.cjs): AGT-LAUNCH, AGT-START, AGT-TURN,
+ * AGT-SEND.  The stand-in's screens are assumed (cursor-standin/
+ * screens.cjs), so these tests check Aiterm against that model of the
+ * CLI, not against Cursor itself.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { AgentRig } = require('./lib/agent-rig.cjs');
+const { startCursorMock, seedCursor, cursorBinary, projectId } = require('./lib/cursor-mock.cjs');
+
+const T = { timeout: 120000 };
+
+async function rigWithMock(t, parts = {}, extraEnv = {}) {
+	const mock = await startCursorMock({ defaultText: 'Default answer.' });
+	t.after(() => mock.close());
+	const env = { CURSOR_STANDIN_MODEL_URL: mock.url };
+	if (!parts.noKey)
+		env.CURSOR_API_KEY = 'mock-cursor-key-for-the-aiterm-harness';
+	Object.assign(env, extraEnv);
+	const rig = new AgentRig(t, { env });
+	if (!parts.noBinary)
+		fs.symlinkSync(cursorBinary(), path.join(rig.dirs.bin, 'cursor-agent'));
+	seedCursor(rig.dirs.home, parts);
+	rig.show(t);
+	await rig.start();
+	return { rig, mock };
+}
+
+function sid(text) {
+	const m = text.match(/^launched cursor-cli \S+ in (\S+) \(launch /m);
+	assert.ok(m, `the receipt names the session: ${text}`);
+	return m[1];
+}
+
+function lines(file) {
+	return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+const launch = (rig, args) => rig.call('agent_launch', Object.assign({ harness: 'cursor-cli', cwd: rig.dirs.work, trust_project: true }, args));
+
+async function screenUntil(rig, id, re, n = 100) {
+	let s = '';
+	for (let i = 0; i < n && !re.test(s); i++) {
+		await new Promise((r) => setTimeout(r, 100));
+		s = (await rig.call('pty_read', { session_id: id, screen: true })).text;
+	}
+	return s;
+}
+
+test('AGT-LAUNCH AGT-TURN: Cursor (stand-in), ready, a plain turn and a second one, each with its own answer from the model', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Cursor first answer.', chunks: 3, delayMs: 150 });
+	const l = await launch(rig, { prompt: 'First question' });
+	assert.equal(l.isError, false, l.text);
+	assert.match(l.text, /^startup: ready/m, l.text);
+	assert.match(l.text, /^prompt: (start_confirmed \(\w+\)|sent_unconfirmed), turn 1, event_cursor 1:0$/m, l.text);
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^Cursor first answer\.\n\[turn 1 done( · [\d.]+s)?\]$/, a.text);
+	const dir = path.join(rig.dirs.home, '.cursor', 'projects', projectId(rig.dirs.work), 'agent-transcripts');
+	assert.ok(a.sc.transcript.startsWith(dir + '/'), a.sc.transcript);
+	assert.match(path.basename(a.sc.transcript), /^[0-9a-f-]{36}\.jsonl$/);
+	mock.push({ type: 'text', text: 'Cursor second answer.' });
+	const b = await rig.call('pty_send', { session_id: id, text: 'Second question', wait: true, timeout: 60 });
+	assert.match(b.text, /^Cursor second answer\.\n\[turn 2 done/, b.text);
+	const old = await rig.call('pty_read', { session_id: id, agent_transcript: true, turn: 1 });
+	assert.match(old.text, /^Cursor first answer\.\n\[turn 1, saved\]$/, old.text);
+	/* The prompts reached the model as typed: the CSI 13 u Enter submitted them. */
+	const asked = mock.main().map((r) => r.body.messages[r.body.messages.length - 1].content);
+	assert.deepEqual(asked, ['First question', 'Second question']);
+	assert.equal(lines(a.sc.transcript).filter((x) => x.type === 'turn_ended').length, 2);
+});
+
+test('AGT-SEND: Cursor (stand-in), text sent while a turn runs goes to follow-ups and is steered in: one turn, one turn_ended', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'hold', text: 'Held answer.' });
+	mock.push({ type: 'text', text: 'After the steer.' });
+	const l = await launch(rig, { prompt: 'Start a long task' });
+	const id = sid(l.text);
+	assert.ok(await mock.held(), 'the first request waits');
+	const s = await rig.call('pty_send', { session_id: id, text: 'Do it this way instead' });
+	assert.equal(s.isError, false, s.text);
+	assert.match(s.text, /^added to the running turn 1 \(no new turn\)/, s.text);
+	assert.equal(s.sc.route, 'steered');
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	mock.release();
+	assert.match(a.text, /^After the steer\.\n\[turn 1 done/, a.text);
+	const rec = lines(a.sc.transcript);
+	assert.equal(rec.filter((x) => x.type === 'turn_ended').length, 1, JSON.stringify(rec));
+	assert.deepEqual(rec.filter((x) => x.role === 'user').map((x) => x.message.content[0].text), ['Start a long task', 'Do it this way instead']);
+	/* The model saw the steered text in the same conversation. */
+	const last = mock.main().at(-1).body.messages.map((m) => m.content);
+	assert.deepEqual(last, ['Start a long task', 'Do it this way instead']);
+	mock.push({ type: 'text', text: 'Next one.' });
+	const n = await rig.call('pty_send', { session_id: id, text: 'And then?', wait: true, timeout: 60 });
+	assert.match(n.text, /^Next one\.\n\[turn 2 done/, n.text);
+});
+
+test('AGT-SEND: Cursor (stand-in), a steer whose text stays in the input box is CURSOR_STEER_NOT_TAKEN, never steered', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, {}, { CURSOR_STANDIN_IGNORE_SUBMIT_WHILE_RUNNING: '1' });
+	mock.push({ type: 'hold', text: 'Held answer.' });
+	const l = await launch(rig, { prompt: 'Start a long task' });
+	const id = sid(l.text);
+	assert.ok(await mock.held(), 'the first request waits');
+	const s = await rig.call('pty_send', { session_id: id, text: 'Stuck in the box' });
+	assert.equal(s.isError, true, s.text);
+	assert.match(s.text, /CURSOR_STEER_NOT_TAKEN: the text is still in the agent's input box 1500 ms after the steer/, s.text);
+	assert.match(await screenUntil(rig, id, /Stuck in the box/, 1), /│ → Stuck in the box/);
+	mock.release();
+});
+
+test('AGT-SEND: Cursor (stand-in), a follow-up that is never steered in is CURSOR_STEER_UNCONFIRMED', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, {}, { CURSOR_STANDIN_IGNORE_STEER: '1' });
+	mock.push({ type: 'hold', text: 'Held answer.' });
+	const l = await launch(rig, { prompt: 'Start a long task' });
+	const id = sid(l.text);
+	assert.ok(await mock.held(), 'the first request waits');
+	const s = await rig.call('pty_send', { session_id: id, text: 'Left queued' });
+	assert.equal(s.isError, true, s.text);
+	assert.match(s.text, /CURSOR_STEER_UNCONFIRMED: the text still waits in the agent's queue/, s.text);
+	mock.release();
+});
+
+test('AGT-START: Cursor (stand-in) with no key and no login shows its sign-in screen: vendor_onboarding_required, nothing typed', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, { noKey: true });
+	const r = await launch(rig, { prompt: 'Never sent' });
+	assert.equal(r.isError, false, r.text);
+	assert.match(r.text, /^startup: vendor_onboarding_required; screen onboarding\/login_required$/m, r.text);
+	assert.match(r.text, /^prompt: not_sent$/m, r.text);
+	assert.equal(mock.main().length, 0);
+});
+
+test('AGT-START: Cursor (stand-in), the workspace-trust prompt is passed only with trust_project', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	const r = await launch(rig, { prompt: 'Never sent', trust_project: false, timeout: 5 });
+	assert.match(r.text, /^startup: needs_user; screen blocking_dialog\/workspace_trust$/m, r.text);
+	assert.match(r.text, /^prompt: not_sent$/m, r.text);
+	assert.equal(mock.main().length, 0);
+});
+
+test('AGT-LAUNCH: Cursor (stand-in) in a cwd reached through a symlink: the transcript is found from the real path', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	const link = path.join(rig.dirs.root, 'link-to-work');
+	fs.symlinkSync(rig.dirs.work, link);
+	mock.push({ type: 'text', text: 'Through the link.' });
+	const l = await launch(rig, { cwd: link, prompt: 'Where am I?' });
+	assert.equal(l.isError, false, l.text);
+	const a = await rig.call('pty_read', { session_id: sid(l.text), agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^Through the link\.\n\[turn 1 done/, a.text);
+	assert.ok(a.sc.transcript.includes(`/projects/${projectId(rig.dirs.work)}/`), a.sc.transcript);
+});
+
+test('AGT-TURN: Cursor (stand-in), a model error ends the turn with that error', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'status', status: 400, body: { error: { message: 'Bad request (mock 400)' } } });
+	const l = await launch(rig, { prompt: 'Will fail' });
+	const a = await rig.call('pty_read', { session_id: sid(l.text), agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /mock 400/, a.text);
+	assert.match(a.text, /\[turn 1 ended with an error \(api_error\)/, a.text);
+});
+
+test('AGT-LAUNCH: bad input: an unknown harness and a missing cursor-agent are clear errors', T, async (t) => {
+	const { rig } = await rigWithMock(t, { noBinary: true });
+	const u = await rig.call('agent_launch', { harness: 'cursor-ide', cwd: rig.dirs.work });
+	assert.equal(u.isError, true, u.text);
+	assert.match(u.text, /no harness 'cursor-ide' is installed \(installed: [^)]*cursor-cli/, u.text);
+	const m = await launch(rig, {});
+	assert.equal(m.isError, true, m.text);
+	assert.match(m.text, /cursor-agent/, m.text);
+});
+
+test('AGT-SEND: the stand-in runs the documented stop hook (a followup_message is the next prompt) and print mode', T, async (t) => {
+	/* The stand-in's own behaviour (hooks.json version 1, -p --output-format json). */
+	const { rig, mock } = await rigWithMock(t);
+	const log = path.join(rig.dirs.root, 'stop-hook.jsonl');
+	const hook = path.join(rig.dirs.root, 'stop-hook.cjs');
+	fs.writeFileSync(hook, `let s='';process.stdin.on('data',(d)=>s+=d).on('end',()=>{
+		require('fs').appendFileSync(${JSON.stringify(log)}, s + '\\n');
+		const i = JSON.parse(s);
+		if (i.loop_count === 0) process.stdout.write(JSON.stringify({ followup_message: 'Hook follow-up' }));
+	});`);
+	fs.writeFileSync(path.join(rig.dirs.home, '.cursor', 'hooks.json'), JSON.stringify({ version: 1, hooks: { stop: [{ command: `node ${hook}` }] } }));
+	mock.push({ type: 'text', text: 'Printed answer.' });
+	const { execFile } = require('node:child_process');
+	const out = await new Promise((resolve, reject) => execFile(cursorBinary(), ['-p', '--output-format', 'json', 'Print me'],
+		{ cwd: rig.dirs.work, env: rig.env, encoding: 'utf8' }, (e, so) => (e ? reject(e) : resolve(so))));
+	const res = JSON.parse(out);
+	assert.equal(res.type, 'result');
+	assert.equal(res.is_error, false);
+	assert.equal(res.result, 'Printed answer.');
+	mock.push({ type: 'text', text: 'Hooked answer.' });
+	mock.push({ type: 'text', text: 'Answer to the hook.' });
+	const l = await launch(rig, { prompt: 'Hook me' });
+	/* The -p run's transcript, just written in the same project, is not this launch's. */
+	assert.match(l.text, /, turn 1, event_cursor 1:0$/m, l.text);
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^Hooked answer\./, a.text);
+	/* The follow-up the hook asked for runs as the next turn of the transcript. */
+	let calls = [];
+	for (let i = 0; i < 50 && calls.length < 2; i++) {
+		await new Promise((r) => setTimeout(r, 100));
+		calls = mock.main().slice(1);
+	}
+	assert.equal(calls[1].body.messages.at(-1).content, 'Hook follow-up');
+	const inputs = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map((x) => JSON.parse(x));
+	assert.equal(inputs[0].hook_event_name, 'stop');
+	assert.equal(inputs[0].status, 'completed');
+	assert.equal(inputs[0].transcript_path, a.sc.transcript);
+});
