@@ -119,20 +119,36 @@ red_shape_hash(const char *text, size_t len)
 	return h != 0 ? h : 1;
 }
 
+/*
+ * The length of a drawing character at p[i] (box drawing, U+2500 to
+ * U+257F, as tree draws with; a no-break space, U+00A0), or 0: bytes
+ * above 0x7f are letters, but these are no part of a word.
+ */
+static size_t
+drawing(const unsigned char *p, size_t len, size_t i)
+{
+	if (i + 1 < len && p[i] == 0xc2 && p[i + 1] == 0xa0)
+		return 2;
+	if (i + 2 < len && p[i] == 0xe2 && (p[i + 1] == 0x94 ||
+	    p[i + 1] == 0x95))
+		return 3;
+	return 0;
+}
+
 /* The next word of a line from *pos; false when there is none. */
 static bool
 word_next(const unsigned char *p, size_t len, size_t *pos,
     const unsigned char **w, size_t *n)
 {
-	size_t i = *pos, e;
+	size_t i = *pos, e, d;
 
-	while (i < len && !is_word(p[i]))
-		i++;
+	while (i < len && ((d = drawing(p, len, i)) > 0 || !is_word(p[i])))
+		i += d > 0 ? d : 1;
 	if (i >= len) {
 		*pos = len;
 		return false;
 	}
-	for (e = i; e < len && is_word(p[e]); e++)
+	for (e = i; e < len && is_word(p[e]) && drawing(p, len, e) == 0; e++)
 		;
 	*pos = e;
 	while (e > i && (p[e - 1] == '.' || p[e - 1] == ','))

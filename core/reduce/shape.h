@@ -11,7 +11,9 @@
  *
  * A word is a run of letters, digits, '_', '.', '@', '+', '~', '-' and
  * non-ASCII bytes (so a path is a word a folder: "src/a.c" holds "src"
- * and "a.c", which a listing grouped by folder still has), without a trailing '.' or ','.  Only words that
+ * and "a.c", which a listing grouped by folder still has), without a trailing '.' or ','.  Drawing
+ * characters are not part of a word: box drawing (U+2500 to U+257F:
+ * tree's "├── ", "│   ") and the no-break space (U+00A0).  Only words that
  * name something count: two bytes or more, with a letter, and not made
  * of hex digits and separators alone when they hold a digit (a number, a
  * time, a hash or a version is what a reducer may shorten or count).

@@ -417,6 +417,22 @@ START_TEST(test_faithful_headers_verbatim)
 }
 END_TEST
 
+/* tree's drawing (box drawing, no-break spaces) is no word; names are. */
+START_TEST(test_faithful_drawing_no_word)
+{
+	const char *in = "src\n\u251c\u2500\u2500 a.c\n"
+	    "\u2502\u00a0\u00a0 \u2514\u2500\u2500 b\u00e9.c\n"
+	    "\u2514\u2500\u2500 lib\n";
+	const char *held = "src\n  a.c\n    b\u00e9.c\n  lib\n";
+	const char *lost = "src\n  a.c\n    b.c\n  lib\n";
+
+	ck_assert(red_faithful(in, strlen(in), held, strlen(held),
+	    RED_FAITHFUL_LISTING, NULL));
+	ck_assert(!red_faithful(in, strlen(in), lost, strlen(lost),
+	    RED_FAITHFUL_LISTING, NULL));
+}
+END_TEST
+
 static Suite *
 make_suite(void)
 {
@@ -429,6 +445,7 @@ make_suite(void)
 	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_faithful_refuses_a_loss, 0, ROUNDS);
 	tcase_add_test(tc, test_faithful_headers_verbatim);
+	tcase_add_test(tc, test_faithful_drawing_no_word);
 	suite_add_tcase(s, tc);
 	return s;
 }
