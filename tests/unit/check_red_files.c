@@ -1,11 +1,11 @@
 /*
  * The file-listing reducers (plugin reducers-files: grep and rg, find,
- * ls -l) through the real dispatch: red_cmd_reduce on stripped text, with
+ * ls -l, tree) through the real dispatch: red_cmd_reduce on stripped text, with
  * the plugins loaded from the build tree ($AITERM_PLUGIN_PATH).
  *
  * - Fixtures: the corpus cases of this family reduce within the core's
  *   budget, are shorter and keep every must_keep string.
- * - Exact: the layout of small grep, rg and ls -l outputs.
+ * - Exact: the layout of small grep, rg, ls -l and tree outputs.
  * - Edges: empty output, shapes the reducers do not know, error lines,
  *   listings larger than the budget.
  */
@@ -358,6 +358,161 @@ START_TEST(test_ls_declines)
 }
 END_TEST
 
+/*
+ * tree
+ */
+
+/* tree's drawing: rails above an entry, forks before its name. */
+#define T_RAIL	"\u2502\u00a0\u00a0 "
+#define T_FORK	"\u251c\u2500\u2500 "
+#define T_LAST	"\u2514\u2500\u2500 "
+
+static const char tree_small[] =
+    "proj\n"
+    T_FORK "README.md\n"
+    T_FORK "docs\n"
+    T_RAIL T_FORK "a.md\n"
+    T_RAIL T_LAST "b.md\n"
+    T_FORK "lib -> ../lib\n"
+    T_FORK "src\n"
+    T_RAIL T_FORK "main.c\n"
+    T_RAIL T_FORK "net\n"
+    T_RAIL T_RAIL T_FORK "tcp.c\n"
+    T_RAIL T_RAIL T_LAST "udp.c\n"
+    T_RAIL T_FORK "util\n"
+    T_RAIL T_RAIL T_LAST "str.c\n"
+    T_RAIL T_LAST "cfg.h -> ../build/cfg.h\n"
+    T_LAST "tests\n"
+    "    " T_FORK "t1.c\n"
+    "    " T_FORK "t2.c\n"
+    "    " T_FORK "t3.c\n"
+    "    " T_FORK "t4.c\n"
+    "    " T_FORK "t5.c\n"
+    "    " T_LAST "data\n"
+    "        " T_FORK "in.txt\n"
+    "        " T_LAST "out.txt\n"
+    "\n"
+    "6 directories, 16 files\n";
+
+/* Within the budget: every line, the drawing as two blanks a level. */
+START_TEST(test_tree_layout)
+{
+	check_exact("tree -L 3 proj", tree_small, "tree", true,
+	    "proj\n"
+	    "  README.md\n"
+	    "  docs\n"
+	    "    a.md\n"
+	    "    b.md\n"
+	    "  lib -> ../lib\n"
+	    "  src\n"
+	    "    main.c\n"
+	    "    net\n"
+	    "      tcp.c\n"
+	    "      udp.c\n"
+	    "    util\n"
+	    "      str.c\n"
+	    "    cfg.h -> ../build/cfg.h\n"
+	    "  tests\n"
+	    "    t1.c\n"
+	    "    t2.c\n"
+	    "    t3.c\n"
+	    "    t4.c\n"
+	    "    t5.c\n"
+	    "    data\n"
+	    "      in.txt\n"
+	    "      out.txt\n"
+	    "\n"
+	    "6 directories, 16 files\n");
+	/* ASCII drawing (LANG=C), and tree -d's report. */
+	check_exact("tree -d", ".\n|-- a\n|   `-- b\n`-- c\n\n3 directories\n",
+	    "tree", true, ".\n  a\n    b\n  c\n\n3 directories\n");
+}
+END_TEST
+
+/*
+ * Beyond the budget (a read budget of 5: 20 lines for a listing): each
+ * depth-1 entry as drawn, every name below it packed, folders by path.
+ */
+START_TEST(test_tree_packed)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	got = rt_reduce("tree -L 3 proj", tree_small, 0, 5, &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(res.name, "tree");
+	ck_assert(!res.lossless);
+	ck_assert_str_eq(got,
+	    "(names below depth 1 packed per folder; link targets left out)\n"
+	    "proj\n"
+	    T_FORK "README.md\n"
+	    T_FORK "docs\n"
+	    "a.md  b.md\n"
+	    T_FORK "lib -> ../lib\n"
+	    T_FORK "src\n"
+	    "main.c  net/  util/  cfg.h\n"
+	    "net/:  tcp.c  udp.c\n"
+	    "util/:  str.c\n"
+	    T_LAST "tests\n"
+	    "t1.c  t2.c  t3.c  t4.c  t5.c  data/\n"
+	    "data/:  in.txt  out.txt\n"
+	    "6 directories, 16 files\n");
+	free(got);
+}
+END_TEST
+
+/* A coloured tree (ls colours on a tty) as the stripper leaves it. */
+START_TEST(test_tree_colour)
+{
+	struct aiterm_buf text = BUF_INIT;
+	const char *raw =
+	    "\033[01;34m.\033[0m\r\n"
+	    T_FORK "\033[01;34mbin\033[0m\r\n"
+	    T_RAIL T_LAST "\033[01;32mrun.sh\033[0m\r\n"
+	    T_LAST "\033[01;36mlatest\033[0m -> \033[01;34mbin\033[0m\r\n"
+	    "\r\n"
+	    "1 directory, 2 files\r\n";
+
+	red_strip(raw, strlen(raw), &text);
+	buf_add(&text, "", 0);
+	check_exact("tree", buf_str(&text), "tree", true,
+	    ".\n  bin\n    run.sh\n  latest -> bin\n\n1 directory, 2 files\n");
+	buf_free(&text);
+}
+END_TEST
+
+START_TEST(test_tree_declines)
+{
+	struct red_cmd_result res;
+	char *got;
+
+	/* No report (--noreport, a cut-off run), not tree's, empty. */
+	check_declines("tree", "proj\n" T_FORK "a\n" T_LAST "b\n");
+	check_declines("tree", "bash: tree: command not found\n");
+	check_declines("tree", "");
+	check_declines("tree", "proj\n\n0 directories, 0 files\n");
+	/* JSON, XML, no indentation. */
+	check_declines("tree -J", "[\n  {\"type\":\"directory\",\"name\":"
+	    "\".\",\"contents\":[\n    {\"type\":\"file\",\"name\":\"a\"}\n"
+	    "  ]}\n,\n  {\"type\":\"report\",\"directories\":0,\"files\":1}"
+	    "\n]\n");
+	check_declines("tree -X", "<?xml version=\"1.0\"?>\n<tree>\n"
+	    "  <directory name=\".\">\n    <file name=\"a\"></file>\n"
+	    "  </directory>\n  <report>\n    <directories>0</directories>\n"
+	    "    <files>1</files>\n  </report>\n</tree>\n");
+	check_declines("tree -i", ".\na\nb\n\n0 directories, 2 files\n");
+	/* A level skipped: not tree's drawing. */
+	check_declines("tree", ".\n" T_RAIL T_FORK "a\n\n0 directories, "
+	    "1 file\n");
+	/* Sizes before the names, beyond the budget: not packed. */
+	got = rt_reduce("tree -s", ".\n" T_FORK "[  4096]  a\n"
+	    T_RAIL T_FORK "[  1]  x\n" T_RAIL T_FORK "[  1]  y\n"
+	    T_RAIL T_FORK "[  1]  z\n" T_RAIL T_LAST "[  1]  w\n"
+	    T_LAST "[  2]  b\n\n1 directory, 5 files\n", 0, 1, &res);
+	ck_assert_ptr_null(got);
+}
+END_TEST
+
 static void
 setup(void)
 {
@@ -391,6 +546,10 @@ main(void)
 	tcase_add_test(tc, test_ls_layout);
 	tcase_add_test(tc, test_ls_many);
 	tcase_add_test(tc, test_ls_declines);
+	tcase_add_test(tc, test_tree_layout);
+	tcase_add_test(tc, test_tree_packed);
+	tcase_add_test(tc, test_tree_colour);
+	tcase_add_test(tc, test_tree_declines);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -5,6 +5,7 @@ static const struct aiterm_reducer reducers[] = {
 	{ "grep", "0.1.0", red_grep },
 	{ "find", "0.1.0", red_find },
 	{ "ls-long", "0.1.0", red_ls },
+	{ "tree", "0.1.0", red_tree },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,5 +1,5 @@
 /*
- * The file-listing reducers (grep and rg, find, ls -l) and the few
+ * The file-listing reducers (grep and rg, find, ls -l, tree) and the few
  * helpers they share.  Each reducer is a pure function of its input; see
  * struct aiterm_reducer in aiterm/plugin.h.
  */
@@ -24,6 +24,8 @@ int	red_grep(const struct aiterm_host *, const struct aiterm_reduce_input *,
 int	red_find(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
 int	red_ls(const struct aiterm_host *, const struct aiterm_reduce_input *,
+	    struct aiterm_buf *);
+int	red_tree(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
 
 #endif
