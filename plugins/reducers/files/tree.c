@@ -115,38 +115,11 @@ tr_put_plain(const struct aiterm_host *h, struct aiterm_buf *out,
 	}
 }
 
-/* Names packed TR_WIDTH wide, two blanks apart. */
+/* Names packed TR_WIDTH wide, and whether a link's target went. */
 struct tr_pack {
-	const struct aiterm_host	*h;
-	struct aiterm_buf		*out;
-	size_t				 col;
-	bool				 links;	/* a link's target went */
+	struct rl_pack	 pk;
+	bool		 links;
 };
-
-static void
-tr_pack_add(struct tr_pack *pk, const char *p, size_t len, bool slash)
-{
-	if (pk->col > 0 && pk->col + 2 + len > TR_WIDTH) {
-		pk->h->buf_add(pk->out, "\n", 1);
-		pk->col = 0;
-	}
-	if (pk->col > 0) {
-		pk->h->buf_add(pk->out, "  ", 2);
-		pk->col += 2;
-	}
-	pk->h->buf_add(pk->out, p, len);
-	if (slash)
-		pk->h->buf_add(pk->out, "/", 1);
-	pk->col += len + (slash ? 1 : 0);
-}
-
-static void
-tr_pack_end(struct tr_pack *pk)
-{
-	if (pk->col > 0)
-		pk->h->buf_add(pk->out, "\n", 1);
-	pk->col = 0;
-}
 
 /* An entry's name without a link's target. */
 static struct rl_line
@@ -185,9 +158,9 @@ tr_pack_kids(struct tr_pack *pk, const struct tr_entry *e, size_t n,
 			continue;
 		name = tr_name(pk, e[j].name);
 		slash = tr_has_kids(e, n, j) && !rl_ends(&name, "/");
-		tr_pack_add(pk, name.p, name.len, slash);
+		rl_pack_add(&pk->pk, name.p, name.len, slash ? "/" : "");
 	}
-	tr_pack_end(pk);
+	rl_pack_end(&pk->pk);
 }
 
 /* "a/b/:", the path of entry j's folder from its depth-1 entry. */
@@ -202,12 +175,12 @@ tr_put_path(struct tr_pack *pk, const struct tr_entry *e, const size_t *up,
 		name = tr_name(pk, e[up[d]].name);
 		if (rl_ends(&name, "/"))
 			name.len--;
-		pk->h->buf_add(pk->out, name.p, name.len);
-		pk->h->buf_add(pk->out, "/", 1);
-		pk->col += name.len + 1;
+		pk->pk.h->buf_add(pk->pk.out, name.p, name.len);
+		pk->pk.h->buf_add(pk->pk.out, "/", 1);
+		pk->pk.col += name.len + 1;
 	}
-	pk->h->buf_add(pk->out, ":", 1);
-	pk->col++;
+	pk->pk.h->buf_add(pk->pk.out, ":", 1);
+	pk->pk.col++;
 }
 
 /*
@@ -242,7 +215,7 @@ static bool
 tr_put_packed(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct rl_lines *t, const struct tr_entry *e, size_t *up)
 {
-	struct tr_pack pk = { h, out, 0, false };
+	struct tr_pack pk = { { h, out, TR_WIDTH, 0, 0 }, false };
 	size_t i = 0;
 
 	while (i < t->n) {

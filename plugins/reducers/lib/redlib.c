@@ -111,6 +111,33 @@ rl_put_squeezed(const struct aiterm_host *h, struct aiterm_buf *out,
 	h->buf_add(out, "\n", 1);
 }
 
+void
+rl_pack_add(struct rl_pack *pk, const char *p, size_t len,
+    const char *suffix)
+{
+	size_t n = len + strlen(suffix);
+
+	if (pk->col > 0 && pk->col + 2 + n > pk->width)
+		rl_pack_end(pk);
+	if (pk->col > 0) {
+		pk->h->buf_add(pk->out, "  ", 2);
+		pk->col += 2;
+	}
+	pk->h->buf_add(pk->out, p, len);
+	pk->h->buf_add(pk->out, suffix, strlen(suffix));
+	pk->col += n;
+}
+
+void
+rl_pack_end(struct rl_pack *pk)
+{
+	if (pk->col == 0)
+		return;
+	pk->h->buf_add(pk->out, "\n", 1);
+	pk->col = 0;
+	pk->lines++;
+}
+
 bool
 rl_has_opt(const char *const *argv, const char *opt)
 {

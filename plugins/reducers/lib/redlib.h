@@ -38,6 +38,25 @@ void	rl_put(const struct aiterm_host *h, struct aiterm_buf *out,
 void	rl_put_squeezed(const struct aiterm_host *h, struct aiterm_buf *out,
 	    const struct rl_line *l);
 
+/*
+ * Words packed several to a line, two blanks apart, a line going on to
+ * the next once it would pass width columns: rl_pack_add each, then
+ * rl_pack_end.  lines counts the lines written.
+ */
+struct rl_pack {
+	const struct aiterm_host	*h;
+	struct aiterm_buf		*out;
+	size_t				 width;
+	size_t				 col;	/* of the line being written */
+	size_t				 lines;
+};
+
+/* Append p[0..len) and then suffix ("/", or "") as one word. */
+void	rl_pack_add(struct rl_pack *pk, const char *p, size_t len,
+	    const char *suffix);
+/* End the line being written, if any. */
+void	rl_pack_end(struct rl_pack *pk);
+
 /* The lines of a text, split once so that a reducer can look ahead. */
 struct rl_lines {
 	struct rl_line	*v;
