@@ -36,7 +36,8 @@ struct rt_fixture {
 /*
  * The case's cmd and stripped out through red_cmd_reduce at the budget of
  * a read: taken by fx->reducer of plugin, lossless as asked, shorter than
- * the stripped text, within RED_CMD_MAX_LINES, and every must_keep string
+ * the stripped text, within RED_CMD_MAX_LINES (a listing: times
+ * RED_CMD_LISTING_FACTOR), and every must_keep string
  * of its meta.json kept.
  */
 void	rt_check_fixture(const char *fixtures_dir, const char *plugin,
