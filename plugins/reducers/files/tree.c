@@ -7,7 +7,7 @@
  * own line as tree drew it ("├── apt"), then the names below it packed
  * TR_WIDTH wide, two blanks apart: its own entries first, then one line
  * per folder below it that has entries, led by the folder's path from
- * the depth-1 entry ("sources.list.d/: a.list  b.list").  A folder's
+ * the depth-1 entry ("net/:  tcp.c  udp.c").  A folder's
  * name gets a '/' when tree gave one (-F) or entries follow it; below
  * depth 1 a link keeps its name, its target goes (the note says so).
  * The report stays verbatim.  Declined: output with no report, JSON,
