@@ -81,6 +81,15 @@ test('DLV-WAIT: the launch receipt names the waiter; it prints the turn\'s answe
 	assert.equal(rec.state, 'ready');
 	assert.equal(rec.turn, 2);
 	assert.ok(fs.existsSync(path.join(rig.dirs.state, 'parent-deliveries', `${d2.id}.claim`)));
+	/* parent_deliveries: newest first, a claimed ready one is submitted. */
+	const list = await rig.call('parent_deliveries', { session_id: sid(l.text) });
+	assert.equal(list.isError, false, list.text);
+	const lines = list.text.split('\n');
+	assert.match(lines[0], new RegExp(`^${d2.id}\tsubmitted\t\\S+ turn 2\tdone$`), list.text);
+	assert.match(lines[1], new RegExp(`^${d.id}\tsubmitted\t\\S+ turn 1\tdone$`), list.text);
+	assert.equal(list.sc.total, 2);
+	const none = await rig.call('parent_deliveries', { session_id: 'no-such-agent' });
+	assert.equal(none.text, 'no parent deliveries');
 });
 
 test('DLV-WAIT: pty_send wait=true answers in the call and makes no delivery; bad ids are refused', T, async (t) => {

@@ -1,0 +1,114 @@
+/*
+ * parent_deliveries (DLV-CORE): the delivery records under the state
+ * root, newest first, with the state a reader sees (a claimed ready one
+ * is submitted) and the command that prints a waiting or ready answer.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deliver/store.h"
+#include "state/stateroot.h"
+#include "tools/tool.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+#define LIST_MAX	50	/* records shown */
+
+static int
+newest_first(const void *a, const void *b)
+{
+	const struct delivery *x = a, *y = b;
+
+	return x->created_ms < y->created_ms ? 1 : x->created_ms >
+	    y->created_ms ? -1 : strcmp(x->id, y->id);
+}
+
+/* Every record whose session matches (NULL: all); *n of them. */
+static struct delivery *
+load_all(const char *session, size_t *n)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct delivery *v = NULL, d;
+	char *dir = delivery_dir(), id[DELIVERY_ID_MAX + 1];
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	size_t len;
+
+	*n = 0;
+	free(dir);
+	while (dp != NULL && (e = readdir(dp)) != NULL) {
+		len = strlen(e->d_name);
+		if (len != 22 || strcmp(e->d_name + 17, ".json") != 0)
+			continue;
+		memcpy(id, e->d_name, 17);
+		id[17] = '\0';
+		if (delivery_read(id, &d, &err) != 0) {
+			error_clear(&err);
+			continue;
+		}
+		if (session != NULL && strcmp(session, d.session) != 0)
+			continue;
+		v = xrealloc(v, (*n + 1) * sizeof *v);
+		v[(*n)++] = d;
+	}
+	if (dp != NULL)
+		closedir(dp);
+	if (*n > 1)
+		qsort(v, *n, sizeof *v, newest_first);
+	return v;
+}
+
+static void
+parent_deliveries_call(struct tool_call *call)
+{
+	const char *session = json_string_value(json_object_get(
+	    tool_call_args(call), "session_id"));
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_buf t = BUF_INIT;
+	struct delivery *v;
+	json_t *list = json_array(), *j;
+	size_t n, i;
+
+	if (state_root_require(&err) != 0) {
+		tool_call_fail(call, "parent_deliveries: %s", error_msg(&err));
+		error_clear(&err);
+		json_decref(list);
+		return;
+	}
+	v = load_all(session, &n);
+	for (i = 0; i < n && i < LIST_MAX; i++) {
+		buf_printf(&t, "%s\t%s\t%s turn %u%s%s\n", v[i].id,
+		    delivery_state(&v[i]), v[i].session, v[i].turn,
+		    v[i].outcome[0] != '\0' ? "\t" : "", v[i].outcome);
+		j = delivery_json(&v[i]);
+		json_object_set_new(j, "state",
+		    json_string(delivery_state(&v[i])));
+		json_array_append_new(list, j);
+	}
+	if (n == 0)
+		buf_adds(&t, "no parent deliveries\n");
+	else if (n > LIST_MAX)
+		buf_printf(&t, "(%zu older not shown)\n", n - LIST_MAX);
+	t.data[--t.len] = '\0';
+	free(v);
+	tool_call_reply(call, buf_steal(&t, NULL), json_pack("{s:o, s:i}",
+	    "deliveries", list, "total", (int)n));
+}
+
+const struct tool_entry tool_parent_deliveries = {
+	.name = "parent_deliveries",
+	.title = "Parent deliveries",
+	.description = "Read-only: the answers of child agents owed to their "
+	    "parent (newest first): id, state (waiting, ready, submitted, "
+	    "unknown, failed), session and turn, outcome.",
+	.input_schema = "{\"type\":\"object\",\"properties\":{"
+	    "\"session_id\":{\"type\":\"string\",\"description\":\"Only this "
+	    "agent session's.\"}},\"additionalProperties\":false}",
+	.output_schema = "{\"type\":\"object\",\"properties\":{"
+	    "\"deliveries\":{\"type\":\"array\",\"items\":{\"type\":"
+	    "\"object\"}},\"total\":{\"type\":\"integer\"}},"
+	    "\"required\":[\"deliveries\",\"total\"]}",
+	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT,
+	.call = parent_deliveries_call,
+};
