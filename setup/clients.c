@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "clients.h"
+#include "hooks.h"
 #include "jconf.h"
 #include "run.h"
 #include "util/path.h"
@@ -24,6 +25,7 @@ struct client {
 	char		*(*config)(void);	/* JSON clients: the file */
 	bool		 typed;			/* entry has "type":"stdio" */
 	const char	*dir;			/* ~/<dir> also means found */
+	bool		 hooks;			/* parent hooks (Claude Code) */
 	/* CLI clients: the command of this server, NULL if none. */
 	char		*(*cli_get)(const char *bin, struct setup_outcome *o);
 	char		*const *add_argv;	/* after bin; NAME, -- cmd */
@@ -152,13 +154,13 @@ static char *const grok_remove[] = { "mcp", "remove", "--scope", "user",
 
 static const struct client table[] = {
 	{ "claude-code", "claude-code", { "claude", NULL }, claude_config,
-	    true, NULL, NULL, NULL, NULL, claude_readback },
+	    true, NULL, true, NULL, NULL, NULL, claude_readback },
 	{ "codex-cli", "codex-cli", { "codex", NULL }, NULL, false, NULL,
-	    codex_get, codex_add, codex_remove, NULL },
-	{ "grok-cli", "grok-cli", { "grok", NULL }, NULL, false, NULL,
+	    false, codex_get, codex_add, codex_remove, NULL },
+	{ "grok-cli", "grok-cli", { "grok", NULL }, NULL, false, NULL, false,
 	    grok_get, grok_add, grok_remove, NULL },
 	{ "cursor", "cursor-cli", { "cursor-agent", "agent", NULL },
-	    cursor_config, false, ".cursor", NULL, NULL, NULL, NULL },
+	    cursor_config, false, ".cursor", false, NULL, NULL, NULL, NULL },
 };
 
 size_t
@@ -245,6 +247,33 @@ own(struct setup_ctx *x, const struct client *c, const char *config,
 	    "created_parent", created, "created_file", new_file));
 }
 
+/* Claude Code's parent hooks, after its registration (SET-HOOKS). */
+static int
+add_hooks(struct setup_ctx *x, const struct client *c, struct setup_outcome *o)
+{
+	char *note = NULL;
+	json_t *rec;
+	int rc = claude_hooks_install(o->version, x->opts->dry_run, o, &note);
+
+	if (rc == 0 && note != NULL) {
+		if (o->message != NULL && *o->message != '\0')
+			setup_note(o, "%s; %s", o->message, note);
+		else
+			setup_note(o, "%s", note);
+	}
+	if (rc == 0 && !x->opts->dry_run && note != NULL &&
+	    strstr(note, "installed in") != NULL) {
+		rec = json_object_get(x->owned, c->id);
+		if (rec == NULL) {
+			rec = json_object();
+			json_object_set_new(x->owned, c->id, rec);
+		}
+		json_object_set_new(rec, "hooks", json_true());
+	}
+	free(note);
+	return rc;
+}
+
 static int
 json_register(const struct client *c, struct setup_ctx *x,
     struct setup_outcome *o)
@@ -277,7 +306,7 @@ json_register(const struct client *c, struct setup_ctx *x,
 		    SETUP_REGISTERED;
 	}
 	if (x->opts->dry_run) {
-		rc = 0;
+		rc = c->hooks ? add_hooks(x, c, o) : 0;
 		goto out;
 	}
 	if (c->readback != NULL && o->binary != NULL)
@@ -295,6 +324,8 @@ json_register(const struct client *c, struct setup_ctx *x,
 	}
 	if (rc == 0 && o->status == SETUP_REGISTERED)
 		own(x, c, path, created, !existed);
+	if (rc == 0 && c->hooks)
+		rc = add_hooks(x, c, o);
 out:
 	jconf_free(&conf);
 	json_decref(e);
@@ -429,7 +460,25 @@ client_unregister(const struct client *c, struct setup_ctx *x,
 	int rc = -1;
 
 	o->status = SETUP_NOT_OURS;
+	if (c->hooks && json_is_true(json_object_get(rec, "hooks"))) {
+		bool removed;
+
+		if (claude_hooks_remove(x->opts->dry_run, o, &removed) != 0)
+			return -1;
+		if (removed)
+			o->status = x->opts->dry_run ? SETUP_PLANNED :
+			    SETUP_REMOVED;
+		setup_note(o, "%s", removed ? "parent hooks removed" :
+		    "parent hooks already gone");
+		if (!x->opts->dry_run)
+			json_object_del(rec, "hooks");
+	}
 	if (cmd == NULL) {
+		if (o->status != SETUP_NOT_OURS) {
+			if (!x->opts->dry_run)
+				json_object_del(x->owned, c->id);
+			return 0;
+		}
 		setup_note(o, "%s", "aiterm-setup did not register Aiterm "
 		    "here; nothing to remove");
 		return 0;

@@ -184,6 +184,41 @@ write_file(const struct jconf *c, const char *text, struct setup_outcome *o)
 	return 0;
 }
 
+/* Show (dry) or write text as the new file, the old one kept beside. */
+static int
+commit_text(const struct jconf *c, const char *text, bool dry,
+    struct setup_outcome *o)
+{
+	if (dry) {
+		free(o->diff);
+		o->diff = unified(c->path, c->exists ? c->text : "", text);
+		return 0;
+	}
+	return backup(c, o) != 0 || write_file(c, text, o) != 0 ? -1 : 0;
+}
+
+int
+jconf_replace(struct jconf *c, const json_t *root, bool dry,
+    struct setup_outcome *o)
+{
+	char *text;
+	int rc;
+
+	if (c->exists && (c->mode & S_IWUSR) == 0)
+		return setup_fail(o, "CONFIG_READONLY", "%s is read-only "
+		    "(mode %04o); it was left as it is", c->path,
+		    (unsigned)c->mode);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (text == NULL)
+		return setup_fail(o, "CONFIG_EDIT_FAILED", "cannot write %s "
+		    "as JSON", c->path);
+	text = xrealloc(text, strlen(text) + 2);
+	strcat(text, "\n");
+	rc = commit_text(c, text, dry, o);
+	free(text);
+	return rc;
+}
+
 int
 jconf_unlink_empty(const char *path, struct setup_outcome *o)
 {
@@ -231,11 +266,7 @@ jconf_change(struct jconf *c, const char *name, const json_t *value,
 	}
 	if (created != NULL)
 		*created = made;
-	if (dry)
-		o->diff = unified(c->path, c->exists ? c->text : "", text);
-	else if (backup(c, o) != 0 || write_file(c, text, o) != 0)
-		goto out;
-	rc = 0;
+	rc = commit_text(c, text, dry, o);
 out:
 	json_decref(want);
 	json_decref(got);

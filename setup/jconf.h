@@ -35,6 +35,12 @@ json_t	*jconf_server(const struct jconf *c, const char *name);
 int	jconf_change(struct jconf *c, const char *name, const json_t *value,
 	    bool drop_parent, bool dry, bool *created,
 	    struct setup_outcome *o);
+/*
+ * Write root as the whole file (two-space indent, key order kept): for
+ * files whose every value is kept but not their layout (settings.json).
+ */
+int	jconf_replace(struct jconf *c, const json_t *root, bool dry,
+	    struct setup_outcome *o);
 /* Remove path (setup created it) when it holds only {} now. */
 int	jconf_unlink_empty(const char *path, struct setup_outcome *o);
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "clients.h"
+#include "hooks.h"
 #include "prereq.h"
 #include "report.h"
 #include "selftest.h"
@@ -34,6 +35,7 @@
 
 static const char usage[] =
 "usage: aiterm-setup [--json] [--dry-run] [--uninstall]\n"
+"                    [--remove-claude-parent-hooks]\n"
 "                    [--clients LIST] [--plugins LIST] [--server PATH]\n"
 "                    [--lock-wait SECONDS]\n"
 "\n"
@@ -48,6 +50,9 @@ static const char usage[] =
 "                  already_registered, skipped (why) or failed (code)\n"
 "  --dry-run       show the edits (a diff, or the command) and write nothing\n"
 "  --uninstall     remove exactly what an earlier aiterm-setup added\n"
+"  --remove-claude-parent-hooks\n"
+"                  take only Aiterm's Claude Code hooks out of the user's\n"
+"                  settings (before going back to a version without them)\n"
 "  --clients LIST  only these: claude-code,codex-cli,grok-cli,cursor\n"
 "  --plugins LIST  the harness and reducer plugins the server loads\n"
 "                  (registered as AITERM_PLUGINS; mux plugins always load)\n"
@@ -65,6 +70,7 @@ parse(int argc, char **argv, struct setup_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "uninstall", no_argument, NULL, 'u' },
+		{ "remove-claude-parent-hooks", no_argument, NULL, 'R' },
 		{ "clients", required_argument, NULL, 'c' },
 		{ "plugins", required_argument, NULL, 'p' },
 		{ "server", required_argument, NULL, 's' },
@@ -83,6 +89,7 @@ parse(int argc, char **argv, struct setup_opts *o)
 		case 'j': o->json = true; break;
 		case 'n': o->dry_run = true; break;
 		case 'u': o->uninstall = true; break;
+		case 'R': o->remove_hooks = true; break;
 		case 'c': o->clients = optarg; break;
 		case 'p': o->plugins = optarg; break;
 		case 's': o->server = optarg; break;
@@ -225,6 +232,26 @@ each_client(struct setup_ctx *x, struct report *rep)
 	}
 }
 
+/* --remove-claude-parent-hooks: that and nothing else. */
+static void
+remove_hooks(struct setup_ctx *x, struct report *rep)
+{
+	struct setup_outcome *o = report_add(rep, "claude-code");
+	bool removed;
+
+	if (claude_hooks_remove(x->opts->dry_run, o, &removed) == 0) {
+		o->status = !removed ? SETUP_NOT_OURS : x->opts->dry_run ?
+		    SETUP_PLANNED : SETUP_REMOVED;
+		setup_note(o, "%s", removed ? "Aiterm's parent hooks removed; "
+		    "every other hook kept" : "no Aiterm parent hooks there");
+		if (removed && !x->opts->dry_run)
+			json_object_del(json_object_get(x->owned,
+			    "claude-code"), "hooks");
+	}
+	if (!x->opts->dry_run)
+		owned_save(x->owned, rep);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -260,6 +287,10 @@ main(int argc, char **argv)
 	x.opts = &opts;
 	x.env = setup_server_env(&opts);
 	x.owned = owned_load();
+	if (opts.remove_hooks) {
+		remove_hooks(&x, &rep);
+		goto clients_done;
+	}
 	if (prereq_mux(&rep) != 0 || prereq_plugins(&opts, &rep) != 0)
 		goto clients_done;
 	if (!opts.uninstall) {

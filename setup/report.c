@@ -41,11 +41,13 @@ void
 setup_note(struct setup_outcome *o, const char *fmt, ...)
 {
 	va_list ap;
+	char *old = o->message;
 
-	free(o->message);
+	/* fmt may use the message it replaces. */
 	va_start(ap, fmt);
 	o->message = xvasprintf(fmt, ap);
 	va_end(ap);
+	free(old);
 }
 
 void

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "deliver/claude.h"
 #include "deliver/observe.h"
 #include "deliver/parent.h"
 #include "state/stateroot.h"
@@ -14,40 +15,47 @@
 #define AITERM_BINDIR "/usr/local/bin"
 #endif
 
-void
+int
+parent_delivery_check(struct tool_call *call, struct aiterm_error *err)
+{
+	struct delivery d;
+	char ref[80];
+
+	memset(&d, 0, sizeof d);
+	if (claude_parent_of(call, ref, sizeof ref))
+		return claude_parent_prepare(ref, &d, err);
+	return 0;
+}
+
+int
 parent_delivery_begin(struct parent_delivery *p, struct tool_call *call,
     const char *session)
 {
 	struct aiterm_error err = ERROR_INIT;
+	char ref[80];
+	int rc = 0;
 
-	(void)call;	/* receivers by parent kind: DLV-CLAUDE/CODEX/CURSOR */
 	memset(p, 0, sizeof *p);
-	if (delivery_begin(session, "wait", &p->d, &p->lock_fd, &err) != 0) {
+	p->lock_fd = -1;
+	if (claude_parent_of(call, ref, sizeof ref)) {
+		if (claude_parent_prepare(ref, &p->d, &err) != 0) {
+			snprintf(p->error, sizeof p->error, "%s",
+			    error_msg(&err));
+			error_clear(&err);
+			return -1;
+		}
+		snprintf(p->d.parent, sizeof p->d.parent, "claude");
+	} else
+		snprintf(p->d.parent, sizeof p->d.parent, "wait");
+	if (delivery_begin(session, &p->d, &p->lock_fd, &err) != 0) {
 		snprintf(p->error, sizeof p->error, "%s", error_msg(&err));
 		p->lock_fd = -1;
+		rc = strcmp(p->d.parent, "claude") == 0 ? -1 : 0;
 	}
 	error_clear(&err);
+	return rc;
 }
 
-/* aiterm-wait beside this server's executable, else the installed one. */
-static char *
-waiter_path(void)
-{
-	char self[PATH_MAX], *slash, *p;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-
-	if (n > 0) {
-		self[n] = '\0';
-		if ((slash = strrchr(self, '/')) != NULL) {
-			p = xasprintf("%.*s/aiterm-wait", (int)(slash - self),
-			    self);
-			if (path_is_executable(p))
-				return p;
-			free(p);
-		}
-	}
-	return xstrdup(AITERM_BINDIR "/aiterm-wait");
-}
 
 /* 'x' for the shell: single quotes, a quote as '\''. */
 static void
@@ -63,14 +71,37 @@ quote(struct aiterm_buf *b, const char *s)
 	buf_addc(b, '\'');
 }
 
+/* A parent without a receiver: the waiter's command line. */
+static void
+waiter_receipt(struct parent_delivery *p, struct aiterm_buf *text,
+    json_t *sc)
+{
+	struct aiterm_buf cmd = BUF_INIT;
+	char *waiter = path_sibling("aiterm-wait", AITERM_BINDIR);
+	json_t *argv;
+
+	argv = json_pack("[s, s, s, s]", waiter, "--state-dir", state_root(),
+	    p->d.id);
+	quote(&cmd, waiter);
+	buf_adds(&cmd, " --state-dir ");
+	quote(&cmd, state_root());
+	buf_printf(&cmd, " %s", p->d.id);
+	buf_printf(text, "delivery: %s waiting; its answer is printed by: %s\n",
+	    p->d.id, buf_str(&cmd));
+	json_object_set_new(sc, "parent_delivery", json_pack("{s:s, s:s}",
+	    "delivery_id", p->d.id, "state", "waiting"));
+	json_object_set_new(sc, "wait_process", json_pack("{s:o}", "argv",
+	    argv));
+	json_object_set_new(sc, "wait_command", json_string(buf_str(&cmd)));
+	buf_free(&cmd);
+	free(waiter);
+}
+
 void
 parent_delivery_sent(struct parent_delivery *p,
     const struct dispatch_result *d, struct aiterm_buf *text, json_t *sc)
 {
 	struct aiterm_error err = ERROR_INIT;
-	struct aiterm_buf cmd = BUF_INIT;
-	char *waiter;
-	json_t *argv;
 
 	if (p->lock_fd < 0) {
 		if (d->rc == 0 && p->error[0] != '\0')
@@ -92,22 +123,23 @@ parent_delivery_sent(struct parent_delivery *p,
 		p->lock_fd = -1;
 		return;
 	}
-	waiter = waiter_path();
-	argv = json_pack("[s, s, s, s]", waiter, "--state-dir", state_root(),
-	    p->d.id);
-	quote(&cmd, waiter);
-	buf_adds(&cmd, " --state-dir ");
-	quote(&cmd, state_root());
-	buf_printf(&cmd, " %s", p->d.id);
-	buf_printf(text, "delivery: %s waiting; its answer is printed by: %s\n",
-	    p->d.id, buf_str(&cmd));
-	json_object_set_new(sc, "parent_delivery", json_pack("{s:s, s:s}",
-	    "delivery_id", p->d.id, "state", "waiting"));
-	json_object_set_new(sc, "wait_process", json_pack("{s:o}", "argv",
-	    argv));
-	json_object_set_new(sc, "wait_command", json_string(buf_str(&cmd)));
-	buf_free(&cmd);
-	free(waiter);
+	if (strcmp(p->d.parent, "claude") == 0) {
+		if (claude_parent_link(&p->d, &err) != 0) {
+			buf_printf(text, "delivery: none (%s)\n",
+			    error_msg(&err));
+			error_clear(&err);
+			delivery_abandon(&p->d, p->lock_fd);
+			p->lock_fd = -1;
+			return;
+		}
+		buf_printf(text, "delivery: %s waiting; the answer comes back "
+		    "by itself (Claude Code hook)\n", p->d.id);
+		json_object_set_new(sc, "parent_delivery", json_pack("{s:s, "
+		    "s:s}", "delivery_id", p->d.id, "state", "waiting"));
+		json_object_set_new(sc, "wait_process", json_null());
+		json_object_set_new(sc, "wait_command", json_null());
+	} else
+		waiter_receipt(p, text, sc);
 	delivery_observe(&p->d, p->lock_fd);
 	p->lock_fd = -1;
 }

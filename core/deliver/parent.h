@@ -21,8 +21,15 @@ struct parent_delivery {
 	char		 error[160];	/* why there is none */
 };
 
-void	parent_delivery_begin(struct parent_delivery *p,
+/*
+ * Before anything is sent: the record.  -1 (p->error says why) when the
+ * parent's receiver cannot take the answer: nothing may be sent then.
+ */
+int	parent_delivery_begin(struct parent_delivery *p,
 	    struct tool_call *call, const char *session);
+/* The same refusal, before a launch: 0, or -1 with err. */
+int	parent_delivery_check(struct tool_call *call,
+	    struct aiterm_error *err);
 /* After the dispatch: the receipt's line and fields. */
 void	parent_delivery_sent(struct parent_delivery *p,
 	    const struct dispatch_result *d, struct aiterm_buf *text,

@@ -76,13 +76,12 @@ lock_open(const char *id, bool create)
 }
 
 int
-delivery_begin(const char *session, const char *parent, struct delivery *d,
-    int *lock_fd, struct aiterm_error *err)
+delivery_begin(const char *session, struct delivery *d, int *lock_fd,
+    struct aiterm_error *err)
 {
 	char *dir = delivery_dir();
 	int rc;
 
-	memset(d, 0, sizeof *d);
 	rc = state_mkdir(dir, err);
 	free(dir);
 	if (rc != 0)
@@ -90,7 +89,6 @@ delivery_begin(const char *session, const char *parent, struct delivery *d,
 	new_id(d->id);
 	snprintf(d->session, sizeof d->session, "%s", session);
 	snprintf(d->state, sizeof d->state, "waiting");
-	snprintf(d->parent, sizeof d->parent, "%s", parent);
 	d->owner_pid = (long)getpid();
 	proc_start_id(d->owner_pid, d->owner_start, sizeof d->owner_start);
 	d->created_ms = d->updated_ms = session_now_ms();
@@ -117,6 +115,11 @@ delivery_json(const struct delivery *d)
 
 	if (d->outcome[0] != '\0')
 		json_object_set_new(j, "outcome", json_string(d->outcome));
+	if (d->ref[0] != '\0')
+		json_object_set_new(j, "parent_ref", json_string(d->ref));
+	if (d->conversation[0] != '\0')
+		json_object_set_new(j, "conversation",
+		    json_string(d->conversation));
 	return j;
 }
 
@@ -161,6 +164,9 @@ delivery_read(const char *id, struct delivery *d, struct aiterm_error *err)
 	copy(d->parent, sizeof d->parent, json_object_get(j, "parent"));
 	copy(d->outcome, sizeof d->outcome, json_object_get(j, "outcome"));
 	copy(d->cursor, sizeof d->cursor, json_object_get(j, "event_cursor"));
+	copy(d->ref, sizeof d->ref, json_object_get(j, "parent_ref"));
+	copy(d->conversation, sizeof d->conversation, json_object_get(j,
+	    "conversation"));
 	d->turn = (unsigned)json_integer_value(json_object_get(j, "turn"));
 	o = json_object_get(j, "owner");
 	d->owner_pid = (long)json_integer_value(json_object_get(o, "pid"));

@@ -28,7 +28,9 @@ struct delivery {
 	char		 id[DELIVERY_ID_MAX + 1];
 	char		 session[SESSION_ID_MAX + 1];
 	char		 state[16];
-	char		 parent[32];	/* the receiver kind: "wait" */
+	char		 parent[32];	/* the receiver kind: "wait", "claude" */
+	char		 ref[80];	/* claude: the parent's tool_use_id */
+	char		 conversation[80];	/* claude: its session_id */
 	char		 outcome[32];	/* done, error, exited ... (ready) */
 	unsigned	 turn;		/* 0 until the send is confirmed */
 	char		 cursor[48];
@@ -40,9 +42,12 @@ struct delivery {
 bool	 delivery_id_valid(const char *id);
 /* The folder (allocated). */
 char	*delivery_dir(void);
-/* A new record, waiting, owned by this process; *lock_fd holds it. */
-int	 delivery_begin(const char *session, const char *parent,
-	    struct delivery *d, int *lock_fd, struct aiterm_error *err);
+/*
+ * A new record, waiting, owned by this process; *lock_fd holds it.  d's
+ * parent, ref and conversation are the caller's (set before).
+ */
+int	 delivery_begin(const char *session, struct delivery *d, int *lock_fd,
+	    struct aiterm_error *err);
 int	 delivery_write(const struct delivery *d, struct aiterm_error *err);
 int	 delivery_read(const char *id, struct delivery *d,
 	    struct aiterm_error *err);

@@ -202,7 +202,10 @@ started(void *arg, const struct startup_result *r)
 		reply(l, NULL);
 		return;
 	}
-	parent_delivery_begin(&l->pd, l->call, l->id);
+	if (parent_delivery_begin(&l->pd, l->call, l->id) != 0) {
+		reply(l, NULL);		/* checked at the call's start: rare */
+		return;
+	}
 	agent_dispatch(&l->h, l->id, l->prompt, l->prompt_len, dispatched, l);
 }
 
@@ -282,6 +285,9 @@ agent_launch_call(struct tool_call *call)
 		l->prompt_len = json_string_length(v);
 		l->prompt = xmalloc(l->prompt_len + 1);
 		memcpy(l->prompt, json_string_value(v), l->prompt_len + 1);
+		/* A parent whose receiver cannot take the answer: nothing starts. */
+		if (parent_delivery_check(call, &err) != 0)
+			goto out_fail;
 	}
 	l->trust = json_is_true(json_object_get(args, "trust_project"));
 	v = json_object_get(args, "timeout");

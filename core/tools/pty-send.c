@@ -121,8 +121,12 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 	} else {
 		/* The answer comes back by itself unless it is awaited here. */
 		as->pd.lock_fd = -1;
-		if (!w->wait)
-			parent_delivery_begin(&as->pd, call, id);
+		if (!w->wait && parent_delivery_begin(&as->pd, call, id) != 0) {
+			tool_call_fail(call, "pty_send: %s", as->pd.error);
+			free(as);
+			agent_record_free(&rec);
+			return true;
+		}
 		agent_dispatch(&as->h, id, json_string_value(json_object_get(
 		    args, "text")), json_string_length(json_object_get(args,
 		    "text")), agent_sent, as);

@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,4 +35,23 @@ path_search(const char *name)
 	}
 	free(copy);
 	return cand;
+}
+
+char *
+path_sibling(const char *name, const char *bindir)
+{
+	char self[PATH_MAX], *slash, *p;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			p = xasprintf("%.*s/%s", (int)(slash - self), self,
+			    name);
+			if (path_is_executable(p))
+				return p;
+			free(p);
+		}
+	}
+	return xasprintf("%s/%s", bindir, name);
 }

@@ -12,5 +12,10 @@ bool	path_is_executable(const char *path);
  * there is none.
  */
 char	*path_search(const char *name);
+/*
+ * One of Aiterm's programs: name beside the running executable (a build
+ * tree, or the bindir it was installed to), else <bindir>/name; allocated.
+ */
+char	*path_sibling(const char *name, const char *bindir);
 
 #endif

@@ -10,6 +10,9 @@
  *   {type:'tool', name, input, id, text (optional text block before)}
  *   {type:'error', status, body}        plain JSON error, no stream
  *
+ * Any of them may carry when(body): it answers the first main-loop
+ * request for which that holds (two sessions on one mock).
+ *
  * A main-loop request is a POST /v1/messages whose tools are not empty;
  * with an empty queue it gets `defaultText`.  Every other request
  * (title/topic generation, quota probes) gets a short text.  Every
@@ -82,7 +85,9 @@ async function startClaudeMock(opts = {}) {
 			if (isMain(body)) {
 				rec.kind = 'main';
 				main.push(rec);
-				const act = queue.length ? queue.shift() : { type: 'text', text: opts.defaultText || 'OK.' };
+				/* The first queued answer whose when(body) holds (none: any). */
+				const at = queue.findIndex((a) => !a.when || a.when(body));
+				const act = at >= 0 ? queue.splice(at, 1)[0] : { type: 'text', text: opts.defaultText || 'OK.' };
 				rec.action = act;
 				if (opts.onMain)
 					opts.onMain(rec);

@@ -1,0 +1,122 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/inotify.h>
+#endif
+
+#include "deliver/waiter.h"
+#include "state/atomic.h"
+#include "state/stateroot.h"
+#include "util/xmalloc.h"
+
+#define REREAD_MS	1000	/* without inotify, or as a backstop */
+
+static int
+watch_open(void)
+{
+#ifdef __linux__
+	char *dir = delivery_dir();
+	int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+
+	if (fd >= 0 && inotify_add_watch(fd, dir, IN_CLOSE_WRITE |
+	    IN_MOVED_TO | IN_CREATE) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	free(dir);
+	return fd;
+#else
+	return -1;
+#endif
+}
+
+static void
+watch_wait(int fd, int ms)
+{
+	struct pollfd pf = { fd, POLLIN, 0 };
+	char drain[4096];
+
+	if (fd < 0) {
+		usleep((useconds_t)ms * 1000);
+		return;
+	}
+	if (poll(&pf, 1, ms) > 0)
+		while (read(fd, drain, sizeof drain) > 0)
+			;
+}
+
+enum waited
+delivery_wait(const char *id, long long deadline_ms, bool (*stop)(void *),
+    void *arg, struct delivery *d, struct aiterm_error *err)
+{
+	int fd = watch_open(), left;
+	enum waited w;
+
+	for (;;) {
+		if (delivery_read(id, d, err) != 0) {
+			w = WAITED_GONE;
+			break;
+		}
+		if (strcmp(d->state, "ready") == 0) {
+			w = WAITED_READY;
+			break;
+		}
+		if (strcmp(d->state, "failed") == 0 ||
+		    strcmp(d->state, "unknown") == 0) {
+			w = WAITED_FAILED;
+			break;
+		}
+		if (stop != NULL && stop(arg)) {
+			w = WAITED_STOPPED;
+			break;
+		}
+		left = deadline_ms < 0 ? REREAD_MS : (int)(deadline_ms -
+		    session_now_ms());
+		if (left <= 0) {
+			w = WAITED_TIMEOUT;
+			break;
+		}
+		watch_wait(fd, left < REREAD_MS ? left : REREAD_MS);
+	}
+	if (fd >= 0)
+		close(fd);
+	return w;
+}
+
+int
+delivery_claim(const struct delivery *d, char **body, size_t *len,
+    struct aiterm_error *err)
+{
+	char *claim = state_path("parent-deliveries/%s.claim", d->id);
+	char *path = state_path("parent-deliveries/%s.body", d->id);
+	char pid[32];
+	int fd, rc = 0;
+
+	*body = NULL;
+	if (file_read(path, body, len, err) != 0) {
+		rc = -1;
+		goto out;
+	}
+	fd = open(claim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		free(*body);
+		*body = NULL;
+		rc = errno == EEXIST ? 1 : error_set(err, "cannot claim %s: %s",
+		    d->id, strerror(errno));
+		goto out;
+	}
+	snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (write(fd, pid, strlen(pid)) < 0 || fsync(fd) != 0)
+		rc = error_set(err, "cannot record the claim of %s: %s", d->id,
+		    strerror(errno));
+	close(fd);
+out:
+	free(claim);
+	free(path);
+	return rc;
+}

@@ -1,0 +1,112 @@
+'use strict';
+/*
+ * DLV-CLAUDE, SET-HOOKS: a real Claude Code parent (interactive, in a
+ * pane) whose Aiterm server and hooks aiterm-setup registered in its
+ * private HOME launches a real Claude Code child through Aiterm, ends its
+ * turn, and is woken by its PostToolUse hook (asyncRewake) with the
+ * child's answer: the parent's next request to the mock model carries it.
+ * Without the hooks, the call is refused before anything reaches a child.
+ * Both Claude sessions talk to one mock Anthropic server; each queued
+ * answer says which requests it is for.
+ */
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
+const { startClaudeMock } = require('./lib/claude-mock.cjs');
+
+const T = { timeout: 180000 };
+const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp'));
+
+const has = (body, s) => JSON.stringify(body.messages || []).includes(s);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what, f, ms = 60000) {
+	const t0 = Date.now();
+	for (;;) {
+		const v = f();
+		if (v)
+			return v;
+		if (Date.now() - t0 > ms)
+			throw new Error(`timed out waiting for ${what}`);
+		await sleep(200);
+	}
+}
+
+/* The parent's HOME: Aiterm registered (and, with hooks, its hooks) by aiterm-setup. */
+function setupParent(rig, hooks) {
+	const d = rig.dirs;
+	const wrapper = path.join(d.bin, 'aiterm-mcp');
+	const vars = Object.entries(rig.env).filter(([k]) => /^(AITERM_|XDG_|TMUX_TMPDIR$)/.test(k));
+	fs.writeFileSync(wrapper, '#!/bin/sh\n' + vars.map(([k, v]) => `export ${k}=${JSON.stringify(v)}\n`).join('') +
+		`exec ${JSON.stringify(path.join(BUILD, 'aiterm-mcp'))} "$@"\n`, { mode: 0o755 });
+	fs.mkdirSync(path.join(d.home, '.claude'), { recursive: true });
+	/* The user lets Aiterm's tools run without asking; theirs stays theirs. */
+	fs.writeFileSync(path.join(d.home, '.claude', 'settings.json'), JSON.stringify({
+		permissions: { allow: ['mcp__aiterm'] },
+		hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] },
+	}, null, 2));
+	const out = execFileSync(path.join(BUILD, 'aiterm-setup'), ['--json', '--server', wrapper, '--clients', 'claude-code'],
+		{ env: rig.env, encoding: 'utf8', timeout: 120000 });
+	const r = JSON.parse(out);
+	assert.equal(r.ok, true, out);
+	if (!hooks)
+		execFileSync(path.join(BUILD, 'aiterm-setup'), ['--json', '--server', wrapper, '--remove-claude-parent-hooks'],
+			{ env: rig.env, encoding: 'utf8', timeout: 120000 });
+	return r;
+}
+
+async function rigWithMock(t, hooks) {
+	const mock = await startClaudeMock({ defaultText: 'Default answer.' });
+	t.after(() => mock.close());
+	const rig = new AgentRig(t);
+	rig.env.ANTHROPIC_BASE_URL = mock.url;
+	seedClaude(rig.dirs.home, rig.dirs.work, {});
+	const s = setupParent(rig, hooks);
+	rig.show(t);
+	await rig.server(mock.url);
+	return { rig, mock, setup: s };
+}
+
+test('DLV-CLAUDE: the child\'s answer wakes the Claude Code parent through its asyncRewake hook', T, async (t) => {
+	const { rig, mock, setup } = await rigWithMock(t, true);
+	assert.match(setup.clients[0].message, /parent hooks installed in/);
+	const settings = JSON.parse(fs.readFileSync(path.join(rig.dirs.home, '.claude', 'settings.json'), 'utf8'));
+	assert.equal(settings.hooks.PostToolUse[0].matcher, 'Bash', 'the user\'s hook stays first');
+	const parentFirst = (b) => has(b, 'Ask the child') && !has(b, 'tool_result');
+	mock.push(
+		{ type: 'tool', name: 'mcp__aiterm__agent_launch', input: { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Child question?' }, when: parentFirst },
+		{ type: 'text', text: 'The child says 42.', holdMs: 1500, when: (b) => has(b, 'Child question?') && !has(b, 'Ask the child') },
+		{ type: 'text', text: 'Launched the child; I will wait.', when: (b) => has(b, 'Ask the child') && has(b, 'tool_result') && !has(b, 'The child says 42.') },
+		{ type: 'text', text: 'Got the child\'s answer.', when: (b) => has(b, 'Ask the child') && has(b, 'The child says 42.') },
+	);
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Ask the child' });
+	assert.equal(l.isError, false, l.text);
+	/* The parent's turn ends before the child's answer exists. */
+	await until('the parent\'s first turn', () => mock.main.find((r) => r.action && r.action.text === 'Launched the child; I will wait.'));
+	const woke = await until('the parent woken with the answer', () => mock.main.find((r) => has(r.body, 'Ask the child') && has(r.body, 'The child says 42.')), 90000);
+	const msgs = JSON.stringify(woke.body.messages);
+	t.diagnostic(`the parent read: ${msgs.slice(msgs.indexOf('Aiterm: the answer') - 200, msgs.indexOf('Aiterm: the answer') + 200)}`);
+	assert.match(msgs, /Aiterm: the answer of \S+ \(turn 1, delivery d[0-9a-f]{16}\):\\nThe child says 42\.\\n\[turn 1 done/);
+	const list = await rig.call('parent_deliveries', {});
+	assert.match(list.text, /^d[0-9a-f]{16}\tsubmitted\t\S+ turn 1\tdone$/m, list.text);
+	assert.equal(list.sc.deliveries[0].parent, 'claude');
+});
+
+test('DLV-CLAUDE: without Aiterm\'s hooks the call is refused and no child starts', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, false);
+	mock.push(
+		{ type: 'tool', name: 'mcp__aiterm__agent_launch', input: { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Child question?' }, when: (b) => has(b, 'Ask the child') && !has(b, 'tool_result') },
+		{ type: 'text', text: 'It refused.', when: (b) => has(b, 'tool_result') },
+	);
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Ask the child' });
+	assert.equal(l.isError, false, l.text);
+	const r = await until('the tool result', () => mock.main.find((x) => has(x.body, 'tool_result')));
+	assert.match(JSON.stringify(r.body.messages), /CLAUDE_PARENT_HOOK_UNAVAILABLE/);
+	await sleep(1000);
+	assert.equal(mock.main.filter((x) => has(x.body, 'Child question?') && !has(x.body, 'Ask the child')).length, 0, 'no child ran');
+	const list = await rig.call('pty_list', {});
+	assert.equal(list.text.trim().split('\n').filter((x) => x.includes('claude')).length, 1, list.text);
+});
