@@ -139,29 +139,37 @@ backup(const struct jconf *c, struct setup_outcome *o)
 	if (!c->exists)
 		return 0;
 	struct stat st;
+	char *path, *kept;
 	int k;
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
 	/* Never over an older copy: a second run in the same second. */
-	o->backup = xasprintf("%s.aiterm-setup-%s.bak", c->path, stamp);
-	for (k = 2; lstat(o->backup, &st) == 0 && k < 1000; k++) {
-		free(o->backup);
-		o->backup = xasprintf("%s.aiterm-setup-%s-%d.bak", c->path,
-		    stamp, k);
+	path = xasprintf("%s.aiterm-setup-%s.bak", c->path, stamp);
+	for (k = 2; lstat(path, &st) == 0 && k < 1000; k++) {
+		free(path);
+		path = xasprintf("%s.aiterm-setup-%s-%d.bak", c->path, stamp,
+		    k);
 	}
-	if (atomic_open(o->backup, &af, &err) != 0 ||
+	/* A client with two files (Claude: its config, its settings). */
+	kept = o->backup;
+	o->backup = kept != NULL ? xasprintf("%s, %s", kept, path) :
+	    xstrdup(path);
+	free(kept);
+	if (atomic_open(path, &af, &err) != 0 ||
 	    atomic_append(&af, c->text, strlen(c->text), &err) != 0 ||
 	    fchmod(af.fd, c->mode) != 0 || atomic_commit(&af, &err) != 0) {
 		if (af.fd >= 0)
 			atomic_abort(&af);
 		setup_fail(o, "BACKUP_FAILED", "could not keep a copy of %s "
-		    "as %s: %s; nothing was changed", c->path, o->backup,
+		    "as %s: %s; nothing was changed", c->path, path,
 		    error_msg(&err) != NULL && *error_msg(&err) != '\0' ?
 		    error_msg(&err) : strerror(errno));
 		error_clear(&err);
+		free(path);
 		return -1;
 	}
+	free(path);
 	return 0;
 }
 
