@@ -11,22 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "run.h"
+#include "util/linerpc.h"
 #include "util/xmalloc.h"
 
 extern char **environ;
 
-long long
-run_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int
 drain(int fd, struct aiterm_buf *b)
@@ -59,7 +51,7 @@ run_cmd(char *const argv[], int timeout_ms, struct run_result *r)
 {
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, st, rc = -1, left;
 	struct pollfd pf[2];
-	long long deadline = run_now_ms() + timeout_ms;
+	long long deadline = linerpc_now_ms() + timeout_ms;
 	pid_t pid;
 
 	memset(r, 0, sizeof *r);
@@ -75,7 +67,7 @@ run_cmd(char *const argv[], int timeout_ms, struct run_result *r)
 	pf[1].fd = err[0];
 	pf[0].events = pf[1].events = POLLIN;
 	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
-		left = (int)(deadline - run_now_ms());
+		left = (int)(deadline - linerpc_now_ms());
 		if (left <= 0) {
 			r->timed_out = true;
 			kill(pid, SIGKILL);

@@ -18,8 +18,6 @@ struct run_result {
 /* Run argv[0] (searched in PATH); 0 when it ran (whatever its status). */
 int	run_cmd(char *const argv[], int timeout_ms, struct run_result *r);
 void	run_result_free(struct run_result *r);
-/* CLOCK_MONOTONIC in milliseconds. */
-long long run_now_ms(void);
 /* The first line of s, at most max bytes, allocated ("" if none). */
 char	*run_first_line(const char *s, size_t max);
 /* Its stderr's last non-blank line, else stdout's: for messages. */
