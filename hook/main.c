@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "deliver/claude.h"
+#include "hook.h"
 #include "deliver/waiter.h"
 #include "state/atomic.h"
 #include "state/stateroot.h"
@@ -227,34 +228,49 @@ static const struct {
 	{ "claude-end", end },
 };
 
+static int
+usage(void)
+{
+	fprintf(stderr, "usage: aiterm-hook claude-pre|claude-post|claude-end "
+	    "[--state-dir DIR] < hook-input.json\n"
+	    "       aiterm-hook codex-queue [--state-dir DIR] DELIVERY_ID\n");
+	return 1;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct aiterm_error err = ERROR_INIT;
-	const char *dir = NULL;
+	const char *dir = NULL, *id = NULL;
 	json_t *in;
 	size_t i;
-	int rc;
+	int rc, k = 2;
 
-	if (argc == 4 && strcmp(argv[2], "--state-dir") == 0)
-		dir = argv[3];
-	else if (argc != 2) {
-		fprintf(stderr, "usage: aiterm-hook claude-pre|claude-post|"
-		    "claude-end [--state-dir DIR] < hook-input.json\n");
-		return 1;
+	if (argc < 2)
+		return usage();
+	if (k + 1 < argc && strcmp(argv[k], "--state-dir") == 0) {
+		dir = argv[k + 1];
+		k += 2;
 	}
-	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-		if (strcmp(argv[1], commands[i].name) == 0)
-			break;
-	}
-	if (i == sizeof commands / sizeof commands[0]) {
-		fprintf(stderr, "aiterm-hook: unknown hook '%s'\n", argv[1]);
-		return 1;
-	}
+	if (k < argc)
+		id = argv[k++];
+	if (k != argc)
+		return usage();
 	if (state_root_init(dir, &err) != 0) {
 		fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
 		error_clear(&err);
 		return 1;
+	}
+	if (strcmp(argv[1], "codex-queue") == 0)
+		return id != NULL && delivery_id_valid(id) ?
+		    hook_codex_queue(id) : usage();
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		if (strcmp(argv[1], commands[i].name) == 0)
+			break;
+	}
+	if (i == sizeof commands / sizeof commands[0] || id != NULL) {
+		fprintf(stderr, "aiterm-hook: unknown hook '%s'\n", argv[1]);
+		return usage();
 	}
 	if ((in = read_input()) == NULL || !json_is_object(in)) {
 		fprintf(stderr, "aiterm-hook: %s: the hook input is not a JSON "

@@ -363,18 +363,31 @@ cli_run(const char *bin, char *const *args, char **extra,
 	return rc;
 }
 
-/* --env K=V ... -- server, for `mcp add`. */
+/*
+ * --env K=V ... -- server, for `mcp add`.  Codex passes its own
+ * environment to no MCP server: the server gets where the parent's
+ * CODEX_HOME is and which codex serves it (DLV-CODEX's receiver).
+ */
 static char **
-add_tail(struct setup_ctx *x)
+add_tail(struct setup_ctx *x, const struct client *c,
+    const struct setup_outcome *o)
 {
-	char **v = xcalloc(2 * json_object_size(x->env) + 3, sizeof *v);
-	const char *k;
+	char **v = xcalloc(2 * json_object_size(x->env) + 7, sizeof *v);
+	const char *k, *home = getenv("CODEX_HOME"), *h = getenv("HOME");
 	json_t *val;
 	size_t n = 0;
 
 	json_object_foreach(x->env, k, val) {
 		v[n++] = xstrdup("--env");
 		v[n++] = xasprintf("%s=%s", k, json_string_value(val));
+	}
+	if (c->cli_get == codex_get) {
+		v[n++] = xstrdup("--env");
+		v[n++] = home != NULL && *home != '\0' ? xasprintf(
+		    "CODEX_HOME=%s", home) : xasprintf("CODEX_HOME=%s/.codex",
+		    h != NULL ? h : "");
+		v[n++] = xstrdup("--env");
+		v[n++] = xasprintf("AITERM_CODEX_BIN=%s", o->binary);
 	}
 	v[n++] = xstrdup("--");
 	v[n++] = xstrdup(x->opts->server);
@@ -409,7 +422,7 @@ cli_register(const struct client *c, struct setup_ctx *x,
 		    c->id, SETUP_NAME, have);
 		goto out;
 	}
-	tail = add_tail(x);
+	tail = add_tail(x, c, o);
 	if (x->opts->dry_run) {
 		o->status = SETUP_PLANNED;
 		o->diff = xasprintf("would run: %s mcp add ... %s -- %s",

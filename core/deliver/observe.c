@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "deliver/codex.h"
 #include "deliver/observe.h"
 #include "tools/tool.h"
 #include "util/xmalloc.h"
@@ -41,9 +42,10 @@ observed(void *arg, json_t *result)
 	} else if (state != NULL && strcmp(state, "running") == 0) {
 		delivery_store(&ob->d, "failed", "timeout", text,
 		    strlen(text), &err);
-	} else {
-		delivery_store(&ob->d, "ready", state != NULL ? state :
-		    "ended", text, strlen(text), &err);
+	} else if (delivery_store(&ob->d, "ready", state != NULL ? state :
+	    "ended", text, strlen(text), &err) == 0 &&
+	    strcmp(ob->d.parent, "codex") == 0) {
+		codex_parent_deliver(&ob->d);
 	}
 	error_clear(&err);
 	close(ob->lock_fd);

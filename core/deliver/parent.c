@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "deliver/claude.h"
+#include "deliver/codex.h"
 #include "deliver/observe.h"
 #include "deliver/parent.h"
 #include "state/stateroot.h"
@@ -45,7 +46,9 @@ parent_delivery_begin(struct parent_delivery *p, struct tool_call *call,
 			return -1;
 		}
 		snprintf(p->d.parent, sizeof p->d.parent, "claude");
-	} else
+	} else if (codex_parent_of(call, &p->d))
+		snprintf(p->d.parent, sizeof p->d.parent, "codex");
+	else
 		snprintf(p->d.parent, sizeof p->d.parent, "wait");
 	if (delivery_begin(session, &p->d, &p->lock_fd, &err) != 0) {
 		snprintf(p->error, sizeof p->error, "%s", error_msg(&err));
@@ -69,6 +72,19 @@ quote(struct aiterm_buf *b, const char *s)
 			buf_addc(b, *s);
 	}
 	buf_addc(b, '\'');
+}
+
+/* A parent whose receiver hands the answer over by itself. */
+static void
+self_receipt(struct parent_delivery *p, struct aiterm_buf *text, json_t *sc,
+    const char *how)
+{
+	buf_printf(text, "delivery: %s waiting; the answer comes back by "
+	    "itself (%s)\n", p->d.id, how);
+	json_object_set_new(sc, "parent_delivery", json_pack("{s:s, s:s}",
+	    "delivery_id", p->d.id, "state", "waiting"));
+	json_object_set_new(sc, "wait_process", json_null());
+	json_object_set_new(sc, "wait_command", json_null());
 }
 
 /* A parent without a receiver: the waiter's command line. */
@@ -132,12 +148,9 @@ parent_delivery_sent(struct parent_delivery *p,
 			p->lock_fd = -1;
 			return;
 		}
-		buf_printf(text, "delivery: %s waiting; the answer comes back "
-		    "by itself (Claude Code hook)\n", p->d.id);
-		json_object_set_new(sc, "parent_delivery", json_pack("{s:s, "
-		    "s:s}", "delivery_id", p->d.id, "state", "waiting"));
-		json_object_set_new(sc, "wait_process", json_null());
-		json_object_set_new(sc, "wait_command", json_null());
+		self_receipt(p, text, sc, "Claude Code hook");
+	} else if (strcmp(p->d.parent, "codex") == 0) {
+		self_receipt(p, text, sc, "Codex thread queue");
 	} else
 		waiter_receipt(p, text, sc);
 	delivery_observe(&p->d, p->lock_fd);

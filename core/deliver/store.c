@@ -120,6 +120,8 @@ delivery_json(const struct delivery *d)
 	if (d->conversation[0] != '\0')
 		json_object_set_new(j, "conversation",
 		    json_string(d->conversation));
+	if (d->home[0] != '\0')
+		json_object_set_new(j, "home", json_string(d->home));
 	return j;
 }
 
@@ -167,6 +169,7 @@ delivery_read(const char *id, struct delivery *d, struct aiterm_error *err)
 	copy(d->ref, sizeof d->ref, json_object_get(j, "parent_ref"));
 	copy(d->conversation, sizeof d->conversation, json_object_get(j,
 	    "conversation"));
+	copy(d->home, sizeof d->home, json_object_get(j, "home"));
 	d->turn = (unsigned)json_integer_value(json_object_get(j, "turn"));
 	o = json_object_get(j, "owner");
 	d->owner_pid = (long)json_integer_value(json_object_get(o, "pid"));

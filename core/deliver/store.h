@@ -30,7 +30,8 @@ struct delivery {
 	char		 state[16];
 	char		 parent[32];	/* the receiver kind: "wait", "claude" */
 	char		 ref[80];	/* claude: the parent's tool_use_id */
-	char		 conversation[80];	/* claude: its session_id */
+	char		 conversation[80];	/* claude: session_id; codex: thread */
+	char		 home[256];	/* codex: the parent's CODEX_HOME */
 	char		 outcome[32];	/* done, error, exited ... (ready) */
 	unsigned	 turn;		/* 0 until the send is confirmed */
 	char		 cursor[48];

@@ -16,24 +16,13 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
 const { startClaudeMock } = require('./lib/claude-mock.cjs');
+const { until, sleep } = require('./lib/until.cjs');
 
 const T = { timeout: 180000 };
 const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp'));
 
 const has = (body, s) => JSON.stringify(body.messages || []).includes(s);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what, f, ms = 60000) {
-	const t0 = Date.now();
-	for (;;) {
-		const v = f();
-		if (v)
-			return v;
-		if (Date.now() - t0 > ms)
-			throw new Error(`timed out waiting for ${what}`);
-		await sleep(200);
-	}
-}
 
 /* The parent's HOME: Aiterm registered (and, with hooks, its hooks) by aiterm-setup. */
 function setupParent(rig, hooks) {
