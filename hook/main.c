@@ -226,13 +226,15 @@ static const struct {
 	{ "claude-pre", pre },
 	{ "claude-post", post },
 	{ "claude-end", end },
+	{ "cursor-after", hook_cursor_after },
+	{ "cursor-post", hook_cursor_post },
 };
 
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: aiterm-hook claude-pre|claude-post|claude-end "
-	    "[--state-dir DIR] < hook-input.json\n"
+	fprintf(stderr, "usage: aiterm-hook claude-pre|claude-post|claude-end|"
+	    "cursor-after|cursor-post [--state-dir DIR] < hook-input.json\n"
 	    "       aiterm-hook codex-queue [--state-dir DIR] DELIVERY_ID\n");
 	return 1;
 }

@@ -25,7 +25,7 @@ struct client {
 	char		*(*config)(void);	/* JSON clients: the file */
 	bool		 typed;			/* entry has "type":"stdio" */
 	const char	*dir;			/* ~/<dir> also means found */
-	bool		 hooks;			/* parent hooks (Claude Code) */
+	int		 hooks;			/* enum hookset + 1, 0: none */
 	/* CLI clients: the command of this server, NULL if none. */
 	char		*(*cli_get)(const char *bin, struct setup_outcome *o);
 	char		*const *add_argv;	/* after bin; NAME, -- cmd */
@@ -154,13 +154,14 @@ static char *const grok_remove[] = { "mcp", "remove", "--scope", "user",
 
 static const struct client table[] = {
 	{ "claude-code", "claude-code", { "claude", NULL }, claude_config,
-	    true, NULL, true, NULL, NULL, NULL, claude_readback },
+	    true, NULL, HOOKS_CLAUDE + 1, NULL, NULL, NULL, claude_readback },
 	{ "codex-cli", "codex-cli", { "codex", NULL }, NULL, false, NULL,
-	    false, codex_get, codex_add, codex_remove, NULL },
-	{ "grok-cli", "grok-cli", { "grok", NULL }, NULL, false, NULL, false,
+	    0, codex_get, codex_add, codex_remove, NULL },
+	{ "grok-cli", "grok-cli", { "grok", NULL }, NULL, false, NULL, 0,
 	    grok_get, grok_add, grok_remove, NULL },
 	{ "cursor", "cursor-cli", { "cursor-agent", "agent", NULL },
-	    cursor_config, false, ".cursor", false, NULL, NULL, NULL, NULL },
+	    cursor_config, false, ".cursor", HOOKS_CURSOR + 1, NULL, NULL, NULL,
+	    NULL },
 };
 
 size_t
@@ -253,7 +254,9 @@ add_hooks(struct setup_ctx *x, const struct client *c, struct setup_outcome *o)
 {
 	char *note = NULL;
 	json_t *rec;
-	int rc = claude_hooks_install(o->version, x->opts->dry_run, o, &note);
+	int rc = hooks_install((enum hookset)(c->hooks - 1), o->version,
+	    x->opts->dry_run, o,
+	    &note);
 
 	if (rc == 0 && note != NULL) {
 		if (o->message != NULL && *o->message != '\0')
@@ -476,7 +479,8 @@ client_unregister(const struct client *c, struct setup_ctx *x,
 	if (c->hooks && json_is_true(json_object_get(rec, "hooks"))) {
 		bool removed;
 
-		if (claude_hooks_remove(x->opts->dry_run, o, &removed) != 0)
+		if (hooks_remove((enum hookset)(c->hooks - 1), x->opts->dry_run,
+		    o, &removed) != 0)
 			return -1;
 		if (removed)
 			o->status = x->opts->dry_run ? SETUP_PLANNED :

@@ -1,9 +1,7 @@
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "hooks.h"
 #include "jconf.h"
@@ -11,35 +9,56 @@
 #include "util/path.h"
 #include "util/xmalloc.h"
 
-/* Ours: a command running aiterm-hook (quoted or not) with a claude- verb. */
-#define OURS_PROGRAM	"aiterm-hook"
-#define OURS_VERB	" claude-"
-#define MATCHER		"mcp__aiterm__(agent_launch|pty_send)"
+#define CLAUDE_MATCHER	"mcp__aiterm__(agent_launch|pty_send)"
 #define HOOK_TIMEOUT_S	86400	/* seed 000: the receiver waits 24 h */
 
-/* Which events get which hook, and how. */
-static const struct {
+/* One hook of a set: the event, aiterm-hook's verb, how it is written. */
+struct hook {
 	const char	*event;
 	const char	*verb;
-	bool		 matcher, rewake;
-} ours[] = {
+	bool		 matcher;	/* Claude: a matcher on our tools */
+	bool		 rewake;	/* Claude: asyncRewake, 24 h */
+};
+
+static const struct hook claude_hooks[] = {
 	{ "PreToolUse", "claude-pre", true, false },
 	{ "PostToolUse", "claude-post", true, true },
 	{ "SessionEnd", "claude-end", false, false },
+	{ NULL, NULL, false, false },
 };
-#define NOURS	(sizeof ours / sizeof ours[0])
+static const struct hook cursor_hooks[] = {
+	{ "afterMCPExecution", "cursor-after", false, false },
+	{ "postToolUse", "cursor-post", false, false },
+	{ NULL, NULL, false, false },
+};
+
+static const struct {
+	const struct hook	*hooks;
+	const char		*env_dir;	/* overrides the folder */
+	const char		*home_rel;	/* else under HOME */
+	const char		*file;
+	bool			 grouped;	/* Claude's {matcher, hooks:[...]} */
+	const char		*minimum;	/* client version, or NULL */
+	const char		*verb_prefix;	/* what makes a command ours */
+} sets[] = {
+	[HOOKS_CLAUDE] = { claude_hooks, "CLAUDE_CONFIG_DIR", ".claude",
+	    "settings.json", true, CLAUDE_HOOKS_MIN, " claude-" },
+	[HOOKS_CURSOR] = { cursor_hooks, NULL, ".cursor", "hooks.json", false,
+	    NULL, " cursor-" },
+};
 
 static char *
-settings_path(void)
+file_path(enum hookset s)
 {
-	const char *dir = getenv("CLAUDE_CONFIG_DIR"), *home = getenv("HOME");
+	const char *dir = sets[s].env_dir != NULL ? getenv(sets[s].env_dir) :
+	    NULL, *home = getenv("HOME");
 
-	return dir != NULL && *dir != '\0' ? xasprintf("%s/settings.json",
-	    dir) : xasprintf("%s/.claude/settings.json", home ? home : "");
+	return dir != NULL && *dir != '\0' ? xasprintf("%s/%s", dir,
+	    sets[s].file) : xasprintf("%s/%s/%s", home ? home : "",
+	    sets[s].home_rel, sets[s].file);
 }
 
-
-/* The folder of path, 0700, when it is not there (~/.claude). */
+/* The folder of path, 0700, when it is not there. */
 static void
 ensure_dir(const char *path)
 {
@@ -73,40 +92,49 @@ version_cmp(const char *a, const char *b)
 }
 
 static bool
-is_ours(json_t *group)
+command_ours(enum hookset s, json_t *entry)
+{
+	const char *cmd = json_string_value(json_object_get(entry, "command"));
+	const char *at = cmd != NULL ? strstr(cmd, "aiterm-hook") : NULL;
+
+	return at != NULL && strstr(at, sets[s].verb_prefix) != NULL;
+}
+
+/* An entry of an event's list: Claude's group holds the commands. */
+static bool
+entry_ours(enum hookset s, json_t *entry)
 {
 	json_t *h;
 	size_t i;
 
-	json_array_foreach(json_object_get(group, "hooks"), i, h) {
-		const char *cmd = json_string_value(json_object_get(h,
-		    "command"));
-
-		if (cmd != NULL && strstr(cmd, OURS_PROGRAM) != NULL &&
-		    strstr(strstr(cmd, OURS_PROGRAM), OURS_VERB) != NULL)
+	if (!sets[s].grouped)
+		return command_ours(s, entry);
+	json_array_foreach(json_object_get(entry, "hooks"), i, h) {
+		if (command_ours(s, h))
 			return true;
 	}
 	return false;
 }
 
-/* Take our groups out of root's hooks; true when there were any. */
+/* Take our entries out of root's hooks; true when there were any. */
 static bool
-strip(json_t *root)
+strip(enum hookset s, json_t *root)
 {
 	json_t *hooks = json_object_get(root, "hooks"), *list;
+	const struct hook *k;
 	bool any = false;
-	size_t k, i;
+	size_t i;
 
-	for (k = 0; k < NOURS; k++) {
-		list = json_object_get(hooks, ours[k].event);
+	for (k = sets[s].hooks; k->event != NULL; k++) {
+		list = json_object_get(hooks, k->event);
 		for (i = json_array_size(list); i-- > 0;) {
-			if (is_ours(json_array_get(list, i))) {
+			if (entry_ours(s, json_array_get(list, i))) {
 				json_array_remove(list, i);
 				any = true;
 			}
 		}
 		if (list != NULL && json_array_size(list) == 0)
-			json_object_del(hooks, ours[k].event);
+			json_object_del(hooks, k->event);
 	}
 	if (hooks != NULL && json_object_size(hooks) == 0)
 		json_object_del(root, "hooks");
@@ -114,60 +142,68 @@ strip(json_t *root)
 }
 
 static json_t *
-group(size_t k, const char *hook)
+entry(enum hookset s, const struct hook *k, const char *program)
 {
-	json_t *h = json_pack("{s:s, s:s}", "type", "command", "command",
-	    ""), *g = json_object();
-	char *cmd = xasprintf("'%s' %s --state-dir '%s'", hook, ours[k].verb,
+	char *cmd = xasprintf("'%s' %s --state-dir '%s'", program, k->verb,
 	    state_root());
+	json_t *h = json_pack("{s:s}", "command", cmd), *g;
 
-	json_object_set_new(h, "command", json_string(cmd));
 	free(cmd);
-	if (ours[k].rewake) {
+	if (!sets[s].grouped)
+		return h;
+	json_object_set_new(h, "type", json_string("command"));
+	if (k->rewake) {
 		json_object_set_new(h, "asyncRewake", json_true());
 		json_object_set_new(h, "timeout", json_integer(HOOK_TIMEOUT_S));
 	}
-	if (ours[k].matcher)
-		json_object_set_new(g, "matcher", json_string(MATCHER));
+	g = json_object();
+	if (k->matcher)
+		json_object_set_new(g, "matcher", json_string(CLAUDE_MATCHER));
 	json_object_set_new(g, "hooks", json_pack("[o]", h));
 	return g;
 }
 
 int
-claude_hooks_install(const char *version, bool dry, struct setup_outcome *o,
-    char **note)
+hooks_install(enum hookset s, const char *version, bool dry,
+    struct setup_outcome *o, char **note)
 {
 	struct jconf c;
+	const struct hook *k;
 	json_t *want, *hooks, *list;
-	char *path = settings_path(), *hook = path_sibling("aiterm-hook", AITERM_BINDIR);
-	const char *v = version != NULL ? version : "";
-	size_t k;
+	char *path = file_path(s), *program;
 	int rc = -1;
 
 	*note = NULL;
-	if (version_cmp(v, CLAUDE_HOOKS_MIN) < 0) {
-		*note = xasprintf("parent hooks not installed: Claude Code %s is "
-		    "older than %s", v, CLAUDE_HOOKS_MIN);
+	if (sets[s].minimum != NULL && version_cmp(version != NULL ? version :
+	    "", sets[s].minimum) < 0) {
+		*note = xasprintf("parent hooks not installed: version %s is "
+		    "older than %s", version != NULL ? version : "?",
+		    sets[s].minimum);
 		free(path);
-		free(hook);
 		return 0;
 	}
 	if (!dry)
 		ensure_dir(path);
-	if (jconf_load(&c, path, o) != 0)
-		goto out;
+	if (jconf_load(&c, path, o) != 0) {
+		jconf_free(&c);
+		free(path);
+		return -1;
+	}
+	program = path_sibling("aiterm-hook", AITERM_BINDIR);
 	want = json_deep_copy(c.root);
-	strip(want);
+	strip(s, want);
+	if (s == HOOKS_CURSOR && json_object_get(want, "version") == NULL)
+		json_object_set_new(want, "version", json_integer(1));
 	if ((hooks = json_object_get(want, "hooks")) == NULL) {
 		hooks = json_object();
 		json_object_set_new(want, "hooks", hooks);
 	}
-	for (k = 0; k < NOURS; k++) {
-		if ((list = json_object_get(hooks, ours[k].event)) == NULL) {
+	for (k = sets[s].hooks; k->event != NULL; k++) {
+		if ((list = json_object_get(hooks, k->event)) == NULL) {
 			list = json_array();
-			json_object_set_new(hooks, ours[k].event, list);
+			json_object_set_new(hooks, k->event, list);
 		}
-		json_array_append_new(list, group(k, hook));
+		json_array_append_new(list, entry(s, k, program));
 	}
 	if (json_equal(want, c.root)) {
 		*note = xasprintf("parent hooks already in %s", path);
@@ -176,31 +212,28 @@ claude_hooks_install(const char *version, bool dry, struct setup_outcome *o,
 		*note = xasprintf("parent hooks %s %s", dry ? "would go into" :
 		    "installed in", path);
 	json_decref(want);
-out:
 	jconf_free(&c);
+	free(program);
 	free(path);
-	free(hook);
 	return rc;
 }
 
 int
-claude_hooks_remove(bool dry, struct setup_outcome *o, bool *removed)
+hooks_remove(enum hookset s, bool dry, struct setup_outcome *o,
+    bool *removed)
 {
 	struct jconf c;
 	json_t *want;
-	char *path = settings_path();
+	char *path = file_path(s);
 	int rc = -1;
 
 	*removed = false;
-	if (jconf_load(&c, path, o) != 0)
-		goto out;
-	want = json_deep_copy(c.root);
-	if ((*removed = strip(want)))
-		rc = jconf_replace(&c, want, dry, o);
-	else
-		rc = 0;
-	json_decref(want);
-out:
+	if (jconf_load(&c, path, o) == 0) {
+		want = json_deep_copy(c.root);
+		rc = (*removed = strip(s, want)) ? jconf_replace(&c, want, dry,
+		    o) : 0;
+		json_decref(want);
+	}
 	jconf_free(&c);
 	free(path);
 	return rc;

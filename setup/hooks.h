@@ -1,9 +1,11 @@
 /*
- * Claude Code parent hooks (SET-HOOKS, DLV-CLAUDE): Aiterm's
- * PreToolUse, PostToolUse (asyncRewake) and SessionEnd entries in the
- * user's Claude settings (~/.claude/settings.json), each running
- * aiterm-hook.  Everyone else's hooks, and their order, stay; ours are
- * known by their command (aiterm-hook with a claude- verb).
+ * Parent hooks (SET-HOOKS): Aiterm's entries in a client's user hook
+ * file, each running aiterm-hook with a verb.  Claude Code
+ * (~/.claude/settings.json): PreToolUse, PostToolUse (asyncRewake) and
+ * SessionEnd (DLV-CLAUDE).  Cursor (~/.cursor/hooks.json, version 1):
+ * afterMCPExecution and postToolUse (DLV-CURSOR).  Everyone else's
+ * hooks, and their order, stay; ours are known by their command running
+ * aiterm-hook with one of our verbs.
  */
 #ifndef AITERM_SETUP_HOOKS_H
 #define AITERM_SETUP_HOOKS_H
@@ -15,10 +17,17 @@
 /* The oldest Claude Code whose asyncRewake hook was seen to work here. */
 #define CLAUDE_HOOKS_MIN	"2.1.197"
 
-/* Install (or find in place) the hooks; a note for o's message. */
-int	claude_hooks_install(const char *version, bool dry,
+enum hookset { HOOKS_CLAUDE, HOOKS_CURSOR };
+
+/*
+ * Install (or find in place) the set's hooks; *note for o's message.
+ * version: the client's, checked against the set's minimum (may be NULL
+ * for a set without one).
+ */
+int	hooks_install(enum hookset set, const char *version, bool dry,
 	    struct setup_outcome *o, char **note);
 /* Take out only Aiterm's entries; *removed says whether there were any. */
-int	claude_hooks_remove(bool dry, struct setup_outcome *o, bool *removed);
+int	hooks_remove(enum hookset set, bool dry, struct setup_outcome *o,
+	    bool *removed);
 
 #endif

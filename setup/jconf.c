@@ -197,9 +197,17 @@ static int
 commit_text(const struct jconf *c, const char *text, bool dry,
     struct setup_outcome *o)
 {
+	char *d, *kept;
+
 	if (dry) {
-		free(o->diff);
-		o->diff = unified(c->path, c->exists ? c->text : "", text);
+		/* A client with two files shows both edits. */
+		d = unified(c->path, c->exists ? c->text : "", text);
+		kept = o->diff;
+		o->diff = kept != NULL ? xasprintf("%s%s", kept, d) : d;
+		if (kept != NULL) {
+			free(kept);
+			free(d);
+		}
 		return 0;
 	}
 	return backup(c, o) != 0 || write_file(c, text, o) != 0 ? -1 : 0;

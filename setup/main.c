@@ -36,6 +36,7 @@
 static const char usage[] =
 "usage: aiterm-setup [--json] [--dry-run] [--uninstall]\n"
 "                    [--remove-claude-parent-hooks]\n"
+"                    [--remove-cursor-parent-hooks]\n"
 "                    [--clients LIST] [--plugins LIST] [--server PATH]\n"
 "                    [--lock-wait SECONDS]\n"
 "\n"
@@ -50,9 +51,10 @@ static const char usage[] =
 "                  already_registered, skipped (why) or failed (code)\n"
 "  --dry-run       show the edits (a diff, or the command) and write nothing\n"
 "  --uninstall     remove exactly what an earlier aiterm-setup added\n"
-"  --remove-claude-parent-hooks\n"
-"                  take only Aiterm's Claude Code hooks out of the user's\n"
-"                  settings (before going back to a version without them)\n"
+"  --remove-claude-parent-hooks, --remove-cursor-parent-hooks\n"
+"                  take only Aiterm's hooks out of the user's Claude Code\n"
+"                  settings or Cursor hooks.json (before going back to a\n"
+"                  version without them)\n"
 "  --clients LIST  only these: claude-code,codex-cli,grok-cli,cursor\n"
 "  --plugins LIST  the harness and reducer plugins the server loads\n"
 "                  (registered as AITERM_PLUGINS; mux plugins always load)\n"
@@ -71,6 +73,7 @@ parse(int argc, char **argv, struct setup_opts *o)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "uninstall", no_argument, NULL, 'u' },
 		{ "remove-claude-parent-hooks", no_argument, NULL, 'R' },
+		{ "remove-cursor-parent-hooks", no_argument, NULL, 'C' },
 		{ "clients", required_argument, NULL, 'c' },
 		{ "plugins", required_argument, NULL, 'p' },
 		{ "server", required_argument, NULL, 's' },
@@ -89,7 +92,8 @@ parse(int argc, char **argv, struct setup_opts *o)
 		case 'j': o->json = true; break;
 		case 'n': o->dry_run = true; break;
 		case 'u': o->uninstall = true; break;
-		case 'R': o->remove_hooks = true; break;
+		case 'R': o->remove_hooks = HOOKS_CLAUDE + 1; break;
+		case 'C': o->remove_hooks = HOOKS_CURSOR + 1; break;
 		case 'c': o->clients = optarg; break;
 		case 'p': o->plugins = optarg; break;
 		case 's': o->server = optarg; break;
@@ -232,21 +236,23 @@ each_client(struct setup_ctx *x, struct report *rep)
 	}
 }
 
-/* --remove-claude-parent-hooks: that and nothing else. */
+/* --remove-claude/cursor-parent-hooks: that and nothing else. */
 static void
 remove_hooks(struct setup_ctx *x, struct report *rep)
 {
-	struct setup_outcome *o = report_add(rep, "claude-code");
+	enum hookset set = (enum hookset)(x->opts->remove_hooks - 1);
+	const char *client = set == HOOKS_CLAUDE ? "claude-code" : "cursor";
+	struct setup_outcome *o = report_add(rep, client);
 	bool removed;
 
-	if (claude_hooks_remove(x->opts->dry_run, o, &removed) == 0) {
+	if (hooks_remove(set, x->opts->dry_run, o, &removed) == 0) {
 		o->status = !removed ? SETUP_NOT_OURS : x->opts->dry_run ?
 		    SETUP_PLANNED : SETUP_REMOVED;
 		setup_note(o, "%s", removed ? "Aiterm's parent hooks removed; "
 		    "every other hook kept" : "no Aiterm parent hooks there");
 		if (removed && !x->opts->dry_run)
-			json_object_del(json_object_get(x->owned,
-			    "claude-code"), "hooks");
+			json_object_del(json_object_get(x->owned, client),
+			    "hooks");
 	}
 	if (!x->opts->dry_run)
 		owned_save(x->owned, rep);

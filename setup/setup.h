@@ -25,7 +25,7 @@ enum setup_status {
 
 struct setup_opts {
 	bool		 json, dry_run, uninstall, force;
-	bool		 remove_hooks;	/* --remove-claude-parent-hooks */
+	int		 remove_hooks;	/* --remove-*-parent-hooks: set + 1 */
 	const char	*server;	/* aiterm-mcp to register (absolute) */
 	const char	*clients;	/* comma list, NULL: every one found */
 	const char	*plugins;	/* comma list, NULL: every one installed */

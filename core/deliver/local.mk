@@ -4,4 +4,5 @@ core_libaiterm_la_SOURCES += \
 	core/deliver/parent.c core/deliver/parent.h \
 	core/deliver/claude.c core/deliver/claude.h \
 	core/deliver/waiter.c core/deliver/waiter.h \
-	core/deliver/codex.c core/deliver/codex.h
+	core/deliver/codex.c core/deliver/codex.h \
+	core/deliver/cursor.c core/deliver/cursor.h

@@ -6,6 +6,7 @@
 
 #include "deliver/claude.h"
 #include "deliver/codex.h"
+#include "deliver/cursor.h"
 #include "deliver/observe.h"
 #include "deliver/parent.h"
 #include "state/stateroot.h"
@@ -25,6 +26,8 @@ parent_delivery_check(struct tool_call *call, struct aiterm_error *err)
 	memset(&d, 0, sizeof d);
 	if (claude_parent_of(call, ref, sizeof ref))
 		return claude_parent_prepare(ref, &d, err);
+	if (cursor_parent_of(call))
+		return cursor_parent_ready(err);
 	return 0;
 }
 
@@ -48,6 +51,15 @@ parent_delivery_begin(struct parent_delivery *p, struct tool_call *call,
 		snprintf(p->d.parent, sizeof p->d.parent, "claude");
 	} else if (codex_parent_of(call, &p->d))
 		snprintf(p->d.parent, sizeof p->d.parent, "codex");
+	else if (cursor_parent_of(call)) {
+		if (cursor_parent_ready(&err) != 0) {
+			snprintf(p->error, sizeof p->error, "%s",
+			    error_msg(&err));
+			error_clear(&err);
+			return -1;
+		}
+		snprintf(p->d.parent, sizeof p->d.parent, "cursor");
+	}
 	else
 		snprintf(p->d.parent, sizeof p->d.parent, "wait");
 	if (delivery_begin(session, &p->d, &p->lock_fd, &err) != 0) {
@@ -90,7 +102,7 @@ self_receipt(struct parent_delivery *p, struct aiterm_buf *text, json_t *sc,
 /* A parent without a receiver: the waiter's command line. */
 static void
 waiter_receipt(struct parent_delivery *p, struct aiterm_buf *text,
-    json_t *sc)
+    json_t *sc, const char *lead)
 {
 	struct aiterm_buf cmd = BUF_INIT;
 	char *waiter = path_sibling("aiterm-wait", AITERM_BINDIR);
@@ -102,8 +114,8 @@ waiter_receipt(struct parent_delivery *p, struct aiterm_buf *text,
 	buf_adds(&cmd, " --state-dir ");
 	quote(&cmd, state_root());
 	buf_printf(&cmd, " %s", p->d.id);
-	buf_printf(text, "delivery: %s waiting; its answer is printed by: %s\n",
-	    p->d.id, buf_str(&cmd));
+	buf_printf(text, "delivery: %s waiting; %s: %s\n", p->d.id, lead,
+	    buf_str(&cmd));
 	json_object_set_new(sc, "parent_delivery", json_pack("{s:s, s:s}",
 	    "delivery_id", p->d.id, "state", "waiting"));
 	json_object_set_new(sc, "wait_process", json_pack("{s:o}", "argv",
@@ -151,8 +163,13 @@ parent_delivery_sent(struct parent_delivery *p,
 		self_receipt(p, text, sc, "Claude Code hook");
 	} else if (strcmp(p->d.parent, "codex") == 0) {
 		self_receipt(p, text, sc, "Codex thread queue");
+	} else if (strcmp(p->d.parent, "cursor") == 0) {
+		/* The hook, or a waiter when the turn ends first. */
+		waiter_receipt(p, text, sc, "your next tool call gets the "
+		    "answer (Cursor hook); if you end your turn first, run");
+		json_object_set_new(sc, "wait_command", json_null());
 	} else
-		waiter_receipt(p, text, sc);
+		waiter_receipt(p, text, sc, "its answer is printed by");
 	delivery_observe(&p->d, p->lock_fd);
 	p->lock_fd = -1;
 }

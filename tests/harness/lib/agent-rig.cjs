@@ -128,7 +128,8 @@ class AgentRig {
 		const child = spawn(serverBinary(), [], { env: this.env, cwd: this.dirs.home, stdio: ['pipe', 'pipe', 'pipe'] });
 		const srv = new RawServer(child, this.dirs, this.env);
 		this.servers.push(srv);
-		await srv.initialize('2025-11-25', 'init', STRUCTURED_CAPS);
+		/* this.clientInfo: the parent the server sees (default the wire test's). */
+		await srv.initialize('2025-11-25', 'init', STRUCTURED_CAPS, this.clientInfo);
 		this.srv = srv;
 		return srv;
 	}

@@ -433,11 +433,12 @@ class RawServer {
 	 * The initialize handshake: initialize, then notifications/initialized.
 	 * Returns the initialize response.
 	 */
-	async initialize(protocolVersion = '2025-11-25', id = 'init', capabilities = STRUCTURED_CAPS) {
+	async initialize(protocolVersion = '2025-11-25', id = 'init', capabilities = STRUCTURED_CAPS,
+		clientInfo = { name: 'aiterm-wire-test', version: '0.0.0' }) {
 		const res = await this.request('initialize', {
 			protocolVersion,
 			capabilities,
-			clientInfo: { name: 'aiterm-wire-test', version: '0.0.0' },
+			clientInfo,
 		}, id);
 		if (!res || !res.result)
 			throw new Error(`initialize failed: ${JSON.stringify(res)}; ${this.context()}`);
