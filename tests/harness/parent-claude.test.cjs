@@ -99,3 +99,32 @@ test('DLV-CLAUDE: without Aiterm\'s hooks the call is refused and no child start
 	const list = await rig.call('pty_list', {});
 	assert.equal(list.text.trim().split('\n').filter((x) => x.includes('claude')).length, 1, list.text);
 });
+
+test('DLV-CLAUDE: after /clear the old answer is not put into the new conversation; it stays stored', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, true);
+	const parentFirst = (b) => has(b, 'Ask the child') && !has(b, 'tool_result');
+	mock.push(
+		{ type: 'tool', name: 'mcp__aiterm__agent_launch', input: { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Child question?' }, when: parentFirst },
+		{ type: 'text', text: 'Too late for the old conversation.', holdMs: 8000, when: (b) => has(b, 'Child question?') && !has(b, 'Ask the child') },
+		{ type: 'text', text: 'Launched; waiting.', when: (b) => has(b, 'Ask the child') && has(b, 'tool_result') },
+	);
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Ask the child' });
+	const parent = l.text.match(/^launched claude-code \S+ in (\S+) \(launch /m)[1];
+	await until('the parent\'s first turn', () => mock.main.find((r) => r.action && r.action.text === 'Launched; waiting.'));
+	await sleep(500);
+	/* The person clears the conversation: SessionEnd for the old one. */
+	await rig.call('pty_send', { session_id: parent, text: '/clear' }).catch(() => {});
+	const ended = path.join(rig.dirs.state, 'claude-parent-hooks');
+	await until('SessionEnd', () => fs.existsSync(ended) && fs.readdirSync(ended).some((f) => f.startsWith('ended-')), 30000);
+	/* The child's answer comes after; nobody is woken with it. */
+	const stored = await until('the answer stored', async () => {
+		const list = await rig.call('parent_deliveries', {});
+		return list.sc.deliveries.find((d) => d.parent === 'claude' && d.state === 'ready');
+	}, 60000);
+	assert.ok(stored);
+	await sleep(3000);
+	assert.equal(mock.main.filter((r) => has(r.body, 'Too late for the old conversation.') && !has(r.body, 'Child question?')).length, 0,
+		'the answer did not reach the parent');
+	const again = await rig.call('parent_deliveries', {});
+	assert.ok(again.sc.deliveries.find((d) => d.parent === 'claude' && d.state === 'ready'), again.text);
+});

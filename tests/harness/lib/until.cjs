@@ -5,7 +5,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function until(what, f, ms = 60000) {
 	const t0 = Date.now();
 	for (;;) {
-		const v = f();
+		const v = await f();
 		if (v)
 			return v;
 		if (Date.now() - t0 > ms)
