@@ -37,6 +37,7 @@ static const char usage[] =
 "usage: aiterm-setup [--json] [--dry-run] [--uninstall]\n"
 "                    [--remove-claude-parent-hooks]\n"
 "                    [--remove-cursor-parent-hooks]\n"
+"                    [--codex-steer enable|disable|status]\n"
 "                    [--clients LIST] [--plugins LIST] [--server PATH]\n"
 "                    [--lock-wait SECONDS]\n"
 "\n"
@@ -55,6 +56,10 @@ static const char usage[] =
 "                  take only Aiterm's hooks out of the user's Claude Code\n"
 "                  settings or Cursor hooks.json (before going back to a\n"
 "                  version without them)\n"
+"  --codex-steer enable|disable|status\n"
+"                  Codex's Steer option (answers into the running turn);\n"
+"                  unsupported on Linux, where answers reach Codex through\n"
+"                  its thread queue\n"
 "  --clients LIST  only these: claude-code,codex-cli,grok-cli,cursor\n"
 "  --plugins LIST  the harness and reducer plugins the server loads\n"
 "                  (registered as AITERM_PLUGINS; mux plugins always load)\n"
@@ -74,6 +79,7 @@ parse(int argc, char **argv, struct setup_opts *o)
 		{ "uninstall", no_argument, NULL, 'u' },
 		{ "remove-claude-parent-hooks", no_argument, NULL, 'R' },
 		{ "remove-cursor-parent-hooks", no_argument, NULL, 'C' },
+		{ "codex-steer", required_argument, NULL, 'S' },
 		{ "clients", required_argument, NULL, 'c' },
 		{ "plugins", required_argument, NULL, 'p' },
 		{ "server", required_argument, NULL, 's' },
@@ -94,6 +100,17 @@ parse(int argc, char **argv, struct setup_opts *o)
 		case 'u': o->uninstall = true; break;
 		case 'R': o->remove_hooks = HOOKS_CLAUDE + 1; break;
 		case 'C': o->remove_hooks = HOOKS_CURSOR + 1; break;
+		case 'S':
+			if (strcmp(optarg, "enable") != 0 &&
+			    strcmp(optarg, "disable") != 0 &&
+			    strcmp(optarg, "status") != 0) {
+				fprintf(stderr, "aiterm-setup: --codex-steer "
+				    "wants enable, disable or status, not "
+				    "'%s'\n", optarg);
+				return 2;
+			}
+			o->codex_steer = optarg;
+			break;
 		case 'c': o->clients = optarg; break;
 		case 'p': o->plugins = optarg; break;
 		case 's': o->server = optarg; break;
@@ -236,6 +253,30 @@ each_client(struct setup_ctx *x, struct report *rep)
 	}
 }
 
+/*
+ * --codex-steer: the seed's Steer option (a synchronous PostToolUse hook
+ * into the running turn) is unsupported on Linux; the queue delivers on
+ * every platform (ADR 0016).  Elsewhere it is not built yet.
+ */
+static void
+codex_steer(const struct setup_opts *o, struct report *rep)
+{
+#ifdef __linux__
+	const char *state = "unsupported", *why = "Codex's Steer option is "
+	    "not supported on Linux; answers reach Codex through its thread "
+	    "queue";
+#else
+	const char *state = "unsupported", *why = "Codex's Steer option is "
+	    "not built in this version; answers reach Codex through its "
+	    "thread queue";
+#endif
+	report_fact(rep, "codex_steer", json_string(state));
+	if (strcmp(o->codex_steer, "enable") == 0)
+		report_fatal(rep, "CODEX_STEER_UNSUPPORTED", "%s", why);
+	else
+		report_fact(rep, "codex_steer_note", json_string(why));
+}
+
 /* --remove-claude/cursor-parent-hooks: that and nothing else. */
 static void
 remove_hooks(struct setup_ctx *x, struct report *rep)
@@ -293,6 +334,10 @@ main(int argc, char **argv)
 	x.opts = &opts;
 	x.env = setup_server_env(&opts);
 	x.owned = owned_load();
+	if (opts.codex_steer != NULL) {
+		codex_steer(&opts, &rep);
+		goto clients_done;
+	}
 	if (opts.remove_hooks) {
 		remove_hooks(&x, &rep);
 		goto clients_done;

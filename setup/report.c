@@ -193,6 +193,9 @@ print_human(const struct report *r, bool ok)
 			printf("%s%s", o->diff, *o->diff != '\0' &&
 			    o->diff[strlen(o->diff) - 1] != '\n' ? "\n" : "");
 	}
+	if (json_object_get(r->facts, "codex_steer") != NULL)
+		printf("codex steer: %s\n", json_string_value(json_object_get(
+		    r->facts, "codex_steer")));
 	if (r->code != NULL)
 		printf("aiterm-setup: %s: %s\n", r->code, r->message);
 	printf("%s\n", ok ? "done" : "not done: see above");
@@ -203,7 +206,7 @@ report_print(struct report *r)
 {
 	bool ok;
 
-	if (r->code == NULL && !found_any(r))
+	if (r->code == NULL && !found_any(r) && r->opts->codex_steer == NULL)
 		report_fatal(r, "NO_CLIENT_FOUND", "no AI client is installed "
 		    "here (claude, codex, grok, cursor-agent)");
 	ok = !failed_any(r);

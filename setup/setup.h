@@ -26,6 +26,7 @@ enum setup_status {
 struct setup_opts {
 	bool		 json, dry_run, uninstall, force;
 	int		 remove_hooks;	/* --remove-*-parent-hooks: set + 1 */
+	const char	*codex_steer;	/* --codex-steer: enable|disable|status */
 	const char	*server;	/* aiterm-mcp to register (absolute) */
 	const char	*clients;	/* comma list, NULL: every one found */
 	const char	*plugins;	/* comma list, NULL: every one installed */

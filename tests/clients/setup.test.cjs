@@ -321,3 +321,16 @@ test('SET-RUN --plugins: the registered server loads only the harnesses and redu
 	const harness = s.json.aiterm.plugins.find((p) => p.name === 'harness-grok');
 	assert.equal(harness.cli, 'not installed', 'a harness without its CLI is reported, not an error');
 });
+
+test('SET-HOOKS --codex-steer: unsupported on Linux (status says so, enable is refused, the queue still delivers)', T, async (t) => {
+	const { dirs, env, bin } = plainRun(t, []);
+	const st = await setup(dirs, env, bin, ['--codex-steer', 'status']);
+	assert.equal(st.exitCode, 0, show(st));
+	assert.equal(st.json.aiterm.codex_steer, 'unsupported');
+	const en = await setup(dirs, env, bin, ['--codex-steer', 'enable']);
+	assert.equal(en.exitCode, 1, show(en));
+	assert.equal(en.json.error.code, 'CODEX_STEER_UNSUPPORTED');
+	const bad = await C.run(SETUP, ['--codex-steer', 'sideways'], { env, timeoutMs: 10000 });
+	assert.equal(bad.exitCode, 2);
+	assert.match(bad.stderr, /--codex-steer wants enable, disable or status/);
+});
