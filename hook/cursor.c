@@ -102,6 +102,9 @@ take(const char *id, struct aiterm_buf *ctx)
 		error_clear(&err);
 		return true;	/* gone: forget it */
 	}
+	/* Grok Build runs ~/.cursor/hooks.json too: only Cursor's deliveries. */
+	if (strcmp(d.parent, "cursor") != 0)
+		return true;
 	if (strcmp(d.state, "failed") == 0 || strcmp(d.state, "unknown") == 0) {
 		buf_printf(ctx, "Aiterm: delivery %s of %s turn %u is %s (%s); "
 		    "pty_read agent_transcript=true shows the turn.\n", d.id,

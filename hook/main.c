@@ -163,6 +163,16 @@ post(json_t *in)
 		forget(in);
 		return 1;
 	}
+	/*
+	 * Only a delivery made for this Claude conversation: Grok Build also
+	 * runs the hooks of ~/.claude/settings.json, and a delivery for any
+	 * other parent is someone else's to hand over.
+	 */
+	if (strcmp(d.parent, "claude") != 0 || strcmp(d.conversation,
+	    str(in, "session_id")) != 0) {
+		forget(in);
+		return 0;
+	}
 	switch (delivery_wait(id, -1, ended, &d, &d, &err)) {
 	case WAITED_READY:
 		rc = delivery_claim(&d, &body, &len, &err);

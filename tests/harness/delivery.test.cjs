@@ -29,11 +29,13 @@ async function rigWithMock(t) {
 	return { rig, mock };
 }
 
-/* Runs the receipt's wait_process argv; resolves {code, stdout, stderr, ms}. */
-function waiter(argv, env, ms = 60000) {
+/* Runs argv (input on stdin when given); resolves {code, stdout, stderr, ms}. */
+function run(argv, env, input, ms = 60000) {
 	return new Promise((resolve) => {
 		const t0 = Date.now();
-		const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(argv[0], argv.slice(1), { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+		if (input !== undefined)
+			child.stdin.end(input);
 		let stdout = '', stderr = '';
 		child.stdout.on('data', (b) => { stdout += b; });
 		child.stderr.on('data', (b) => { stderr += b; });
@@ -41,6 +43,9 @@ function waiter(argv, env, ms = 60000) {
 		child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr, ms: Date.now() - t0 }); });
 	});
 }
+
+/* The receipt's wait_process. */
+const waiter = (argv, env, ms) => run(argv, env, undefined, ms);
 
 function receipt(r) {
 	assert.equal(r.isError, false, r.text);
@@ -66,6 +71,11 @@ test('DLV-WAIT: the launch receipt names the waiter; it prints the turn\'s answe
 	assert.equal(w.code, 0, w.stderr);
 	assert.match(w.stdout, /^Delivered answer one\.\n\[turn 1 done( · [\d.]+s)?\]\n$/, w.stdout);
 	const again = await waiter(d.argv, rig.env, 10000);
+	/*
+	 * Grok Build also runs the hooks of ~/.claude/settings.json and
+	 * ~/.cursor/hooks.json: Aiterm's hooks leave a delivery that is not
+	 * their parent's alone (a second delivery below checks it unclaimed).
+	 */
 	assert.equal(again.code, 3, again.stderr);
 	assert.match(again.stderr, /already taken/);
 	/* A second turn is its own delivery. */
@@ -73,6 +83,14 @@ test('DLV-WAIT: the launch receipt names the waiter; it prints the turn\'s answe
 	const s = await rig.call('pty_send', { session_id: sid(l.text), text: 'Second question?' });
 	const d2 = receipt(s);
 	assert.notEqual(d2.id, d.id);
+	const hook = path.join(path.dirname(d2.argv[0]), 'aiterm-hook');
+	for (const [verb, input] of [['claude-post', { session_id: 'grok-session', tool_use_id: 'call_1', tool_response: { content: [{ type: 'text', text: s.text }] } }],
+		['cursor-after', { conversation_id: 'grok-conv', result_json: JSON.stringify(s.result) }],
+		['cursor-post', { conversation_id: 'grok-conv' }]]) {
+		const h = await run([hook, verb, '--state-dir', rig.dirs.state], rig.env, JSON.stringify(input));
+		assert.equal(h.code, 0, `${verb}: ${h.stderr}`);
+		assert.doesNotMatch(h.stdout, /additional_context/, verb);
+	}
 	const w2 = await waiter(d2.argv, rig.env);
 	assert.equal(w2.code, 0, w2.stderr);
 	assert.match(w2.stdout, /^Delivered answer two\.\n\[turn 2 done/, w2.stdout);
