@@ -17,6 +17,7 @@ include $(srcdir)/core/pty/local.mk
 include $(srcdir)/core/reduce/local.mk
 include $(srcdir)/core/agent/local.mk
 include $(srcdir)/core/deliver/local.mk
+include $(srcdir)/core/remote/local.mk
 
 bin_PROGRAMS += aiterm-mcp
 aiterm_mcp_SOURCES = core/main.c

@@ -10,6 +10,7 @@
 #include "mcp/jsonrpc.h"
 #include "mcp/server-int.h"
 #include "tools/schema.h"
+#include "remote/relay.h"
 #include "tools/tool.h"
 #include "util/xmalloc.h"
 
@@ -60,6 +61,11 @@ schema_of(const struct tool_entry *e)
 		for (i = 0; i < n; i++) {
 			schemas[i].input = parse_schema(tool_table[i]->name,
 			    tool_table[i]->input_schema);
+			/* REM-RELAY: these tools also run on another host. */
+			if (remote_tool(tool_table[i]->name))
+				json_object_set_new(json_object_get(
+				    schemas[i].input, "properties"), "remote",
+				    remote_schema_property());
 			schemas[i].output = parse_schema(tool_table[i]->name,
 			    tool_table[i]->output_schema);
 		}
@@ -190,6 +196,14 @@ calls_call_tool(json_t *id, json_t *params)
 	if (schema_check(schema_of(e)->input, call->args, &err) != 0) {
 		tool_call_fail(call, "%s: %s", e->name, error_msg(&err));
 		error_clear(&err);
+		return;
+	}
+	if (json_object_get(call->args, "remote") != NULL) {
+		json_t *rest = json_deep_copy(call->args);
+
+		json_object_del(rest, "remote");
+		remote_relay(call, e->name, json_string_value(json_object_get(
+		    call->args, "remote")), rest);
 		return;
 	}
 	e->call(call);
@@ -329,6 +343,21 @@ tool_call_reply(struct tool_call *call, char *text, json_t *structured)
 		json_object_set_new(result, "structuredContent", structured);
 	else
 		json_decref(structured);
+	finish(call, result);
+}
+
+void
+tool_call_finish(struct tool_call *call, json_t *result)
+{
+	if (!json_is_object(result)) {
+		json_decref(result);
+		tool_call_fail(call, "%s: the result is not an object",
+		    call->entry->name);
+		return;
+	}
+	/* What the client did not ask for it does not get (ADR 0006). */
+	if (!the_server->structured && call->done == NULL)
+		json_object_del(result, "structuredContent");
 	finish(call, result);
 }
 

@@ -60,6 +60,8 @@ void		 tool_call_progress(struct tool_call *call, double progress,
  */
 void		 tool_call_reply(struct tool_call *call, char *text,
 		    json_t *structured);
+/* Finish with a whole result object (stolen): a relayed one (REM-RELAY). */
+void		 tool_call_finish(struct tool_call *call, json_t *result);
 /* Finish with a tool error (isError:true) carrying the message. */
 void		 tool_call_fail(struct tool_call *call, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));

@@ -208,6 +208,7 @@ tx_ctl_start(const struct aiterm_host *host, const struct tx_server *srv)
 		goto out_fail;
 	}
 	argv[n++] = srv->binary;
+	argv[n++] = "-u";	/* as tmux-run.c: tabs stay tabs */
 	argv[n++] = "-S";
 	argv[n++] = srv->socket;
 	argv[n++] = "-f";

@@ -389,8 +389,10 @@ tx_run_spawn(const struct aiterm_host *host, const struct tx_server *srv,
 	 * ~/.tmux.conf and /etc/tmux.conf are never read; tmux reads it
 	 * only when this call starts the server.
 	 */
-	argv = tx_alloc((cmd->n + 6) * sizeof *argv);
+	argv = tx_alloc((cmd->n + 7) * sizeof *argv);
 	argv[n++] = srv->binary;
+	/* -u: UTF-8 whatever the locale (without it tmux prints a tab as _). */
+	argv[n++] = "-u";
 	argv[n++] = "-S";
 	argv[n++] = srv->socket;
 	argv[n++] = "-f";

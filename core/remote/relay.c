@@ -1,0 +1,537 @@
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "mcp/server.h"
+#include "remote/relay.h"
+#include "state/stateroot.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+#define HOST_MAX	255
+#define ERR_TAIL	600	/* ssh's stderr kept for messages */
+
+/* The tools a host can be asked for; the rest are the local server's. */
+static const char *const relayed[] = {
+	"pty_open", "pty_send", "pty_read", "pty_key", "pty_close",
+	"pty_list", "pty_observe", "agent_launch", "agent_approval",
+	"claude_approval", "parent_deliveries",
+};
+
+struct rcall {
+	int			 id;
+	struct tool_call	*call;
+	char			*tool;
+	json_t			*args;
+	struct rcall		*next;
+};
+
+struct rhost {
+	char			 host[HOST_MAX + 1];
+	uv_process_t		 proc;
+	uv_pipe_t		 in, out, err;
+	struct aiterm_buf	 rd;
+	char			 errtail[ERR_TAIL + 1];
+	bool			 ready, dead;
+	int			 next_id, open;
+	struct rcall		*waiting;	/* sent, no answer yet */
+	struct rcall		*queued;	/* until initialize is answered */
+	struct rhost		*next;
+};
+
+static struct rhost *hosts;
+
+bool
+remote_tool(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof relayed / sizeof relayed[0]; i++) {
+		if (strcmp(name, relayed[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+json_t *
+remote_schema_property(void)
+{
+	return json_pack("{s:s, s:i, s:i, s:s}", "type", "string", "minLength",
+	    1, "maxLength", HOST_MAX, "description", "Run it on this host "
+	    "instead (any ssh destination; its aiterm-mcp, over ssh).");
+}
+
+/* A destination ssh takes, with no option in it. */
+static bool
+host_valid(const char *h)
+{
+	size_t i, n = strlen(h);
+
+	if (n == 0 || n > HOST_MAX || h[0] == '-')
+		return false;
+	for (i = 0; i < n; i++) {
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789.-_@:[]%", h[i]) == NULL)
+			return false;
+	}
+	return true;
+}
+
+static void
+rcall_free(struct rcall *c)
+{
+	free(c->tool);
+	json_decref(c->args);
+	free(c);
+}
+
+/* Every call of h ends with why (sent ones: not resent). */
+static void
+fail_all(struct rhost *h, const char *why)
+{
+	struct rcall *c, *next;
+
+	for (c = h->waiting; c != NULL; c = next) {
+		next = c->next;
+		tool_call_fail(c->call, "%s (remote %s): %s; it may have run "
+		    "there: read again (same cursor), nothing was resent",
+		    c->tool, h->host, why);
+		rcall_free(c);
+	}
+	for (c = h->queued; c != NULL; c = next) {
+		next = c->next;
+		tool_call_fail(c->call, "%s (remote %s): %s; nothing was sent",
+		    c->tool, h->host, why);
+		rcall_free(c);
+	}
+	h->waiting = h->queued = NULL;
+}
+
+static void
+host_closed(uv_handle_t *hd)
+{
+	struct rhost *h = hd->data, **pp;
+
+	if (--h->open > 0)
+		return;
+	for (pp = &hosts; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == h) {
+			*pp = h->next;
+			break;
+		}
+	}
+	buf_free(&h->rd);
+	free(h);
+}
+
+static void
+host_end(struct rhost *h, const char *why)
+{
+	if (h->dead)
+		return;
+	h->dead = true;
+	fail_all(h, why);
+	uv_close((uv_handle_t *)&h->in, host_closed);
+	uv_close((uv_handle_t *)&h->out, host_closed);
+	uv_close((uv_handle_t *)&h->err, host_closed);
+}
+
+static void
+wrote(uv_write_t *w, int status)
+{
+	(void)status;
+	free(w->data);
+	free(w);
+}
+
+static void
+send_msg(struct rhost *h, json_t *msg)
+{
+	char *line;
+	size_t n;
+	uv_write_t *w;
+	uv_buf_t b;
+
+	json_object_set_new(msg, "jsonrpc", json_string("2.0"));
+	line = json_dumps(msg, JSON_COMPACT);
+	json_decref(msg);
+	if (line == NULL || h->dead) {
+		free(line);
+		return;
+	}
+	n = strlen(line);
+	line = xrealloc(line, n + 2);
+	line[n] = '\n';
+	w = xcalloc(1, sizeof *w);
+	w->data = line;
+	b = uv_buf_init(line, (unsigned)n + 1);
+	if (uv_write(w, (uv_stream_t *)&h->in, &b, 1, wrote) != 0)
+		wrote(w, -1);
+}
+
+static void
+send_call(struct rhost *h, struct rcall *c)
+{
+	c->id = ++h->next_id;
+	c->next = h->waiting;
+	h->waiting = c;
+	send_msg(h, json_pack("{s:i, s:s, s:{s:s, s:O}}", "id", c->id,
+	    "method", "tools/call", "params", "name", c->tool, "arguments",
+	    c->args));
+}
+
+/* One message from the far side: an answer to one of ours, or noise. */
+static void
+got(struct rhost *h, json_t *msg)
+{
+	struct rcall **pp, *c;
+	json_t *id = json_object_get(msg, "id"), *err;
+
+	if (!json_is_integer(id))
+		return;	/* a notification (progress, log): not relayed */
+	if (json_integer_value(id) == 0) {	/* initialize */
+		h->ready = true;
+		send_msg(h, json_pack("{s:s}", "method",
+		    "notifications/initialized"));
+		while ((c = h->queued) != NULL) {
+			h->queued = c->next;
+			send_call(h, c);
+		}
+		return;
+	}
+	for (pp = &h->waiting; *pp != NULL; pp = &(*pp)->next) {
+		if ((*pp)->id == json_integer_value(id))
+			break;
+	}
+	if ((c = *pp) == NULL)
+		return;
+	*pp = c->next;
+	if ((err = json_object_get(msg, "error")) != NULL)
+		tool_call_fail(c->call, "%s (remote %s): %s", c->tool, h->host,
+		    json_string_value(json_object_get(err, "message")) ?
+		    json_string_value(json_object_get(err, "message")) : "?");
+	else
+		tool_call_finish(c->call, json_incref(json_object_get(msg,
+		    "result")));
+	rcall_free(c);
+}
+
+static void
+alloc_cb(uv_handle_t *hd, size_t size, uv_buf_t *b)
+{
+	(void)hd;
+	b->base = xmalloc(size);
+	b->len = size;
+}
+
+static void
+on_out(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+{
+	struct rhost *h = s->data;
+	char *nl;
+	size_t used;
+	json_t *msg;
+
+	if (n > 0) {
+		buf_add(&h->rd, b->base, (size_t)n);
+		buf_addc(&h->rd, '\0');
+		h->rd.len--;
+		while ((nl = memchr(h->rd.data, '\n', h->rd.len)) != NULL) {
+			used = (size_t)(nl + 1 - h->rd.data);
+			*nl = '\0';
+			if ((msg = json_loads(h->rd.data, 0, NULL)) != NULL) {
+				got(h, msg);
+				json_decref(msg);
+			}
+			memmove(h->rd.data, nl + 1, h->rd.len - used + 1);
+			h->rd.len -= used;
+		}
+	}
+	free(b->base);
+	if (n < 0)
+		uv_read_stop(s);
+}
+
+static void
+on_err(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+{
+	struct rhost *h = s->data;
+	size_t have = strlen(h->errtail), k;
+
+	if (n > 0) {
+		/* The last ERR_TAIL bytes ssh said. */
+		for (k = 0; k < (size_t)n; k++) {
+			if (have == ERR_TAIL) {
+				memmove(h->errtail, h->errtail + 1, ERR_TAIL - 1);
+				have--;
+			}
+			h->errtail[have++] = b->base[k] == '\n' ? ' ' :
+			    b->base[k];
+		}
+		h->errtail[have] = '\0';
+	}
+	free(b->base);
+	if (n < 0)
+		uv_read_stop(s);
+}
+
+/* Why ssh ended, in words a caller can act on. */
+static char *
+why_ended(struct rhost *h, int64_t status)
+{
+	const char *tail = h->errtail;
+
+	if (status == 127 || strstr(tail, "aiterm-remote: no ") != NULL)
+		return xasprintf("REMOTE_AITERM_MISSING: %s has no aiterm-mcp "
+		    "to run (%s)", h->host, tail);
+	if (!h->ready && strstr(tail, "Permission denied") != NULL)
+		return xasprintf("REMOTE_AUTH_FAILED: ssh %s: %s", h->host,
+		    tail);
+	if (!h->ready)
+		return xasprintf("REMOTE_UNREACHABLE: ssh %s exited with status "
+		    "%lld before the remote aiterm-mcp answered (%s)", h->host,
+		    (long long)status, tail);
+	return xasprintf("REMOTE_CONNECTION_LOST: ssh %s exited with status "
+	    "%lld (%s)", h->host, (long long)status, tail);
+}
+
+static void
+on_exit_cb(uv_process_t *p, int64_t status, int sig)
+{
+	struct rhost *h = p->data;
+	char *why;
+
+	(void)sig;
+	why = why_ended(h, sig != 0 ? 128 + sig : status);
+	host_end(h, why);
+	free(why);
+	uv_close((uv_handle_t *)p, host_closed);
+}
+
+/*
+ * What ssh runs there, through the user's login shell whatever it is:
+ * /bin/sh with PATH from a login shell (its other output dropped), then
+ * aiterm-mcp.  Base64 keeps the script clear of that shell's quoting.
+ */
+static char *
+remote_command(void)
+{
+	const char *mcp = getenv("AITERM_REMOTE_MCP");
+	char *script, *cmd, *b64;
+	uv_buf_t in;
+	size_t i, o, n;
+	static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrs"
+	    "tuvwxyz0123456789+/";
+
+	if (mcp == NULL || *mcp == '\0')
+		mcp = "aiterm-mcp";
+	script = xasprintf("p=$(\"${SHELL:-/bin/sh}\" -lc 'printf "
+	    "\"\\naiterm-path=%%s\\n\" \"$PATH\"' </dev/null 2>/dev/null | "
+	    "sed -n 's/^aiterm-path=//p' | tail -n 1); "
+	    "[ -n \"$p\" ] && PATH=$p; export PATH; "
+	    "m='%s'; command -v \"$m\" >/dev/null 2>&1 || { echo "
+	    "\"aiterm-remote: no $m on PATH=$PATH\" >&2; exit 127; }; "
+	    "exec \"$m\"", mcp);
+	in = uv_buf_init(script, (unsigned)strlen(script));
+	n = in.len;
+	b64 = xmalloc(4 * ((n + 2) / 3) + 1);
+	for (i = o = 0; i < n; i += 3) {
+		unsigned v = (unsigned char)script[i] << 16 |
+		    (i + 1 < n ? (unsigned char)script[i + 1] << 8 : 0) |
+		    (i + 2 < n ? (unsigned char)script[i + 2] : 0);
+
+		b64[o++] = tbl[v >> 18 & 63];
+		b64[o++] = tbl[v >> 12 & 63];
+		b64[o++] = i + 1 < n ? tbl[v >> 6 & 63] : '=';
+		b64[o++] = i + 2 < n ? tbl[v & 63] : '=';
+	}
+	b64[o] = '\0';
+	cmd = xasprintf("exec /bin/sh -c \"$(echo %s | base64 -d)\"", b64);
+	free(b64);
+	free(script);
+	return cmd;
+}
+
+static struct rhost *
+host_start(const char *host, char **why)
+{
+	struct rhost *h = xcalloc(1, sizeof *h);
+	char *dir = state_path("ssh"), *cpath, *cmd = remote_command(), *dest;
+	struct aiterm_error err = ERROR_INIT;
+	uv_process_options_t o;
+	uv_stdio_container_t io[3];
+	const char *colon = strrchr(host, ':');
+	char port[16] = "";
+	int rc;
+
+	snprintf(h->host, sizeof h->host, "%s", host);
+	dest = xstrdup(host);
+	/* host:port (not an IPv6 literal without brackets). */
+	if (colon != NULL && strchr(host, ':') == colon && colon[1] != '\0') {
+		snprintf(port, sizeof port, "%s", colon + 1);
+		dest[colon - host] = '\0';
+	}
+	state_mkdir(dir, &err);
+	error_clear(&err);
+	cpath = xasprintf("ControlPath=%s/cm-%%C", dir);
+	{
+		char *argv[24];
+		size_t k = 0;
+
+		argv[k++] = "ssh";
+		argv[k++] = "-T";
+		argv[k++] = "-o";
+		argv[k++] = "BatchMode=yes";
+		argv[k++] = "-o";
+		argv[k++] = "ConnectTimeout=10";
+		argv[k++] = "-o";
+		argv[k++] = "ControlMaster=auto";
+		argv[k++] = "-o";
+		argv[k++] = cpath;
+		argv[k++] = "-o";
+		argv[k++] = "ControlPersist=no";
+		argv[k++] = "-o";
+		argv[k++] = "ServerAliveInterval=15";
+		if (port[0] != '\0') {
+			argv[k++] = "-p";
+			argv[k++] = port;
+		}
+		/* ssh reads ~/.ssh/config of the passwd entry, not $HOME. */
+		if (getenv("AITERM_SSH_CONFIG") != NULL &&
+		    *getenv("AITERM_SSH_CONFIG") != '\0') {
+			argv[k++] = "-F";
+			argv[k++] = getenv("AITERM_SSH_CONFIG");
+		}
+		argv[k++] = "--";
+		argv[k++] = dest;
+		argv[k++] = cmd;
+		argv[k] = NULL;
+		uv_pipe_init(server_loop(), &h->in, 0);
+		uv_pipe_init(server_loop(), &h->out, 0);
+		uv_pipe_init(server_loop(), &h->err, 0);
+		h->in.data = h->out.data = h->err.data = h->proc.data = h;
+		memset(&o, 0, sizeof o);
+		io[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
+		io[0].data.stream = (uv_stream_t *)&h->in;
+		io[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+		io[1].data.stream = (uv_stream_t *)&h->out;
+		io[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+		io[2].data.stream = (uv_stream_t *)&h->err;
+		o.file = "ssh";
+		o.args = argv;
+		o.stdio = io;
+		o.stdio_count = 3;
+		o.exit_cb = on_exit_cb;
+		rc = uv_spawn(server_loop(), &h->proc, &o);
+	}
+	free(cpath);
+	free(cmd);
+	free(dest);
+	free(dir);
+	h->open = 4;
+	if (rc != 0) {
+		*why = xasprintf("REMOTE_UNREACHABLE: cannot run ssh: %s",
+		    uv_strerror(rc));
+		h->dead = true;
+		h->next = hosts;
+		hosts = h;
+		uv_close((uv_handle_t *)&h->proc, host_closed);
+		uv_close((uv_handle_t *)&h->in, host_closed);
+		uv_close((uv_handle_t *)&h->out, host_closed);
+		uv_close((uv_handle_t *)&h->err, host_closed);
+		return NULL;
+	}
+	uv_read_start((uv_stream_t *)&h->out, alloc_cb, on_out);
+	uv_read_start((uv_stream_t *)&h->err, alloc_cb, on_err);
+	h->next = hosts;
+	hosts = h;
+	send_msg(h, json_pack("{s:i, s:s, s:{s:s, s:{s:{s:{}}}, s:{s:s, "
+	    "s:s}}}", "id", 0, "method", "initialize", "params",
+	    "protocolVersion", "2025-06-18", "capabilities", "experimental",
+	    "aiterm/structuredContent", "clientInfo", "name", "aiterm-relay",
+	    "version", PACKAGE_VERSION));
+	return h;
+}
+
+/* The client cancelled: the far side is told, the call ends here. */
+static void
+on_cancel(struct tool_call *call)
+{
+	struct rhost *h;
+	struct rcall **lists[2], **pp, *c;
+	size_t k;
+
+	for (h = hosts; h != NULL; h = h->next) {
+		lists[0] = &h->waiting;
+		lists[1] = &h->queued;
+		for (k = 0; k < 2; k++) {
+			for (pp = lists[k]; *pp != NULL; pp = &(*pp)->next) {
+				if ((*pp)->call != call)
+					continue;
+				c = *pp;
+				*pp = c->next;
+				if (k == 0)
+					send_msg(h, json_pack("{s:s, s:{s:i}}",
+					    "method", "notifications/cancelled",
+					    "params", "requestId", c->id));
+				rcall_free(c);
+				tool_call_fail(call, "cancelled");
+				return;
+			}
+		}
+	}
+}
+
+void
+remote_relay(struct tool_call *call, const char *tool, const char *host,
+    json_t *args)
+{
+	struct rhost *h;
+	struct rcall *c, **pp;
+	char *why = NULL;
+
+	if (!host_valid(host)) {
+		tool_call_fail(call, "%s: remote '%.80s' is not an ssh "
+		    "destination (user@host, an alias, host:port)", tool,
+		    host);
+		json_decref(args);
+		return;
+	}
+	for (h = hosts; h != NULL; h = h->next) {
+		if (!h->dead && strcmp(h->host, host) == 0)
+			break;
+	}
+	if (h == NULL && (h = host_start(host, &why)) == NULL) {
+		tool_call_fail(call, "%s (remote %s): %s", tool, host, why);
+		free(why);
+		json_decref(args);
+		return;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->call = call;
+	c->tool = xstrdup(tool);
+	c->args = args;
+	tool_call_set_data(call, h, on_cancel);
+	if (h->ready)
+		send_call(h, c);
+	else {
+		for (pp = &h->queued; *pp != NULL; pp = &(*pp)->next)
+			;
+		*pp = c;	/* in the order they came */
+	}
+}
+
+void
+remote_close_all(void)
+{
+	struct rhost *h;
+
+	for (h = hosts; h != NULL; h = h->next) {
+		if (!h->dead)
+			uv_process_kill(&h->proc, SIGTERM);
+	}
+}

@@ -1,0 +1,28 @@
+/*
+ * Remote hosts (REM-RELAY, ADR 0018): a tool call with "remote": "<host>"
+ * runs the same tool on that host's aiterm-mcp, reached by ssh and spoken
+ * to in MCP on ssh's stdio; the result (or error) comes back as it is.
+ * One ssh connection per host for the server's life (ControlMaster, its
+ * socket in <state root>/ssh, 0700), reused by every call; a lost one is
+ * made again at the next call, and a call it cut is an error that says
+ * to read again, never resent.  Aiterm keeps no host list.
+ */
+#ifndef AITERM_REMOTE_RELAY_H
+#define AITERM_REMOTE_RELAY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "tools/tool.h"
+
+/* Whether a tool may be relayed (its schema gets "remote"). */
+bool	remote_tool(const char *name);
+/* The schema property added to those tools. */
+json_t	*remote_schema_property(void);
+/* Relay call (its args without "remote") to host; finishes the call. */
+void	remote_relay(struct tool_call *call, const char *tool,
+	    const char *host, json_t *args);
+/* At shutdown: end every connection (pending calls fail). */
+void	remote_close_all(void);
+
+#endif

@@ -1,0 +1,137 @@
+'use strict';
+/*
+ * REM-RELAY: the same tools on another host, relayed to its aiterm-mcp
+ * over ssh (a real sshd on 127.0.0.1, key auth, BatchMode).  The "other
+ * host" is this machine reached through ssh: its aiterm-mcp runs with a
+ * state root of its own (AITERM_REMOTE_MCP names a wrapper that sets it),
+ * so a session opened there is not in the local server's list.  Cases:
+ * open/send/read/close with exit codes and reducers applied there, one
+ * ssh connection reused by every call, the connection killed mid-wait
+ * (an error that says to read again; the next call reads the output from
+ * the same cursor), an unreachable host and a missing remote aiterm-mcp
+ * (clear errors, nothing hangs), a destination that is an ssh option.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const { Rig, hasLine, show } = require('./lib/pty.cjs');
+const { sshdUnavailable, startSshd } = require('./lib/sshd.cjs');
+const { serverBinary } = require('./lib/server.cjs');
+const { skip } = require('./lib/skip.cjs');
+
+const T = { timeout: 120000 };
+
+/* An sshd, an ssh alias for it in the rig's HOME, and the far side's aiterm-mcp. */
+async function remoteRig(t, mcp) {
+	const why = sshdUnavailable();
+	if (why) {
+		skip(t, 'no-sshd', why);
+		return null;
+	}
+	const far = path.join(require('node:os').tmpdir(), `aiterm-far-${process.pid}-${Date.now()}`);
+	fs.mkdirSync(far, { mode: 0o700 });
+	const rig = new Rig(t);
+	rig.cleanups.push(() => fs.rmSync(far, { recursive: true, force: true }));
+	const sshd = await startSshd(path.join(rig.dirs.root, 'sshd'));
+	rig.cleanups.push(() => sshd.stop());
+	const sshDir = path.join(rig.dirs.home, '.ssh');
+	fs.mkdirSync(sshDir, { mode: 0o700 });
+	fs.writeFileSync(path.join(sshDir, 'config'), [
+		'Host far', '  HostName 127.0.0.1', `  Port ${sshd.port}`, `  User ${sshd.user}`, `  IdentityFile ${sshd.key}`,
+		'  StrictHostKeyChecking no', '  UserKnownHostsFile /dev/null', '  LogLevel ERROR', '',
+	].join('\n'), { mode: 0o600 });
+	/* The far side: its own state root, tmux socket folder and HOME. */
+	const farState = path.join(far, 'state');
+	const wrapper = path.join(far, 'aiterm-mcp');
+	const vars = { AITERM_STATE_DIR: farState, HOME: far, TMUX_TMPDIR: far, AITERM_PLUGIN_PATH: rig.env.AITERM_PLUGIN_PATH,
+		AITERM_SYSTEM_PLUGINDIR: '', AITERM_SHELL_DIR: rig.env.AITERM_SHELL_DIR, XDG_STATE_HOME: path.join(far, 'xdg') };
+	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(vars).map(([k, v]) => `export ${k}=${JSON.stringify(v || '')}\n`).join('') +
+		`exec ${JSON.stringify(serverBinary())} "$@"\n`, { mode: 0o755 });
+	rig.env.AITERM_REMOTE_MCP = mcp === undefined ? wrapper : mcp;
+	rig.env.AITERM_SSH_CONFIG = path.join(sshDir, 'config');
+	rig.cleanups.push(() => {
+		/* The far side's tmux server, by its PID. */
+		try {
+			const pid = Number(execFileSync('tmux', ['-S', path.join(farState, 'tmux.sock'), 'display', '-p', '#{pid}'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+			if (pid > 0)
+				process.kill(pid, 'SIGKILL');
+		} catch { /* none */ }
+	});
+	const c = await rig.server();
+	return { rig, c, sshd, farState };
+}
+
+/* Our ssh processes: those whose command line names the rig's ControlPath. */
+function sshProcs(rig) {
+	const out = [];
+	for (const p of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(p))
+			continue;
+		try {
+			const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8');
+			if (cmd.startsWith('ssh\0') && cmd.includes(path.join(rig.dirs.state, 'ssh')))
+				out.push(Number(p));
+		} catch { /* gone */ }
+	}
+	return out;
+}
+
+test('REM-RELAY: pty_open, pty_send and pty_close on another host; exit codes and reducers there; one ssh for all', T, async (t) => {
+	const r = await remoteRig(t);
+	if (!r)
+		return;
+	const { rig, c } = r;
+	const o = await c.ok('pty_open', { remote: 'far', name: 'far1' }, 60000);
+	assert.equal(o.sc.session_id, 'far1', show(o.r));
+	let res = await c.ok('pty_send', { remote: 'far', session_id: 'far1', text: 'echo "$AITERM_STATE_DIR"; (exit 3)', wait: true, timeout: 20 });
+	assert.ok(hasLine(res.text, r.farState), show(res.r));
+	assert.equal(res.sc.exit_code, 3, show(res.r));
+	/* The reducers run there: a long listing comes back folded. */
+	res = await c.ok('pty_send', { remote: 'far', session_id: 'far1', text: 'seq 1 30000', wait: true, timeout: 30 });
+	assert.ok(res.text.length < 20000, `reduced on the far side: ${res.text.length} chars`);
+	/* Not a local session. */
+	const local = await c.ok('pty_list', {});
+	assert.ok(!local.text.includes('far1'), local.text);
+	const remote = await c.ok('pty_list', { remote: 'far' });
+	assert.ok(remote.text.includes('far1'), remote.text);
+	assert.equal(sshProcs(rig).length, 1, 'one ssh connection carried every call');
+	await c.ok('pty_close', { remote: 'far', session_id: 'far1' });
+});
+
+test('REM-RELAY: the connection killed mid-wait is an error that says to read again; the next call reads the rest', T, async (t) => {
+	const r = await remoteRig(t);
+	if (!r)
+		return;
+	const { rig, c } = r;
+	await c.ok('pty_open', { remote: 'far', name: 'far2' }, 60000);
+	const wait = c.call('pty_send', { remote: 'far', session_id: 'far2', text: 'sleep 2; echo after-the-drop', wait: true, timeout: 30 });
+	await new Promise((res) => setTimeout(res, 700));
+	for (const pid of sshProcs(rig))
+		process.kill(pid, 'SIGKILL');
+	const cut = await wait;
+	assert.equal(cut.isError, true, show(cut));
+	assert.match(cut.content[0].text, /REMOTE_CONNECTION_LOST: ssh far exited/);
+	assert.match(cut.content[0].text, /read again \(same cursor\), nothing was resent/);
+	await new Promise((res) => setTimeout(res, 2500));
+	const res = await c.ok('pty_read', { remote: 'far', session_id: 'far2', wait: true, timeout: 10 }, 60000);
+	assert.ok(hasLine(res.text, 'after-the-drop'), show(res.r));
+});
+
+test('REM-RELAY: an unreachable host, a missing remote aiterm-mcp and an option for a host are clear errors', T, async (t) => {
+	const r = await remoteRig(t, '/nonexistent/aiterm-mcp');
+	if (!r)
+		return;
+	const { c } = r;
+	const t0 = Date.now();
+	const missing = await c.err('pty_list', { remote: 'far' }, 60000);
+	assert.match(missing.text, /^pty_list \(remote far\): REMOTE_AITERM_MISSING: far has no aiterm-mcp to run \(aiterm-remote: no \/nonexistent\/aiterm-mcp on PATH=/, missing.text);
+	const gone = await c.err('pty_list', { remote: '127.0.0.1:1' }, 60000);
+	assert.match(gone.text, /REMOTE_UNREACHABLE: ssh 127\.0\.0\.1:1 exited with status 255 before the remote aiterm-mcp answered/, gone.text);
+	assert.ok(Date.now() - t0 < 30000, 'nothing hangs');
+	const opt = await c.err('pty_list', { remote: '-oProxyCommand=touch /tmp/x' });
+	assert.match(opt.text, /is not an ssh destination/);
+	/* The local server still answers. */
+	await c.ok('pty_list', {});
+});
