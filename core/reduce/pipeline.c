@@ -9,6 +9,7 @@
 #include "reduce/repeat.h"
 #include "reduce/strip.h"
 #include "util/buf.h"
+#include "util/xmalloc.h"
 
 bool
 red_keep_shorter(struct aiterm_buf *out, size_t mark, const char *text,
@@ -21,6 +22,20 @@ red_keep_shorter(struct aiterm_buf *out, size_t mark, const char *text,
 		buf_add(out, text, len);
 	}
 	return replace;
+}
+
+/*
+ * The stripped text of len raw bytes: RED-STRIP takes bytes away more
+ * often than it adds any (U+FFFD for a stray byte), so len is reserved at
+ * once and the buffer rarely grows.
+ */
+static void
+text_reserve(struct aiterm_buf *text, size_t len)
+{
+	text->data = xmalloc_large(len + 1);
+	text->data[0] = '\0';
+	text->cap = len + 1;
+	text->len = 0;
 }
 
 /*
@@ -46,6 +61,7 @@ red_generic(const char *in, size_t len, const struct red_headtail_opts *opts,
 	if (info == NULL)
 		info = &scratch;
 	memset(info, 0, sizeof *info);
+	text_reserve(&text, len);
 	red_strip_wrap(in, len, opts->wrap_cols, &text);
 	stripped = text.len;
 	red_lineno_init(&ln, opts->base_line, opts->line_of, opts->nline_of,

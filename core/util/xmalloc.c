@@ -1,6 +1,8 @@
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util/xmalloc.h"
 
@@ -38,6 +40,26 @@ xrealloc(void *ptr, size_t size)
 
 	if (p == NULL)
 		oom(size);
+	return p;
+}
+
+/* The huge page size of x86-64 and arm64 Linux. */
+#define HUGE_PAGE	((uintptr_t)2 << 20)
+
+void *
+xmalloc_large(size_t size)
+{
+	void *p = xmalloc(size);
+#ifdef MADV_HUGEPAGE
+	uintptr_t from, to;
+
+	if (size >= XMALLOC_LARGE) {
+		from = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+		to = ((uintptr_t)p + size) & ~(HUGE_PAGE - 1);
+		if (to > from)
+			(void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+	}
+#endif
 	return p;
 }
 
