@@ -113,6 +113,9 @@ grok_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 		    "queued_follow_up" : hl_has(s, "Responding\xe2\x80\xa6") ?
 		    "responding" : hl_has(s, "Waiting for response") ?
 		    "waiting_for_response" : "stop_shown";
+		/* Text still queued after "send now": not in the turn (ADR 0012). */
+		if (strcmp(v->reason, "queued_follow_up") == 0)
+			v->dialog = AITERM_INPUT_QUEUED;
 		return;
 	}
 	if (hl_box_text(s, COMPOSER, &text, &n)) {

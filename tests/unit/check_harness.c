@@ -392,8 +392,9 @@ static const struct screen_case grok_screens[] = {
 	{ "running-waiting", AITERM_SCREEN_RUNNING, "waiting_for_response",
 	    NULL },
 	{ "running-responding", AITERM_SCREEN_RUNNING, "responding", NULL },
+	/* Recorded on Grok 1.0.41: text still queued is not in the turn. */
 	{ "queued-follow-up", AITERM_SCREEN_RUNNING, "queued_follow_up",
-	    NULL },
+	    AITERM_INPUT_QUEUED },
 	/* A ghost suggestion after a turn is no typed text. */
 	{ "idle-ghost-suggestion", AITERM_SCREEN_INPUT_READY,
 	    "composer_ghost_suggestion", NULL },
