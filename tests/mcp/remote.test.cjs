@@ -33,7 +33,6 @@ async function remoteRig(t, mcp) {
 	const far = path.join(require('node:os').tmpdir(), `aiterm-far-${process.pid}-${Date.now()}`);
 	fs.mkdirSync(far, { mode: 0o700 });
 	const rig = new Rig(t);
-	rig.cleanups.push(() => fs.rmSync(far, { recursive: true, force: true }));
 	const sshd = await startSshd(path.join(rig.dirs.root, 'sshd'));
 	rig.cleanups.push(() => sshd.stop());
 	const sshDir = path.join(rig.dirs.home, '.ssh');
@@ -52,12 +51,13 @@ async function remoteRig(t, mcp) {
 	rig.env.AITERM_REMOTE_MCP = mcp === undefined ? wrapper : mcp;
 	rig.env.AITERM_SSH_CONFIG = path.join(sshDir, 'config');
 	rig.cleanups.push(() => {
-		/* The far side's tmux server, by its PID. */
+		/* The far side's tmux server, by its PID, then its folder. */
 		try {
 			const pid = Number(execFileSync('tmux', ['-S', path.join(farState, 'tmux.sock'), 'display', '-p', '#{pid}'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
 			if (pid > 0)
 				process.kill(pid, 'SIGKILL');
 		} catch { /* none */ }
+		fs.rmSync(far, { recursive: true, force: true });
 	});
 	const c = await rig.server();
 	return { rig, c, sshd, farState };
