@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,12 +65,13 @@ delivery_observe(const struct delivery *d, int lock_fd)
 
 /* A waiting record: taken over when its owner's lock is free. */
 static void
-resume_one(const char *id)
+resume_one(const char *id, void *arg)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct delivery d;
 	int fd;
 
+	(void)arg;
 	if (delivery_read(id, &d, &err) != 0 ||
 	    strcmp(d.state, "waiting") != 0 || (fd = delivery_take(id)) < 0) {
 		error_clear(&err);
@@ -94,22 +94,5 @@ resume_one(const char *id)
 void
 delivery_resume(void)
 {
-	char *dir = delivery_dir(), id[DELIVERY_ID_MAX + 1];
-	DIR *dp = opendir(dir);
-	struct dirent *e;
-	size_t n;
-
-	free(dir);
-	if (dp == NULL)
-		return;
-	while ((e = readdir(dp)) != NULL) {
-		n = strlen(e->d_name);
-		if (n != 22 || strcmp(e->d_name + 17, ".json") != 0)
-			continue;
-		memcpy(id, e->d_name, 17);
-		id[17] = '\0';
-		if (delivery_id_valid(id))
-			resume_one(id);
-	}
-	closedir(dp);
+	delivery_each(resume_one, NULL);
 }

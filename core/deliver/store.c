@@ -219,6 +219,32 @@ delivery_take(const char *id)
 	return lock_open(id, false);
 }
 
+size_t
+delivery_each(void (*fn)(const char *id, void *arg), void *arg)
+{
+	char *dir = delivery_dir(), id[DELIVERY_ID_MAX + 1];
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	free(dir);
+	while (dp != NULL && (e = readdir(dp)) != NULL) {
+		/* "<id>.json": the id is 17 characters. */
+		if (strlen(e->d_name) != 22 || strcmp(e->d_name + 17,
+		    ".json") != 0)
+			continue;
+		memcpy(id, e->d_name, 17);
+		id[17] = '\0';
+		if (delivery_id_valid(id)) {
+			fn(id, arg);
+			n++;
+		}
+	}
+	if (dp != NULL)
+		closedir(dp);
+	return n;
+}
+
 const char *
 delivery_state(const struct delivery *d)
 {

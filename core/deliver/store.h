@@ -60,6 +60,8 @@ int	 delivery_store(struct delivery *d, const char *state,
 	    struct aiterm_error *err);
 /* Take over a record whose owner is gone: its lock, or -1. */
 int	 delivery_take(const char *id);
+/* fn(id, arg) for every record in the folder; how many. */
+size_t	 delivery_each(void (*fn)(const char *id, void *arg), void *arg);
 /* The state a reader sees: submitted once claimed. */
 const char *delivery_state(const struct delivery *d);
 json_t	*delivery_json(const struct delivery *d);

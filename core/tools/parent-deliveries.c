@@ -3,7 +3,6 @@
  * root, newest first, with the state a reader sees (a claimed ready one
  * is submitted) and the command that prints a waiting or ready answer.
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,39 +23,40 @@ newest_first(const void *a, const void *b)
 	    y->created_ms ? -1 : strcmp(x->id, y->id);
 }
 
-/* Every record whose session matches (NULL: all); *n of them. */
+struct matching {
+	const char	*session;	/* NULL: all */
+	struct delivery	*v;
+	size_t		 n;
+};
+
+static void
+collect(const char *id, void *arg)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct matching *m = arg;
+	struct delivery d;
+
+	if (delivery_read(id, &d, &err) != 0) {
+		error_clear(&err);
+		return;
+	}
+	if (m->session != NULL && strcmp(m->session, d.session) != 0)
+		return;
+	m->v = xrealloc(m->v, (m->n + 1) * sizeof *m->v);
+	m->v[m->n++] = d;
+}
+
+/* Every record whose session matches (NULL: all), newest first. */
 static struct delivery *
 load_all(const char *session, size_t *n)
 {
-	struct aiterm_error err = ERROR_INIT;
-	struct delivery *v = NULL, d;
-	char *dir = delivery_dir(), id[DELIVERY_ID_MAX + 1];
-	DIR *dp = opendir(dir);
-	struct dirent *e;
-	size_t len;
+	struct matching m = { session, NULL, 0 };
 
-	*n = 0;
-	free(dir);
-	while (dp != NULL && (e = readdir(dp)) != NULL) {
-		len = strlen(e->d_name);
-		if (len != 22 || strcmp(e->d_name + 17, ".json") != 0)
-			continue;
-		memcpy(id, e->d_name, 17);
-		id[17] = '\0';
-		if (delivery_read(id, &d, &err) != 0) {
-			error_clear(&err);
-			continue;
-		}
-		if (session != NULL && strcmp(session, d.session) != 0)
-			continue;
-		v = xrealloc(v, (*n + 1) * sizeof *v);
-		v[(*n)++] = d;
-	}
-	if (dp != NULL)
-		closedir(dp);
-	if (*n > 1)
-		qsort(v, *n, sizeof *v, newest_first);
-	return v;
+	delivery_each(collect, &m);
+	if (m.n > 1)
+		qsort(m.v, m.n, sizeof *m.v, newest_first);
+	*n = m.n;
+	return m.v;
 }
 
 static void
