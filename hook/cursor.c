@@ -21,8 +21,6 @@
 
 #include <jansson.h>
 
-#include "deliver/claude.h"
-#include "deliver/cursor.h"
 #include "deliver/waiter.h"
 #include "hook.h"
 #include "state/atomic.h"
@@ -36,7 +34,7 @@ conversation(json_t *in)
 	const char *c = json_string_value(json_object_get(in,
 	    "conversation_id"));
 
-	return claude_ref_valid(c) ? c : NULL;
+	return delivery_ref_valid(c) ? c : NULL;
 }
 
 /* The first "d" + 16 hex within 20 bytes after a "delivery" in text. */

@@ -24,7 +24,6 @@
 
 #include <jansson.h>
 
-#include "deliver/claude.h"
 #include "hook.h"
 #include "deliver/waiter.h"
 #include "state/atomic.h"
@@ -57,7 +56,7 @@ pre(json_t *in)
 	json_t *rec;
 	int rc = 0;
 
-	if (!claude_ref_valid(ref)) {
+	if (!delivery_ref_valid(ref)) {
 		free(dir);
 		return 0;	/* not a call the server can match */
 	}
@@ -91,7 +90,7 @@ delivery_of(json_t *in, char id[DELIVERY_ID_MAX + 1])
 	size_t len;
 	bool ok = false;
 
-	if (claude_ref_valid(ref)) {
+	if (delivery_ref_valid(ref)) {
 		path = state_path(CLAUDE_HOOKS_DIR "/%s.delivery", ref);
 		if (file_read(path, &text, &len, NULL) == 0 && len == 17) {
 			memcpy(id, text, 17);
@@ -134,7 +133,7 @@ forget(json_t *in)
 	const char *ref = str(in, "tool_use_id");
 	char *path;
 
-	if (!claude_ref_valid(ref))
+	if (!delivery_ref_valid(ref))
 		return;
 	path = state_path(CLAUDE_HOOKS_DIR "/%s.pre.json", ref);
 	unlink(path);
@@ -213,7 +212,7 @@ end(json_t *in)
 	char *dir = state_path(CLAUDE_HOOKS_DIR), *path;
 	int rc = 0;
 
-	if (!claude_ref_valid(conv)) {
+	if (!delivery_ref_valid(conv)) {
 		free(dir);
 		return 0;
 	}

@@ -2,8 +2,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "deliver/codex.h"
 #include "deliver/observe.h"
+#include "deliver/receiver.h"
+#include "plugin/host.h"
 #include "tools/tool.h"
 #include "util/xmalloc.h"
 
@@ -14,6 +15,23 @@ struct observer {
 	struct delivery	 d;
 	int		 lock_fd;
 };
+
+/* A ready record's answer to its receiver, when that hands it over. */
+static void
+hand_over(const struct delivery *d)
+{
+	const struct aiterm_receiver_ops *r = receiver_of_kind(d->parent);
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_parent parent;
+
+	if (r == NULL || r->ready == NULL)
+		return;
+	delivery_parent(d, &parent);
+	if (r->ready(host_get(), d->id, &parent, &err) != 0)
+		host_get()->log(AITERM_LOG_ERROR, "deliver", "%s: %s", d->id,
+		    error_msg(&err));
+	error_clear(&err);
+}
 
 static const char *
 result_text(json_t *result)
@@ -42,10 +60,8 @@ observed(void *arg, json_t *result)
 		delivery_store(&ob->d, "failed", "timeout", text,
 		    strlen(text), &err);
 	} else if (delivery_store(&ob->d, "ready", state != NULL ? state :
-	    "ended", text, strlen(text), &err) == 0 &&
-	    strcmp(ob->d.parent, "codex") == 0) {
-		codex_parent_deliver(&ob->d);
-	}
+	    "ended", text, strlen(text), &err) == 0)
+		hand_over(&ob->d);
 	error_clear(&err);
 	close(ob->lock_fd);
 	free(ob);
@@ -63,7 +79,12 @@ delivery_observe(const struct delivery *d, int lock_fd)
 	    "timeout", OBSERVE_S, "turn", (int)d->turn), observed, ob);
 }
 
-/* A waiting record: taken over when its owner's lock is free. */
+/*
+ * A record whose owner is gone, taken over when its lock is free: a
+ * waiting one is observed again from its boundary; a ready one goes to
+ * its receiver again (what that starts claims it exclusively, so a body
+ * already handed over is not handed over twice).
+ */
 static void
 resume_one(const char *id, void *arg)
 {
@@ -73,8 +94,15 @@ resume_one(const char *id, void *arg)
 
 	(void)arg;
 	if (delivery_read(id, &d, &err) != 0 ||
-	    strcmp(d.state, "waiting") != 0 || (fd = delivery_take(id)) < 0) {
+	    (strcmp(d.state, "waiting") != 0 &&
+	    strcmp(delivery_state(&d), "ready") != 0) ||
+	    (fd = delivery_take(id)) < 0) {
 		error_clear(&err);
+		return;
+	}
+	if (strcmp(d.state, "ready") == 0) {
+		hand_over(&d);
+		close(fd);
 		return;
 	}
 	if (d.turn == 0) {

@@ -4,11 +4,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "deliver/claude.h"
-#include "deliver/codex.h"
-#include "deliver/cursor.h"
+#include "deliver/child.h"
 #include "deliver/observe.h"
 #include "deliver/parent.h"
+#include "plugin/host.h"
 #include "state/stateroot.h"
 #include "util/path.h"
 #include "util/xmalloc.h"
@@ -17,18 +16,27 @@
 #define AITERM_BINDIR "/usr/local/bin"
 #endif
 
+/*
+ * The parent's receiver into *r (NULL: none, the waiter), 0 when it can
+ * take an answer now, else -1 with err.
+ */
+static int
+receiver_ready(struct tool_call *call, struct aiterm_parent *parent,
+    const struct aiterm_receiver_ops **r, struct aiterm_error *err)
+{
+	*r = receiver_of_call(call, parent);
+	if (*r != NULL && (*r)->prepare != NULL)
+		return (*r)->prepare(host_get(), parent, err);
+	return 0;
+}
+
 int
 parent_delivery_check(struct tool_call *call, struct aiterm_error *err)
 {
-	struct delivery d;
-	char ref[80];
+	const struct aiterm_receiver_ops *r;
+	struct aiterm_parent parent;
 
-	memset(&d, 0, sizeof d);
-	if (claude_parent_of(call, ref, sizeof ref))
-		return claude_parent_prepare(ref, &d, err);
-	if (cursor_parent_of(call))
-		return cursor_parent_ready(err);
-	return 0;
+	return receiver_ready(call, &parent, &r, err);
 }
 
 int
@@ -36,41 +44,39 @@ parent_delivery_begin(struct parent_delivery *p, struct tool_call *call,
     const char *session)
 {
 	struct aiterm_error err = ERROR_INIT;
-	char ref[80];
-	int rc = 0;
+	struct aiterm_parent parent;
+	int child_fd, rc;
 
 	memset(p, 0, sizeof *p);
 	p->lock_fd = -1;
-	if (claude_parent_of(call, ref, sizeof ref)) {
-		if (claude_parent_prepare(ref, &p->d, &err) != 0) {
-			snprintf(p->error, sizeof p->error, "%s",
-			    error_msg(&err));
-			error_clear(&err);
-			return -1;
-		}
-		snprintf(p->d.parent, sizeof p->d.parent, "claude");
-	} else if (codex_parent_of(call, &p->d))
-		snprintf(p->d.parent, sizeof p->d.parent, "codex");
-	else if (cursor_parent_of(call)) {
-		if (cursor_parent_ready(&err) != 0) {
-			snprintf(p->error, sizeof p->error, "%s",
-			    error_msg(&err));
-			error_clear(&err);
-			return -1;
-		}
-		snprintf(p->d.parent, sizeof p->d.parent, "cursor");
+	if (receiver_ready(call, &parent, &p->r, &err) != 0)
+		goto refuse;
+	delivery_set_parent(&p->d, &parent);
+	snprintf(p->d.parent, sizeof p->d.parent, "%s",
+	    p->r != NULL ? p->r->kind : "wait");
+	if ((child_fd = child_claim(session, &p->d, &err)) == -2)
+		goto refuse;
+	if (child_fd < 0)
+		goto without;
+	rc = delivery_begin(session, &p->d, &p->lock_fd, &err);
+	close(child_fd);
+	if (rc == 0) {
+		error_clear(&err);
+		return 0;
 	}
-	else
-		snprintf(p->d.parent, sizeof p->d.parent, "wait");
-	if (delivery_begin(session, &p->d, &p->lock_fd, &err) != 0) {
+	p->lock_fd = -1;
+without:
+	/* The waiter can be done without; a receiver's promise cannot. */
+	if (p->r == NULL) {
 		snprintf(p->error, sizeof p->error, "%s", error_msg(&err));
-		p->lock_fd = -1;
-		rc = strcmp(p->d.parent, "claude") == 0 ? -1 : 0;
+		error_clear(&err);
+		return 0;
 	}
+refuse:
+	snprintf(p->error, sizeof p->error, "%s", error_msg(&err));
 	error_clear(&err);
-	return rc;
+	return -1;
 }
-
 
 /* 'x' for the shell: single quotes, a quote as '\''. */
 static void
@@ -151,8 +157,11 @@ parent_delivery_sent(struct parent_delivery *p,
 		p->lock_fd = -1;
 		return;
 	}
-	if (strcmp(p->d.parent, "claude") == 0) {
-		if (claude_parent_link(&p->d, &err) != 0) {
+	if (p->r != NULL && p->r->linked != NULL) {
+		struct aiterm_parent parent;
+
+		delivery_parent(&p->d, &parent);
+		if (p->r->linked(host_get(), p->d.id, &parent, &err) != 0) {
 			buf_printf(text, "delivery: none (%s)\n",
 			    error_msg(&err));
 			error_clear(&err);
@@ -160,16 +169,20 @@ parent_delivery_sent(struct parent_delivery *p,
 			p->lock_fd = -1;
 			return;
 		}
-		self_receipt(p, text, sc, "Claude Code hook");
-	} else if (strcmp(p->d.parent, "codex") == 0) {
-		self_receipt(p, text, sc, "Codex thread queue");
-	} else if (strcmp(p->d.parent, "cursor") == 0) {
-		/* The hook, or a waiter when the turn ends first. */
-		waiter_receipt(p, text, sc, "your next tool call gets the "
-		    "answer (Cursor hook); if you end your turn first, run");
-		json_object_set_new(sc, "wait_command", json_null());
-	} else
+	}
+	if (p->r == NULL)
 		waiter_receipt(p, text, sc, "its answer is printed by");
+	else if (!p->r->offer_waiter)
+		self_receipt(p, text, sc, p->r->how);
+	else {
+		struct aiterm_buf lead = BUF_INIT;
+
+		buf_printf(&lead, "your next tool call gets the answer (%s); "
+		    "if you end your turn first, run", p->r->how);
+		waiter_receipt(p, text, sc, buf_str(&lead));
+		json_object_set_new(sc, "wait_command", json_null());
+		buf_free(&lead);
+	}
 	delivery_observe(&p->d, p->lock_fd);
 	p->lock_fd = -1;
 }

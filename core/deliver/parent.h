@@ -11,14 +11,16 @@
 #include <jansson.h>
 
 #include "agent/dispatch.h"
+#include "deliver/receiver.h"
 #include "deliver/store.h"
 #include "tools/tool.h"
 #include "util/buf.h"
 
 struct parent_delivery {
 	struct delivery	 d;
+	const struct aiterm_receiver_ops *r;	/* NULL: the waiter */
 	int		 lock_fd;	/* -1: no record */
-	char		 error[160];	/* why there is none */
+	char		 error[320];	/* why there is none */
 };
 
 /*

@@ -256,3 +256,37 @@ delivery_state(const struct delivery *d)
 	return claimed && strcmp(d->state, "ready") == 0 ? "submitted" :
 	    d->state;
 }
+
+void
+delivery_set_parent(struct delivery *d, const struct aiterm_parent *p)
+{
+	snprintf(d->ref, sizeof d->ref, "%s", p->ref);
+	snprintf(d->conversation, sizeof d->conversation, "%s",
+	    p->conversation);
+	snprintf(d->home, sizeof d->home, "%s", p->home);
+}
+
+void
+delivery_parent(const struct delivery *d, struct aiterm_parent *p)
+{
+	memset(p, 0, sizeof *p);
+	snprintf(p->ref, sizeof p->ref, "%s", d->ref);
+	snprintf(p->conversation, sizeof p->conversation, "%s",
+	    d->conversation);
+	snprintf(p->home, sizeof p->home, "%s", d->home);
+}
+
+bool
+delivery_ref_valid(const char *ref)
+{
+	size_t i, n = ref != NULL ? strlen(ref) : 0;
+
+	if (n == 0 || n > 64)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789_-", ref[i]) == NULL)
+			return false;
+	}
+	return true;
+}

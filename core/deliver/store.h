@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "aiterm/plugin.h"
 #include "proc/proc.h"
 #include "pty/session.h"
 #include "util/error.h"
@@ -65,5 +66,10 @@ size_t	 delivery_each(void (*fn)(const char *id, void *arg), void *arg);
 /* The state a reader sees: submitted once claimed. */
 const char *delivery_state(const struct delivery *d);
 json_t	*delivery_json(const struct delivery *d);
+/* What the receiver knows of the parent, into and out of the record. */
+void	 delivery_set_parent(struct delivery *d, const struct aiterm_parent *p);
+void	 delivery_parent(const struct delivery *d, struct aiterm_parent *p);
+/* An id a parent gave (tool_use_id, thread): 1-64 of [A-Za-z0-9_-]. */
+bool	 delivery_ref_valid(const char *ref);
 
 #endif

@@ -262,6 +262,8 @@ static const struct aiterm_host host = {
 	.state_root = host_state_root,
 	.buf_new = host_buf_new,
 	.buf_free = host_buf_free,
+	.write_state = host_write_state,
+	.spawn_program = host_spawn_program,
 };
 
 const struct aiterm_host *

@@ -16,4 +16,9 @@ void	host_set_log_level(enum aiterm_log_level level);
 int	host_run(const char *const argv[], struct aiterm_buf *out,
 	    struct aiterm_buf *errout, struct aiterm_error *err);
 
+/* ABI 2.1 (host-deliver.c); see struct aiterm_host. */
+int	host_write_state(const char *relpath, const void *data, size_t len,
+	    struct aiterm_error *err);
+int	host_spawn_program(const char *const argv[], struct aiterm_error *err);
+
 #endif

@@ -90,6 +90,23 @@ check_reducers(const struct manifest *m, const struct aiterm_reducer_ops *ops,
 	return 0;
 }
 
+/* The receiver table exists from ABI 2.1 (the 2.0 one was never used). */
+static int
+check_receiver(const struct aiterm_plugin *p, struct aiterm_error *err)
+{
+	const struct aiterm_receiver_ops *r = p->ops;
+
+	if (p->abi_minor < 1)
+		return error_set(err, "a receiver needs ABI 2.1 or later; "
+		    "'%s' reports %u.%u", p->name, p->abi_major,
+		    p->abi_minor);
+	if (r->kind == NULL || *r->kind == '\0' || r->detect == NULL ||
+	    r->how == NULL)
+		return error_set(err, "receiver '%s' lacks kind, detect or how",
+		    p->name);
+	return 0;
+}
+
 static int
 check_descriptor(const struct manifest *m, const struct aiterm_plugin *p,
     struct aiterm_error *err)
@@ -116,6 +133,8 @@ check_descriptor(const struct manifest *m, const struct aiterm_plugin *p,
 		return error_set(err, "module '%s' has no ops table", m->name);
 	if (p->kind == AITERM_KIND_REDUCER)
 		return check_reducers(m, p->ops, err);
+	if (p->kind == AITERM_KIND_RECEIVER)
+		return check_receiver(p, err);
 	return 0;
 }
 

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AITERM_ABI_MAJOR 2
-#define AITERM_ABI_MINOR 0
+#define AITERM_ABI_MINOR 1
 
 #define AITERM_PLUGIN_SYMBOL "aiterm_plugin_describe"
 
@@ -90,6 +90,23 @@ struct aiterm_host {
 	/* A new empty buffer, and freeing one made by buf_new. */
 	struct aiterm_buf *(*buf_new)(void);
 	void (*buf_free)(struct aiterm_buf *buf);
+
+	/* ABI 2.1 */
+
+	/*
+	 * Write a file under the state root atomically (a temporary file,
+	 * fsync, rename), mode 0600; `relpath` is relative to the state root,
+	 * its folders are made 0700.  0, or -1 with err filled.
+	 */
+	int (*write_state)(const char *relpath, const void *data, size_t len,
+	    struct aiterm_error *err);
+	/*
+	 * Start argv detached, without a shell, stdio to /dev/null, on the
+	 * core's loop, which reaps it; nothing waits for it.  argv[0] is the
+	 * name of one of Aiterm's programs ("aiterm-hook"): the core runs the
+	 * one installed beside the server.  0, or -1 with err filled.
+	 */
+	int (*spawn_program)(const char *const argv[], struct aiterm_error *err);
 };
 
 /*
@@ -432,14 +449,59 @@ struct aiterm_harness_ops {
 	const struct aiterm_input_step *(*approval_keys)(const char *choice);
 };
 
-/* Delivery receiver ops (kind receiver). */
+/*
+ * Delivery receiver ops (kind receiver, ABI 2.1 and later: the 2.0 table
+ * was never implemented and the core refuses a receiver older than 2.1).
+ * A receiver hands a child agent's answer to the parent AI that asked for
+ * it (DLV-CORE): the core keeps the records (saved before the text goes to
+ * the child, observed, stored), the receiver knows its parent kind.
+ *
+ * What the call tells of its parent, kept in the delivery record.
+ */
+struct aiterm_parent {
+	char ref[80];		/* the call's own id in the parent (tool_use_id) */
+	char conversation[80];	/* the parent's conversation or thread */
+	char home[256];		/* the parent's configuration home */
+};
+
 struct aiterm_receiver_ops {
-	/* Nonzero when the parent described by clientInfo.name and the
-	 * request's _meta (serialised JSON) is this receiver's kind. */
-	int (*detect)(const char *client_name, const char *meta_json);
-	/* Deliver body to the parent; 0 when handed over. */
-	int (*deliver)(const struct aiterm_host *host, const char *destination,
-	    const char *body, size_t len, struct aiterm_error *err);
+	/* The parent kind, as delivery records name it ("claude"). */
+	const char *kind;
+	/*
+	 * Nonzero when the call comes from this receiver's parent kind: from
+	 * clientInfo.name (NULL when the client gave none) and the request's
+	 * _meta (JSON text, "{}" when absent).  Fills what the call tells of p.
+	 */
+	int (*detect)(const char *client_name, const char *meta_json,
+	    struct aiterm_parent *p);
+	/*
+	 * Before anything is sent to the child: 0 when the parent can take
+	 * the answer, else -1 with err ("CODE: why"); nothing is sent then.
+	 * May complete p.  May be NULL: always ready.
+	 */
+	int (*prepare)(const struct aiterm_host *host, struct aiterm_parent *p,
+	    struct aiterm_error *err);
+	/*
+	 * The record `id` is saved with its turn boundary: tell the parent's
+	 * side where to find it.  -1 drops the delivery.  May be NULL.
+	 */
+	int (*linked)(const struct aiterm_host *host, const char *id,
+	    const struct aiterm_parent *p, struct aiterm_error *err);
+	/*
+	 * The answer of record `id` is stored (ready): hand it over, e.g. by
+	 * spawn_program.  Called again for a ready record a new server takes
+	 * over, so whatever it starts must claim the record exclusively.  May
+	 * be NULL: the parent's own hook fetches the answer.
+	 */
+	int (*ready)(const struct aiterm_host *host, const char *id,
+	    const struct aiterm_parent *p, struct aiterm_error *err);
+	/* The receipt's words for how the answer comes back. */
+	const char *how;
+	/*
+	 * Nonzero: the parent may end its turn before the answer, so the
+	 * receipt also offers the waiter (aiterm-wait) to run then.
+	 */
+	int offer_waiter;
 };
 
 struct aiterm_plugin {

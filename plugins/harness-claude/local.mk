@@ -10,3 +10,12 @@ plugins_harness_claude_harness_claude_la_LIBADD = $(harness_libadd)
 dist_pluginexec_DATA += plugins/harness-claude/harness-claude.yaml
 PLUGIN_MANIFESTS += plugins/harness-claude/harness-claude.yaml
 TEST_PLUGIN_PATH += $(abs_top_builddir)/plugins/harness-claude
+# receiver-claude: the Claude Code parent's delivery receiver (DLV-*), beside its harness.
+pluginexec_LTLIBRARIES += plugins/harness-claude/receiver_claude.la
+plugins_harness_claude_receiver_claude_la_SOURCES = plugins/harness-claude/receiver.c
+plugins_harness_claude_receiver_claude_la_CPPFLAGS = $(harness_cppflags)
+plugins_harness_claude_receiver_claude_la_CFLAGS = $(harness_cflags)
+plugins_harness_claude_receiver_claude_la_LDFLAGS = $(plugin_ldflags)
+plugins_harness_claude_receiver_claude_la_LIBADD = $(harness_libadd)
+dist_pluginexec_DATA += plugins/harness-claude/receiver-claude.yaml
+PLUGIN_MANIFESTS += plugins/harness-claude/receiver-claude.yaml

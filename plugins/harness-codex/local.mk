@@ -8,3 +8,12 @@ plugins_harness_codex_harness_codex_la_LIBADD = $(harness_libadd)
 dist_pluginexec_DATA += plugins/harness-codex/harness-codex.yaml
 PLUGIN_MANIFESTS += plugins/harness-codex/harness-codex.yaml
 TEST_PLUGIN_PATH += $(abs_top_builddir)/plugins/harness-codex
+# receiver-codex: the Codex parent's delivery receiver (DLV-*), beside its harness.
+pluginexec_LTLIBRARIES += plugins/harness-codex/receiver_codex.la
+plugins_harness_codex_receiver_codex_la_SOURCES = plugins/harness-codex/receiver.c
+plugins_harness_codex_receiver_codex_la_CPPFLAGS = $(harness_cppflags)
+plugins_harness_codex_receiver_codex_la_CFLAGS = $(harness_cflags)
+plugins_harness_codex_receiver_codex_la_LDFLAGS = $(plugin_ldflags)
+plugins_harness_codex_receiver_codex_la_LIBADD = $(harness_libadd)
+dist_pluginexec_DATA += plugins/harness-codex/receiver-codex.yaml
+PLUGIN_MANIFESTS += plugins/harness-codex/receiver-codex.yaml

@@ -8,3 +8,12 @@ plugins_harness_cursor_harness_cursor_la_LIBADD = $(harness_libadd)
 dist_pluginexec_DATA += plugins/harness-cursor/harness-cursor.yaml
 PLUGIN_MANIFESTS += plugins/harness-cursor/harness-cursor.yaml
 TEST_PLUGIN_PATH += $(abs_top_builddir)/plugins/harness-cursor
+# receiver-cursor: the Cursor parent's delivery receiver (DLV-*), beside its harness.
+pluginexec_LTLIBRARIES += plugins/harness-cursor/receiver_cursor.la
+plugins_harness_cursor_receiver_cursor_la_SOURCES = plugins/harness-cursor/receiver.c
+plugins_harness_cursor_receiver_cursor_la_CPPFLAGS = $(harness_cppflags)
+plugins_harness_cursor_receiver_cursor_la_CFLAGS = $(harness_cflags)
+plugins_harness_cursor_receiver_cursor_la_LDFLAGS = $(plugin_ldflags)
+plugins_harness_cursor_receiver_cursor_la_LIBADD = $(harness_libadd)
+dist_pluginexec_DATA += plugins/harness-cursor/receiver-cursor.yaml
+PLUGIN_MANIFESTS += plugins/harness-cursor/receiver-cursor.yaml

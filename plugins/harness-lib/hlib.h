@@ -89,4 +89,15 @@ const char *hl_str(json_t *o, const char *path);
 void	hl_content_text(const struct aiterm_host *host, json_t *content,
 	    struct aiterm_buf *out);
 
+/*
+ * Receivers (hlib-receiver.c).  A client named product, or product, a
+ * space and a suffix ("claude-code", "cursor-vscode 1.2").
+ */
+bool	hl_client_is(const char *name, const char *product);
+/* An id a parent gave (tool_use_id, thread): 1-64 of [A-Za-z0-9_-]. */
+bool	hl_ref_valid(const char *ref);
+/* The string at a key path (NULL-ended) of the _meta JSON text, if valid. */
+bool	hl_meta_ref(const char *meta_json, const char *const *path, char *out,
+	    size_t size);
+
 #endif

@@ -16,6 +16,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
 const { startClaudeMock } = require('./lib/claude-mock.cjs');
+const { serverBinary } = require('../mcp/lib/server.cjs');
 
 const T = { timeout: 120000 };
 
@@ -163,4 +164,86 @@ test('DLV-CORE: a child killed mid-turn delivers that end', T, async (t) => {
 	assert.equal(got.code, 0, got.stderr);
 	t.diagnostic(`delivered: ${JSON.stringify(got.stdout)}`);
 	assert.match(got.stdout, /exit|ended|did not end/i, got.stdout);
+});
+
+test('DLV-CORE: a child owing its answer to one parent refuses another parent\'s text, whatever its kind', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Answer for the first parent.', holdMs: 5000 });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'First parent asks?' });
+	const d = receipt(l);
+	const w = waiter(d.argv, rig.env, 60000);
+	const session = sid(l.text);
+	/* A second parent, a Codex one (its receiver needs no hooks), on its own server. */
+	rig.clientInfo = { name: 'codex-mcp-client', version: '0.171.0' };
+	const other = await rig.start();
+	const res = await other.request('tools/call', { name: 'pty_send', arguments: { session_id: session, text: 'Second parent interrupts?' },
+		_meta: { threadId: 'thread-second-parent' } }, 'second', 30000);
+	const r = res.result || {};
+	const text = (r.content || []).map((c) => c.text).join('\n');
+	t.diagnostic(`second parent: ${JSON.stringify(text)}`);
+	assert.equal(r.isError, true, text);
+	assert.match(text, new RegExp(`CHILD_CLAIMED: session ${session} owes its answer to another parent \\(wait, delivery ${d.id}\\); nothing was sent`));
+	const got = await w;
+	assert.equal(got.code, 0, got.stderr);
+	assert.match(got.stdout, /^Answer for the first parent\.\n/, got.stdout);
+	const screen = await rig.call('pty_read', { session_id: session });
+	assert.doesNotMatch(screen.text, /Second parent interrupts/, 'the refused text never reached the child');
+	assert.ok(!mock.requests.some((q) => JSON.stringify(q.body || q).includes('Second parent interrupts')), 'nor its model');
+});
+
+test('DLV-WAIT: the official MCP SDK client as a generic parent; aiterm-wait, a separate process, prints the answer', T, async (t) => {
+	const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+	const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Answer for the SDK parent.', holdMs: 1500 });
+	const client = new Client({ name: 'sdk-parent', version: '1.0.0' });
+	const transport = new StdioClientTransport({ command: serverBinary(), args: [], env: rig.env, cwd: rig.dirs.home, stderr: 'pipe' });
+	await client.connect(transport);
+	t.after(() => client.close());
+	const r = await client.callTool({ name: 'agent_launch', arguments: { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'SDK parent asks?' } },
+		undefined, { timeout: 60000 });
+	const text = r.content.map((c) => c.text).join('\n');
+	t.diagnostic(`receipt: ${JSON.stringify(text)}`);
+	/* A generic client gets the text only (no structuredContent unless it opts in, ADR 0006): the command is in it. */
+	assert.ok(!r.isError, text);
+	assert.equal(r.structuredContent, undefined, 'no structuredContent without the opt-in');
+	const m = text.match(/^delivery: (d[0-9a-f]{16}) waiting; its answer is printed by: (.+)$/m);
+	assert.ok(m, text);
+	const d = { id: m[1] };
+	const got = await run(['/bin/sh', '-c', m[2]], rig.env, undefined, 60000);
+	assert.equal(got.code, 0, got.stderr);
+	assert.match(got.stdout, /^Answer for the SDK parent\.\n\[turn 1 done/, got.stdout);
+	const list = await client.callTool({ name: 'parent_deliveries', arguments: {} });
+	assert.match(list.content[0].text, new RegExp(`^${d.id}\\tsubmitted\\t`, 'm'));
+});
+
+test('DLV-CORE: a record whose server died while sending (turn 0) is taken over as unknown and never resent', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'First answer.' });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'First?' });
+	const first = receipt(l);
+	assert.equal((await waiter(first.argv, rig.env, 60000)).code, 0);
+	/* What a server killed between saving the record and the send's answer leaves (doc/delivery.md). */
+	const dead = spawn('true');
+	await new Promise((r) => dead.on('close', r));
+	const id = 'd00000000000000aa';
+	const now = Date.now();
+	const dir = path.join(rig.dirs.state, 'parent-deliveries');
+	fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ format: 1, id, session_id: sid(l.text), state: 'waiting',
+		parent: 'wait', turn: 0, event_cursor: '', owner: { pid: dead.pid, start: '1' }, created_ms: now, updated_ms: now }));
+	fs.writeFileSync(path.join(dir, `${id}.lock`), '');
+	const before = mock.requests.length;
+	await rig.start();
+	const rec = await require('./lib/until.cjs').until('the record taken over', () => {
+		const j = JSON.parse(fs.readFileSync(path.join(dir, `${id}.json`), 'utf8'));
+		return j.state !== 'waiting' ? j : null;
+	}, 20000);
+	assert.equal(rec.state, 'unknown');
+	assert.equal(rec.outcome, 'send_interrupted');
+	const w = await waiter(first.argv.slice(0, -1).concat([id]), rig.env, 20000);
+	assert.equal(w.code, 1, `the waiter says it cannot be known: ${w.stdout}${w.stderr}`);
+	const list = await rig.call('parent_deliveries', {});
+	assert.match(list.text, new RegExp(`^${id}\\tunknown\\t`, 'm'));
+	await new Promise((r) => setTimeout(r, 1500));
+	assert.equal(mock.requests.length, before, 'nothing was sent to the child again');
 });

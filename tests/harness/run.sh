@@ -32,8 +32,11 @@ test -n "${AITERM_PLUGIN_PATH:-}" ||
 npm_ci_locked tests/harness "$top_srcdir/tests/clients" \
     "$top_builddir/tests/clients" @openai/codex @anthropic-ai/claude-code \
     @xai-official/grok gpt-tokenizer
+# The official MCP SDK, for the suites whose parent is a generic client.
+npm_ci_locked tests/harness "$top_srcdir/tests/mcp" "$top_builddir/tests/mcp" \
+    @modelcontextprotocol/sdk
 
-NODE_PATH=$top_builddir/tests/clients/node_modules
+NODE_PATH=$top_builddir/tests/clients/node_modules:$top_builddir/tests/mcp/node_modules
 AITERM_MCP=$server
 export NODE_PATH AITERM_MCP
 

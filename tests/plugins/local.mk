@@ -28,6 +28,13 @@ tests_plugins_good_receiver_la_LDFLAGS = $(test_plugin_ldflags)
 PLUGIN_MANIFESTS += tests/plugins/good-receiver.yaml
 EXTRA_DIST += tests/plugins/good-receiver.yaml
 
+check_LTLIBRARIES += tests/plugins/old_receiver.la
+tests_plugins_old_receiver_la_SOURCES = tests/plugins/test-plugin.c
+tests_plugins_old_receiver_la_CPPFLAGS = $(AM_CPPFLAGS) -DTP_KIND=AITERM_KIND_RECEIVER -DTP_NAME=\"old-receiver\" -DTP_ABI_MINOR=0
+tests_plugins_old_receiver_la_LDFLAGS = $(test_plugin_ldflags)
+PLUGIN_MANIFESTS += tests/plugins/old-receiver.yaml
+EXTRA_DIST += tests/plugins/old-receiver.yaml
+
 check_LTLIBRARIES += tests/plugins/abi_too_new.la
 tests_plugins_abi_too_new_la_SOURCES = tests/plugins/test-plugin.c
 tests_plugins_abi_too_new_la_CPPFLAGS = $(AM_CPPFLAGS) -DTP_KIND=AITERM_KIND_MUX -DTP_NAME=\"abi-too-new\" -DTP_ABI_MINOR=99

@@ -56,14 +56,18 @@ static const struct aiterm_harness_ops harness_ops = {
 };
 
 static int
-receiver_detect(const char *client_name, const char *meta_json)
+receiver_detect(const char *client_name, const char *meta_json,
+    struct aiterm_parent *p)
 {
 	(void)meta_json;
+	strcpy(p->conversation, "test");
 	return client_name != NULL && strcmp(client_name, "test-parent") == 0;
 }
 
 static const struct aiterm_receiver_ops receiver_ops = {
+	.kind = "test",
 	.detect = receiver_detect,
+	.how = "a test",
 };
 
 static const void *const ops_by_kind[] = {

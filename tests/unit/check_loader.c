@@ -128,19 +128,28 @@ START_TEST(test_good_plugins_callable)
 	p = registry_find(AITERM_KIND_RECEIVER, NULL);
 	ck_assert_ptr_nonnull(p);
 	rcv = p->ops;
-	ck_assert(rcv->detect("test-parent", "{}"));
-	ck_assert(!rcv->detect("other", "{}"));
+	{
+		struct aiterm_parent parent = { "", "", "" };
+
+		ck_assert(rcv->detect("test-parent", "{}", &parent));
+		ck_assert_str_eq(parent.conversation, "test");
+		ck_assert(!rcv->detect("other", "{}", &parent));
+		ck_assert_str_eq(rcv->kind, "test");
+	}
 }
 END_TEST
 
 START_TEST(test_abi_refused)
 {
 	assert_refused("abi-too-new.yaml",
-	    "module ABI 2.99 is newer than this Aiterm's 2.0");
+	    "module ABI 2.99 is newer than this Aiterm's 2.1");
 	assert_refused("abi-major.yaml",
-	    "module ABI 1.0 has major 1, this Aiterm speaks major 2");
+	    "module ABI 1.1 has major 1, this Aiterm speaks major 2");
 	assert_refused("abi-manifest-new.yaml",
-	    "manifest ABI 2.7 is newer than this Aiterm's 2.0");
+	    "manifest ABI 2.7 is newer than this Aiterm's 2.1");
+	/* The receiver table of 2.0 was never implemented (ADR 0019). */
+	assert_refused("old-receiver.yaml",
+	    "a receiver needs ABI 2.1 or later; 'old-receiver' reports 2.0");
 }
 END_TEST
 
