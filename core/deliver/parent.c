@@ -78,6 +78,27 @@ refuse:
 	return -1;
 }
 
+int
+parent_child_free(struct tool_call *call, const char *session,
+    struct aiterm_error *err)
+{
+	const struct aiterm_receiver_ops *r;
+	struct aiterm_parent parent;
+	struct delivery d;
+	int fd;
+
+	memset(&d, 0, sizeof d);
+	r = receiver_of_call(call, &parent);
+	delivery_set_parent(&d, &parent);
+	snprintf(d.parent, sizeof d.parent, "%s", r != NULL ? r->kind : "wait");
+	if ((fd = child_claim(session, &d, err)) == -2)
+		return -1;
+	if (fd >= 0)
+		close(fd);
+	error_clear(err);
+	return 0;
+}
+
 /* 'x' for the shell: single quotes, a quote as '\''. */
 static void
 quote(struct aiterm_buf *b, const char *s)

@@ -32,6 +32,12 @@ int	parent_delivery_begin(struct parent_delivery *p,
 /* The same refusal, before a launch: 0, or -1 with err. */
 int	parent_delivery_check(struct tool_call *call,
 	    struct aiterm_error *err);
+/*
+ * A send that makes no record (pty_send wait=true): -1 with err
+ * (CHILD_CLAIMED) when the child owes its answer to another parent.
+ */
+int	parent_child_free(struct tool_call *call, const char *session,
+	    struct aiterm_error *err);
 /* After the dispatch: the receipt's line and fields. */
 void	parent_delivery_sent(struct parent_delivery *p,
 	    const struct dispatch_result *d, struct aiterm_buf *text,

@@ -121,8 +121,11 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 	} else {
 		/* The answer comes back by itself unless it is awaited here. */
 		as->pd.lock_fd = -1;
-		if (!w->wait && parent_delivery_begin(&as->pd, call, id) != 0) {
-			tool_call_fail(call, "pty_send: %s", as->pd.error);
+		if (w->wait ? parent_child_free(call, id, &err) != 0 :
+		    parent_delivery_begin(&as->pd, call, id) != 0) {
+			tool_call_fail(call, "pty_send: %s", w->wait ?
+			    error_msg(&err) : as->pd.error);
+			error_clear(&err);
 			free(as);
 			agent_record_free(&rec);
 			return true;

@@ -183,12 +183,18 @@ test('DLV-CORE: a child owing its answer to one parent refuses another parent\'s
 	t.diagnostic(`second parent: ${JSON.stringify(text)}`);
 	assert.equal(r.isError, true, text);
 	assert.match(text, new RegExp(`CHILD_CLAIMED: session ${session} owes its answer to another parent \\(wait, delivery ${d.id}\\); nothing was sent`));
+	/* Awaiting the answer in the call makes no record, and is refused the same way. */
+	const res2 = await other.request('tools/call', { name: 'pty_send', arguments: { session_id: session, text: 'Second parent waits?', wait: true } ,
+		_meta: { threadId: 'thread-second-parent' } }, 'second-wait', 30000);
+	const text2 = ((res2.result || {}).content || []).map((c) => c.text).join('\n');
+	assert.equal((res2.result || {}).isError, true, text2);
+	assert.match(text2, /CHILD_CLAIMED: /);
 	const got = await w;
 	assert.equal(got.code, 0, got.stderr);
 	assert.match(got.stdout, /^Answer for the first parent\.\n/, got.stdout);
 	const screen = await rig.call('pty_read', { session_id: session });
-	assert.doesNotMatch(screen.text, /Second parent interrupts/, 'the refused text never reached the child');
-	assert.ok(!mock.requests.some((q) => JSON.stringify(q.body || q).includes('Second parent interrupts')), 'nor its model');
+	assert.doesNotMatch(screen.text, /Second parent (interrupts|waits)/, 'the refused text never reached the child');
+	assert.ok(!mock.requests.some((q) => /Second parent (interrupts|waits)/.test(JSON.stringify(q.body || q))), 'nor its model');
 });
 
 test('DLV-WAIT: the official MCP SDK client as a generic parent; aiterm-wait, a separate process, prints the answer', T, async (t) => {
