@@ -11,6 +11,7 @@
 
 #include "mcp/jsonrpc.h"
 #include "mcp/server-int.h"
+#include "pty/muxjob.h"
 #include "util/buf.h"
 
 struct server *the_server;
@@ -261,6 +262,8 @@ server_stop(int status)
 	s->stopping = true;
 	s->exit_status = status;
 	calls_cancel_all();
+	/* Calls whose multiplexer work is in flight finish now. */
+	muxjob_drain();
 	if (!s->in_is_file)
 		uv_read_stop((uv_stream_t *)&s->in);
 	uv_stop(s->loop);

@@ -1,5 +1,6 @@
 core_libaiterm_la_SOURCES += \
 	core/pty/session.c core/pty/session.h \
+	core/pty/muxjob.c core/pty/muxjob.h \
 	core/pty/render.c core/pty/render.h \
 	core/pty/waiter.c core/pty/waiter.h \
 	core/pty/send.c core/pty/send.h \

@@ -9,6 +9,7 @@
 #include "mcp/server.h"
 #include "plugin/host.h"
 #include "proc/proc.h"
+#include "pty/muxjob.h"
 #include "pty/send.h"
 #include "shell/posix-eval.h"
 #include "shell/pwsh.h"
@@ -271,8 +272,11 @@ save_last_command(const char *session, const char *text, size_t len)
 }
 
 /*
- * A send waiting for the session's send lock: tried again from a timer
- * every LOCK_RETRY_MS, never by sleeping in the loop, up to LOCK_WAIT_MS.
+ * A send.  What needs the multiplexer (the session checked, the route,
+ * the prompt's dialect; then, holding the lock, the command's record and
+ * the typing) runs on the multiplexer's thread (pty/muxjob.h); the lock
+ * is tried from the loop, again from a timer every LOCK_RETRY_MS while
+ * another sender holds it, never by sleeping, up to LOCK_WAIT_MS.
  */
 struct send_job {
 	struct send_request	 req;	/* its strings are the job's copies */
@@ -281,6 +285,8 @@ struct send_job {
 	char			*lock;
 	uv_timer_t		 timer;
 	int			 waited;
+	int			 rc;	/* of the last step on the worker */
+	struct aiterm_error	 err;	/* its error */
 	send_cb			 cb;
 	void			*arg;
 };
@@ -292,21 +298,31 @@ job_closed(uv_handle_t *h)
 
 	send_outcome_free(&j->out);
 	buf_free(&j->line);
+	error_clear(&j->err);
 	free((char *)j->req.session);
 	free((char *)j->req.text);
 	free(j->lock);
 	free(j);
 }
 
-/* The lock is ours: the command's record, then the text, then unlock. */
-static int
-send_locked(struct send_job *j, struct aiterm_error *err)
+/* The job is over: its callback, then its timer and memory go. */
+static void
+job_end(struct send_job *j, int rc, const char *error)
 {
+	j->cb(j->arg, rc, &j->out, rc == 0 ? NULL : error);
+	uv_timer_stop(&j->timer);
+	uv_close((uv_handle_t *)&j->timer, job_closed);
+}
+
+/* On the multiplexer's thread, holding the lock: record, type, unlock. */
+static void
+locked_work(void *arg)
+{
+	struct send_job *j = arg;
 	const struct send_request *req = &j->req;
 	struct send_outcome *out = &j->out;
 	char *log = session_path(req->session, "output.log");
 	struct stat st;
-	int rc;
 
 	out->cmd.offset = log != NULL && stat(log, &st) == 0 ?
 	    (uint64_t)st.st_size : 0;
@@ -317,29 +333,40 @@ send_locked(struct send_job *j, struct aiterm_error *err)
 		    out->meta.token, out->cmd.offset);
 	if (req->enter)
 		save_last_command(req->session, req->text, req->len);
-	rc = session_command_write(req->session, &out->cmd, err);
-	if (rc == 0)
-		rc = type_line(req->session, buf_str(&j->line), j->line.len,
-		    req->enter, err);
+	j->rc = session_command_write(req->session, &out->cmd, &j->err);
+	if (j->rc == 0)
+		j->rc = type_line(req->session, buf_str(&j->line),
+		    j->line.len, req->enter, &j->err);
 	lock_release(j->lock, NULL);
 	free(log);
-	return rc;
 }
 
-/* Try the lock once: 1 when the job ended (cb called), 0 to try again. */
+static void
+locked_done(void *arg)
+{
+	struct send_job *j = arg;
+
+	job_end(j, j->rc, error_msg(&j->err));
+}
+
+/* Try the lock once: 1 when the job ended or went on, 0 to try again. */
 static int
 job_try(struct send_job *j)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct lock_owner owner;
-	int st, rc = -1;
+	int st;
 
 	st = lock_acquire(j->lock, &owner, &err);
 	if (st == LOCK_HELD && j->waited < LOCK_WAIT_MS)
 		return 0;
-	if (st == LOCK_ACQUIRED)
-		rc = send_locked(j, &err);
-	else if (st == LOCK_STALE)
+	uv_timer_stop(&j->timer);
+	if (st == LOCK_ACQUIRED) {
+		muxjob_run(locked_work, locked_done, j);
+		error_clear(&err);
+		return 1;
+	}
+	if (st == LOCK_STALE)
 		error_set(&err, "stale send lock %s: its owner (pid %ld, start "
 		    "%s) is gone. It is not removed automatically; recover "
 		    "with pty_close on this session and pty_open with the "
@@ -347,7 +374,7 @@ job_try(struct send_job *j)
 	else if (st == LOCK_HELD)
 		error_set(&err, "session busy: another sender (pid %ld) holds "
 		    "%s", owner.pid, j->lock);
-	j->cb(j->arg, rc, &j->out, rc == 0 ? NULL : error_msg(&err));
+	job_end(j, -1, error_msg(&err));
 	error_clear(&err);
 	return 1;
 }
@@ -358,17 +385,47 @@ on_retry(uv_timer_t *t)
 	struct send_job *j = t->data;
 
 	j->waited += LOCK_RETRY_MS;
-	if (job_try(j) == 0)
+	job_try(j);
+}
+
+/* On the multiplexer's thread: the session, the route, the line. */
+static void
+prepare_work(void *arg)
+{
+	struct send_job *j = arg;
+	const struct send_request *req = &j->req;
+	struct aiterm_pane_info info;
+
+	j->rc = -1;
+	if (send_check_session(req->session, &j->out.meta, &info,
+	    &j->err) != 0)
 		return;
-	uv_timer_stop(&j->timer);
-	uv_close((uv_handle_t *)&j->timer, job_closed);
+	j->out.shell_pid = info.pid;
+	route(req, &info, &j->out);
+	if (strcmp(j->out.route, "nested") == 0)
+		apply_prompt_dialect(&j->out, req->session);
+	j->rc = build_line(req, &j->out, &j->line, &j->err);
+}
+
+static void
+prepare_done(void *arg)
+{
+	struct send_job *j = arg;
+
+	if (j->rc != 0) {
+		job_end(j, -1, error_msg(&j->err));
+		return;
+	}
+	j->lock = session_path(j->req.session, "send.lock");
+	if (job_try(j) == 0)
+		uv_timer_start(&j->timer, on_retry, LOCK_RETRY_MS,
+		    LOCK_RETRY_MS);
 }
 
 void
 send_text_async(const struct send_request *req, send_cb cb, void *arg)
 {
 	struct aiterm_error err = ERROR_INIT;
-	struct aiterm_pane_info info;
 	struct send_job *j = xcalloc(1, sizeof *j);
 
 	j->req = *req;
@@ -380,33 +437,15 @@ send_text_async(const struct send_request *req, send_cb cb, void *arg)
 	j->arg = arg;
 	uv_timer_init(server_loop(), &j->timer);
 	j->timer.data = j;
-	req = &j->req;
 	if (req->len > SEND_MAX_BYTES) {
 		error_set(&err, "text is %zu bytes; the limit is %d bytes (64 "
 		    "KiB): split it or write it to a file first", req->len,
 		    SEND_MAX_BYTES);
-		goto fail;
-	}
-	if (send_check_session(req->session, &j->out.meta, &info, &err) != 0)
-		goto fail;
-	j->out.shell_pid = info.pid;
-	route(req, &info, &j->out);
-	if (strcmp(j->out.route, "nested") == 0)
-		apply_prompt_dialect(&j->out, req->session);
-	if (build_line(req, &j->out, &j->line, &err) != 0)
-		goto fail;
-	j->lock = session_path(req->session, "send.lock");
-	if (job_try(j) == 0) {
-		uv_timer_start(&j->timer, on_retry, LOCK_RETRY_MS,
-		    LOCK_RETRY_MS);
+		job_end(j, -1, error_msg(&err));
+		error_clear(&err);
 		return;
 	}
-	uv_close((uv_handle_t *)&j->timer, job_closed);
-	return;
-fail:
-	cb(arg, -1, &j->out, error_msg(&err));
-	error_clear(&err);
-	uv_close((uv_handle_t *)&j->timer, job_closed);
+	muxjob_run(prepare_work, prepare_done, j);
 }
 
 void

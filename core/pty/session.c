@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "plugin/registry.h"
+#include "pty/muxjob.h"
 #include "pty/session.h"
 #include "state/atomic.h"
 #include "state/stateroot.h"
@@ -321,7 +322,7 @@ session_mux(struct aiterm_error *err)
 		    "diagnostics tool)");
 		return NULL;
 	}
-	return p->ops;
+	return muxjob_locked(p->ops);
 }
 
 int

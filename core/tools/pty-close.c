@@ -4,8 +4,33 @@
 #include "plugin/host.h"
 #include "pty/session.h"
 #include "state/stateroot.h"
+#include "tools/on-mux.h"
 #include "tools/tool.h"
 #include "util/xmalloc.h"
+
+/* On the multiplexer's thread: the pane, its end, the files. */
+static void
+close_work(json_t *args, struct mux_result *r)
+{
+	const char *id = json_string_value(json_object_get(args,
+	    "session_id"));
+	const struct aiterm_mux_ops *mux;
+	struct aiterm_pane_info info;
+	bool existed;
+
+	if ((mux = session_mux(&r->err)) == NULL)
+		return;
+	memset(&info, 0, sizeof info);
+	if (mux->pane_info(host_get(), id, &info, &r->err) != 0)
+		return;
+	existed = info.exists || session_exists_on_disk(id);
+	if ((info.exists && mux->kill(host_get(), id, &r->err) != 0) ||
+	    session_remove(id, &r->err) != 0)
+		return;
+	r->text = xasprintf(existed ? "closed %s" : "%s was not open", id);
+	r->structured = json_pack("{s:s, s:b}", "session_id", id, "closed",
+	    existed);
+}
 
 static void
 pty_close_call(struct tool_call *call)
@@ -13,31 +38,15 @@ pty_close_call(struct tool_call *call)
 	const char *id = json_string_value(json_object_get(
 	    tool_call_args(call), "session_id"));
 	struct aiterm_error err = ERROR_INIT;
-	const struct aiterm_mux_ops *mux;
-	struct aiterm_pane_info info;
-	bool existed;
 
-	if (!session_id_valid(id)) {
+	if (!session_id_valid(id))
 		error_set(&err, "invalid session_id '%.80s'", id);
-		goto out_fail;
+	if (err.msg != NULL || state_root_require(&err) != 0) {
+		tool_call_fail(call, "pty_close: %s", error_msg(&err));
+		error_clear(&err);
+		return;
 	}
-	if (state_root_require(&err) != 0 || (mux = session_mux(&err)) == NULL)
-		goto out_fail;
-	memset(&info, 0, sizeof info);
-	if (mux->pane_info(host_get(), id, &info, &err) != 0)
-		goto out_fail;
-	existed = info.exists || session_exists_on_disk(id);
-	if (info.exists && mux->kill(host_get(), id, &err) != 0)
-		goto out_fail;
-	if (session_remove(id, &err) != 0)
-		goto out_fail;
-	tool_call_reply(call, xasprintf(existed ? "closed %s" :
-	    "%s was not open", id), json_pack("{s:s, s:b}", "session_id", id,
-	    "closed", existed));
-	return;
-out_fail:
-	tool_call_fail(call, "pty_close: %s", error_msg(&err));
-	error_clear(&err);
+	tool_call_on_mux(call, "pty_close", close_work);
 }
 
 const struct tool_entry tool_pty_close = {

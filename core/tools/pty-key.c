@@ -5,6 +5,7 @@
 
 #include "plugin/host.h"
 #include "pty/send.h"
+#include "tools/on-mux.h"
 #include "tools/tool.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -81,14 +82,13 @@ resolve(const char *in, const char *const *valid, char *buf, size_t size)
 	return NULL;
 }
 
+/* On the multiplexer's thread: the session checked, the key pressed. */
 static void
-pty_key_call(struct tool_call *call)
+key_work(json_t *args, struct mux_result *r)
 {
-	json_t *args = tool_call_args(call);
 	const char *id = json_string_value(json_object_get(args,
 	    "session_id"));
 	const char *key = json_string_value(json_object_get(args, "key"));
-	struct aiterm_error err = ERROR_INIT;
 	const struct aiterm_mux_ops *mux;
 	struct aiterm_pane_info info;
 	struct session_meta meta;
@@ -98,9 +98,9 @@ pty_key_call(struct tool_call *call)
 	char buf[32];
 	size_t i;
 
-	if (send_check_session(id, &meta, &info, &err) != 0 ||
-	    (mux = session_mux(&err)) == NULL)
-		goto out_fail;
+	if (send_check_session(id, &meta, &info, &r->err) != 0 ||
+	    (mux = session_mux(&r->err)) == NULL)
+		return;
 	valid = mux->key_names();
 	tmux_key = resolve(key, valid, buf, sizeof buf);
 	if (tmux_key == NULL) {
@@ -110,20 +110,22 @@ pty_key_call(struct tool_call *call)
 		    "printable character, or a tmux key name: ");
 		for (i = 0; valid != NULL && valid[i] != NULL; i++)
 			buf_printf(&names, "%s%s", i == 0 ? "" : " ", valid[i]);
-		error_set(&err, "unknown key '%.40s'; valid keys: %s", key,
+		error_set(&r->err, "unknown key '%.40s'; valid keys: %s", key,
 		    buf_str(&names));
-		goto out_fail;
+		buf_free(&names);
+		return;
 	}
-	if (mux->send_key(host_get(), id, tmux_key, &err) != 0)
-		goto out_fail;
-	tool_call_reply(call, xasprintf("sent %s", tmux_key),
-	    json_pack("{s:s, s:s}", "session_id", id, "key", tmux_key));
-	goto out;
-out_fail:
-	tool_call_fail(call, "pty_key: %s", error_msg(&err));
-out:
-	buf_free(&names);
-	error_clear(&err);
+	if (mux->send_key(host_get(), id, tmux_key, &r->err) != 0)
+		return;
+	r->text = xasprintf("sent %s", tmux_key);
+	r->structured = json_pack("{s:s, s:s}", "session_id", id, "key",
+	    tmux_key);
+}
+
+static void
+pty_key_call(struct tool_call *call)
+{
+	tool_call_on_mux(call, "pty_key", key_work);
 }
 
 const struct tool_entry tool_pty_key = {

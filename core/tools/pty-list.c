@@ -13,6 +13,7 @@
 #include "plugin/host.h"
 #include "pty/session.h"
 #include "state/stateroot.h"
+#include "tools/on-mux.h"
 #include "tools/tool.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -173,22 +174,18 @@ add_agents(json_t *sessions)
 	}
 }
 
+/* On the multiplexer's thread: the list, the files, the agents' screens. */
 static void
-pty_list_call(struct tool_call *call)
+list_work(json_t *args, struct mux_result *r)
 {
-	json_t *keys = json_object_get(tool_call_args(call), "env_keys");
-	struct aiterm_error err = ERROR_INIT;
+	json_t *keys = json_object_get(args, "env_keys"), *o, *agent;
 	struct aiterm_buf text = BUF_INIT;
 	struct listing l;
 	size_t i;
-	json_t *o, *agent;
 
 	l.sessions = json_array();
-	if (state_root_require(&err) != 0 ||
-	    (l.mux = session_mux(&err)) == NULL ||
-	    l.mux->list(host_get(), add_session, &l, &err) != 0) {
-		tool_call_fail(call, "pty_list: %s", error_msg(&err));
-		error_clear(&err);
+	if ((l.mux = session_mux(&r->err)) == NULL ||
+	    l.mux->list(host_get(), add_session, &l, &r->err) != 0) {
 		json_decref(l.sessions);
 		return;
 	}
@@ -215,8 +212,21 @@ pty_list_call(struct tool_call *call)
 	}
 	if (text.len == 0)
 		buf_adds(&text, "no sessions");
-	tool_call_reply(call, buf_steal(&text, NULL),
-	    json_pack("{s:o}", "sessions", l.sessions));
+	r->text = buf_steal(&text, NULL);
+	r->structured = json_pack("{s:o}", "sessions", l.sessions);
+}
+
+static void
+pty_list_call(struct tool_call *call)
+{
+	struct aiterm_error err = ERROR_INIT;
+
+	if (state_root_require(&err) != 0) {
+		tool_call_fail(call, "pty_list: %s", error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	tool_call_on_mux(call, "pty_list", list_work);
 }
 
 const struct tool_entry tool_pty_list = {

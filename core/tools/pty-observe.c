@@ -28,6 +28,7 @@
 #include "proc/launch.h"
 #include "proc/proc.h"
 #include "pty/session.h"
+#include "tools/on-mux.h"
 #include "tools/tool.h"
 #include "util/buf.h"
 #include "util/sha256.h"
@@ -453,10 +454,11 @@ summary(const struct observation *o, struct aiterm_buf *text)
 	    o->tree.nlaunches == 1 ? "" : "es");
 }
 
+/* On the multiplexer's thread: the pane, its screen, its processes. */
 static void
-pty_observe_call(struct tool_call *call)
+observe_work(json_t *args, struct mux_result *r)
 {
-	json_t *args = tool_call_args(call), *out;
+	json_t *out;
 	const char *cursor = json_string_value(json_object_get(args, "cursor"));
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf text = BUF_INIT;
@@ -505,13 +507,14 @@ pty_observe_call(struct tool_call *call)
 	buf_printf(&text, "\ncursor: %s", next);
 	json_object_set_new(out, "cursor", json_string(next));
 	free(next);
-	tool_call_reply(call, buf_steal(&text, NULL), out);
+	r->text = buf_steal(&text, NULL);
+	r->structured = out;
 	goto out;
 out_fail:
-	tool_call_fail(call, "pty_observe: %s", error_msg(&err));
+	r->err = err;
+	err.msg = NULL;
 	buf_free(&text);
 out:
-	error_clear(&err);
 	obs_cursor_free(&prev);
 	obs_cursor_free(&o.now);
 	launch_tree_free(&o.tree);
@@ -524,6 +527,12 @@ out:
 	"\"pid\":{\"type\":\"integer\"},\"start_id\":{\"type\":\"string\"}," \
 	"\"argv_digest\":{\"type\":\"string\"}}," \
 	"\"required\":[\"pid\",\"start_id\",\"argv_digest\"]}"
+
+static void
+pty_observe_call(struct tool_call *call)
+{
+	tool_call_on_mux(call, "pty_observe", observe_work);
+}
 
 const struct tool_entry tool_pty_observe = {
 	.name = "pty_observe",

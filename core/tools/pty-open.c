@@ -12,6 +12,7 @@
 #include "shell/launch.h"
 #include "state/stateroot.h"
 #include "tools/pty-ready.h"
+#include "tools/on-mux.h"
 #include "tools/tool.h"
 #include "util/buf.h"
 #include "util/path.h"
@@ -89,10 +90,18 @@ has_start_marks(const char *shell)
 	return false;
 }
 
+/* What pty_open's reply waits for: the shell's first prompt mark. */
+struct open_ready {
+	char	 log[PATH_MAX];
+	char	 token[SESSION_TOKEN_LEN + 1];
+	bool	 integration;
+};
+
+/* On the multiplexer's thread: the session's files and its terminal. */
 static void
-pty_open_call(struct tool_call *call)
+open_work(json_t *args, struct mux_result *r)
 {
-	json_t *args = tool_call_args(call), *vars, *v;
+	json_t *vars, *v;
 	struct aiterm_error err = ERROR_INIT;
 	const struct aiterm_mux_ops *mux;
 	struct shell_integration_options so;
@@ -104,6 +113,7 @@ pty_open_call(struct tool_call *call)
 	const char *name, *key, **env = NULL;
 	char *shell = NULL, cwd[PATH_MAX], *log = NULL, *text;
 	char *attach = NULL;
+	struct open_ready *ready;
 	json_t *result;
 	size_t n = 0, i;
 	bool created = false;
@@ -214,15 +224,19 @@ pty_open_call(struct tool_call *call)
 	    "session_id", meta.id, "shell", shell, "cwd", meta.cwd,
 	    "cols", (int)meta.cols, "rows", (int)meta.rows,
 	    "integration", meta.integration, "attach", attach);
-	if (meta.integration)
-		pty_ready_reply(call, text, result, log, meta.token);
-	else
-		tool_call_reply(call, text, result);
+	r->text = text;
+	r->structured = result;
+	ready = xcalloc(1, sizeof *ready);
+	snprintf(ready->log, sizeof ready->log, "%s", log);
+	snprintf(ready->token, sizeof ready->token, "%s", meta.token);
+	ready->integration = meta.integration;
+	r->more = ready;
 	goto out;
 out_fail:
 	if (created)
 		session_remove(meta.id, NULL);
-	tool_call_fail(call, "pty_open: %s", error_msg(&err));
+	r->err = err;
+	err.msg = NULL;
 out:
 	for (i = 0; env != NULL && env[i] != NULL; i++)
 		free((char *)env[i]);
@@ -232,6 +246,25 @@ out:
 	free(shell);
 	free(log);
 	free(attach);
+}
+
+static void
+open_then(struct tool_call *call, struct mux_result *r)
+{
+	struct open_ready *ready = r->more;
+
+	if (ready->integration)
+		pty_ready_reply(call, r->text, r->structured, ready->log,
+		    ready->token);
+	else
+		tool_call_reply(call, r->text, r->structured);
+	free(ready);
+}
+
+static void
+pty_open_call(struct tool_call *call)
+{
+	tool_call_on_mux_then(call, "pty_open", open_work, open_then);
 }
 
 const struct tool_entry tool_pty_open = {

@@ -9,28 +9,10 @@
 #include "pty/output.h"
 #include "pty/send.h"
 #include "tools/agent-read.h"
+#include "tools/on-mux.h"
 #include "tools/pty-common.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
-
-static void
-read_screen(struct tool_call *call, const char *id)
-{
-	struct aiterm_error err = ERROR_INIT;
-	const struct aiterm_mux_ops *mux = session_mux(&err);
-	struct aiterm_buf screen = BUF_INIT, clean = BUF_INIT;
-
-	if (mux == NULL || mux->capture(host_get(), id, &screen, &err) != 0) {
-		tool_call_fail(call, "pty_read: %s", error_msg(&err));
-		goto out;
-	}
-	output_utf8_clean(buf_str(&screen), screen.len, &clean);
-	pty_reply_plain(call, id, "screen", buf_steal(&clean, NULL), NULL);
-out:
-	buf_free(&screen);
-	buf_free(&clean);
-	error_clear(&err);
-}
 
 static void
 read_lines(struct tool_call *call, const char *id,
@@ -69,40 +51,81 @@ read_lines(struct tool_call *call, const char *id,
 	output_text_free(&out);
 }
 
+/* What the multiplexer's thread found before the read. */
+struct read_pre {
+	struct session_meta	 meta;
+	char			*screen;	/* screen=true: the screen */
+};
+
+/* On the multiplexer's thread: the session checked, the screen taken. */
 static void
-pty_read_call(struct tool_call *call)
+read_work(json_t *args, struct mux_result *r)
+{
+	const char *id = json_string_value(json_object_get(args,
+	    "session_id"));
+	const struct aiterm_mux_ops *mux;
+	struct read_pre *p = xcalloc(1, sizeof *p);
+	struct aiterm_buf screen = BUF_INIT, clean = BUF_INIT;
+	struct aiterm_pane_info info;
+
+	r->more = p;
+	if (send_check_session(id, &p->meta, &info, &r->err) != 0) {
+		/* A dead pane still has its log to read. */
+		if (strstr(error_msg(&r->err), "has exited") == NULL ||
+		    session_meta_read(id, &p->meta, NULL) != 0)
+			return;
+		error_clear(&r->err);
+	}
+	if (!json_is_true(json_object_get(args, "screen")))
+		return;
+	if ((mux = session_mux(&r->err)) != NULL &&
+	    mux->capture(host_get(), id, &screen, &r->err) == 0) {
+		output_utf8_clean(buf_str(&screen), screen.len, &clean);
+		p->screen = buf_steal(&clean, NULL);
+	}
+	buf_free(&screen);
+	buf_free(&clean);
+}
+
+static void
+read_then(struct tool_call *call, struct mux_result *r)
 {
 	json_t *args = tool_call_args(call);
 	const char *id = json_string_value(json_object_get(args,
 	    "session_id"));
+	struct read_pre *p = r->more;
 	struct aiterm_error err = ERROR_INIT;
-	struct aiterm_pane_info info;
-	struct session_meta meta;
 	struct pty_wait w;
 
-	if (pty_wait_args(args, &w, &err) != 0 ||
-	    send_check_session(id, &meta, &info, &err) != 0) {
-		/* A dead pane still has its log to read. */
-		if (err.msg != NULL && strstr(err.msg, "has exited") != NULL &&
-		    session_meta_read(id, &meta, NULL) == 0) {
-			error_clear(&err);
-		} else {
-			tool_call_fail(call, "pty_read: %s", error_msg(&err));
-			error_clear(&err);
-			return;
-		}
-	}
+	/* Checked before the work: it cannot fail now. */
+	pty_wait_args(args, &w, &err);
+	error_clear(&err);
 	if (json_is_true(json_object_get(args, "agent_transcript")))
 		agent_read_reply(call, id, args, w.timeout, w.wait);
-	else if (json_is_true(json_object_get(args, "screen")))
-		read_screen(call, id);
+	else if (p->screen != NULL)
+		pty_reply_plain(call, id, "screen", p->screen, NULL);
 	else if (json_is_true(json_object_get(args, "full")) ||
 	    json_object_get(args, "line_range") != NULL ||
 	    json_object_get(args, "lines") != NULL)
-		read_lines(call, id, &meta, args);
+		read_lines(call, id, &p->meta, args);
 	else
 		pty_wait_and_reply(call, id, &w, NULL,
 		    json_is_true(json_object_get(args, "raw")), NULL);
+	free(p);
+}
+
+static void
+pty_read_call(struct tool_call *call)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct pty_wait w;
+
+	if (pty_wait_args(tool_call_args(call), &w, &err) != 0) {
+		tool_call_fail(call, "pty_read: %s", error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	tool_call_on_mux_then(call, "pty_read", read_work, read_then);
 }
 
 const struct tool_entry tool_pty_read = {

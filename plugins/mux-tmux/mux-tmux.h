@@ -138,7 +138,8 @@ int	 tx_host_run(const struct aiterm_host *host, const char *const argv[],
 enum tx_ctl_outcome {
 	TX_CTL_DONE,	/* answered: res is filled */
 	TX_CTL_UNSENT,	/* nothing will run it: run it another way */
-	TX_CTL_LOST,	/* sent, but no answer came in time */
+	TX_CTL_LOST,	/* sent; the client ended before the answer */
+	TX_CTL_STALLED,	/* sent; the server did not answer in time */
 };
 
 /*

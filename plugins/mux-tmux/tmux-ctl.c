@@ -495,8 +495,11 @@ tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
 	tx_ctl_stop();
 	tx_result_free(res);
 	/* Its server is gone with the line: nothing can run it any more. */
-	outcome = r == 0 && !tx_server_up(srv->socket) ? TX_CTL_UNSENT :
-	    TX_CTL_LOST;
+	if (r < 0)
+		outcome = TX_CTL_STALLED;
+	else
+		outcome = !tx_server_up(srv->socket) ? TX_CTL_UNSENT :
+		    TX_CTL_LOST;
 out:
 	free(line);
 	return outcome;

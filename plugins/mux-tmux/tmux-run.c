@@ -417,6 +417,13 @@ tx_run(const struct aiterm_host *host, const struct tx_server *srv,
 	case TX_CTL_DONE:
 		rc = 0;
 		break;
+	case TX_CTL_STALLED:
+		/* A one-shot client would wait on the same server. */
+		rc = host->error(err, "tmux server not answering for %ld ms%s",
+		    tx_ctl_timeout_ms(), resend == TX_RESEND_NEVER ? " (the "
+		    "command was not sent again: it may still run when tmux "
+		    "recovers)" : "");
+		break;
 	case TX_CTL_LOST:
 		if (resend == TX_RESEND_NEVER) {
 			rc = host->error(err, "tmux gave no answer (timeout %ld "
