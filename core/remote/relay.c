@@ -18,7 +18,6 @@
 #define HOST_MAX	255
 #define ERR_TAIL	600	/* ssh's stderr kept for messages */
 #define START_MS	45000	/* ssh, auth, probe and initialize, at most */
-#define PROBE		"echo aiterm-probe %OS% $PSHOME\n"
 
 extern char **environ;
 
@@ -64,7 +63,7 @@ struct rhost {
 	enum phase		 phase;
 	struct aiterm_buf	 rd;
 	char			 errtail[ERR_TAIL + 1];
-	char			 marker[64];	/* "launched", unlike any profile line */
+	char			 nonce[48];	/* this connection's, unlike any profile line */
 	bool			 ready, dead, asked;
 	int			 next_id, open;
 	struct rcall		*waiting;	/* sent, no answer yet */
@@ -334,19 +333,23 @@ send_text(struct rhost *h, const char *text)
 static void	launch(struct rhost *h);
 
 /*
- * "aiterm-probe %OS% $PSHOME" as the login shell echoed it: cmd expands
- * %OS%, PowerShell $PSHOME, a POSIX shell (or fish, csh) neither.
+ * What the login shell made of "echo aiterm-probe-<n> %OS% $PSHOME", after
+ * the nonce: cmd expands %OS% (and echoes the rest of the line as it is),
+ * PowerShell $PSHOME (its echo puts each word on a line of its own, so
+ * nothing follows the nonce), a POSIX-family shell (sh, bash, zsh, fish)
+ * neither.
  */
 static enum family
-probe_family(const char *line)
+probe_family(const char *rest)
 {
 	char os[64] = "", ps[8] = "";
 
-	if (sscanf(line, "aiterm-probe %63s %7s", os, ps) < 1)
-		return FAM_POSIX;
+	if (sscanf(rest, "%63s %7s", os, ps) < 1)
+		return FAM_PWSH;
 	if (strcmp(os, "%OS%") != 0)
 		return FAM_CMD;
-	if (ps[0] != '\0' && strcmp(ps, "$PSHOME") != 0)
+	if (ps[0] != '\0' && ps[0] != ';' && strcmp(ps, "$PSHOME") != 0 &&
+	    strcmp(ps, "$PSHOME;") != 0)
 		return FAM_PWSH;
 	return FAM_POSIX;
 }
@@ -355,10 +358,14 @@ probe_family(const char *line)
 static void
 preamble_line(struct rhost *h, const char *line)
 {
+	size_t n = strlen(h->nonce);
 	char *why;
 
-	if (h->phase == PH_PROBE && strncmp(line, "aiterm-probe", 12) == 0) {
-		h->info->family = probe_family(line);
+	if (strncmp(line, h->nonce, n) != 0 || (line[n] != ' ' &&
+	    line[n] != '\0'))
+		return;	/* noise */
+	if (h->phase == PH_PROBE) {
+		h->info->family = probe_family(line + n);
 		if (h->info->family == FAM_POSIX) {
 			launch(h);
 			return;
@@ -369,7 +376,7 @@ preamble_line(struct rhost *h, const char *line)
 		host_end(h, why);
 		free(why);
 		uv_process_kill(&h->proc, SIGTERM);
-	} else if (h->phase == PH_LAUNCH && strcmp(line, h->marker) == 0) {
+	} else if (h->phase == PH_LAUNCH && strcmp(line + n, " ready") == 0) {
 		h->phase = PH_MCP;
 		send_msg(h, json_pack("{s:i, s:s, s:{s:s, s:{s:{s:{}}}, "
 		    "s:{s:s, s:s}}}", "id", 0, "method", "initialize", "params",
@@ -488,58 +495,30 @@ on_deadline(uv_timer_t *t)
 	uv_process_kill(&h->proc, SIGTERM);
 }
 
-static char *
-base64(const char *s)
-{
-	static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrs"
-	    "tuvwxyz0123456789+/";
-	size_t i, o, n = strlen(s);
-	char *b64 = xmalloc(4 * ((n + 2) / 3) + 1);
-
-	for (i = o = 0; i < n; i += 3) {
-		unsigned v = (unsigned char)s[i] << 16 |
-		    (i + 1 < n ? (unsigned char)s[i + 1] << 8 : 0) |
-		    (i + 2 < n ? (unsigned char)s[i + 2] : 0);
-
-		b64[o++] = tbl[v >> 18 & 63];
-		b64[o++] = tbl[v >> 12 & 63];
-		b64[o++] = i + 1 < n ? tbl[v >> 6 & 63] : '=';
-		b64[o++] = i + 2 < n ? tbl[v & 63] : '=';
-	}
-	b64[o] = '\0';
-	return b64;
-}
-
 /*
- * The launch line, typed into a POSIX-family login shell (sh, bash, zsh,
- * fish, csh alike: one command, its script in single quotes): /bin/sh
- * with the login shell's PATH runs aiterm-mcp after printing a marker of
- * this connection's, so nothing the profile printed reaches the MCP
- * reader.  Base64 keeps the
- * script clear of that shell's quoting.
+ * The launch, read by /bin/sh from ssh's stdin (one line: it runs before
+ * anything else is written): PATH from a login shell (its other output
+ * and stderr dropped, so a noisy profile cannot reach the MCP reader),
+ * then "<nonce> ready" and aiterm-mcp.
  */
 static void
 launch(struct rhost *h)
 {
-	static unsigned serial;
 	const char *mcp = getenv("AITERM_REMOTE_MCP");
-	char *script, *b64, *line;
+	char *line;
 
 	if (mcp == NULL || *mcp == '\0')
 		mcp = "aiterm-mcp";
-	snprintf(h->marker, sizeof h->marker, "aiterm-ready-%ld-%u-%lld",
-	    (long)getpid(), ++serial, (long long)uv_hrtime());
-	script = xasprintf("m='%s'; command -v \"$m\" >/dev/null 2>&1 || { "
-	    "echo \"aiterm-remote: no $m on PATH=$PATH\" >&2; exit 127; }; "
-	    "echo %s; exec \"$m\"", mcp, h->marker);
-	b64 = base64(script);
-	line = xasprintf("exec /bin/sh -c 'eval \"$(echo %s | base64 -d)\"'\n",
-	    b64);
+	line = xasprintf("p=$(\"${SHELL:-/bin/sh}\" -lc 'printf "
+	    "\"\\naiterm-path=%%s\\n\" \"$PATH\"' </dev/null 2>/dev/null | "
+	    "sed -n 's/^aiterm-path=//p' | tail -n 1); "
+	    "[ -n \"$p\" ] && PATH=$p; export PATH; "
+	    "m='%s'; command -v \"$m\" >/dev/null 2>&1 || { echo "
+	    "\"aiterm-remote: no $m on PATH=$PATH\" >&2; exit 127; }; "
+	    "echo %s ready; exec \"$m\"\n", mcp, h->nonce);
 	h->phase = PH_LAUNCH;
 	send_text(h, line);
 	free(line);
-	free(b64);
-	free(script);
 }
 
 /* ssh's environment: ours, and with a secret, where our askpass is. */
@@ -580,7 +559,7 @@ host_start(const char *host, char **why)
 {
 	static unsigned serial;
 	struct rhost *h = xcalloc(1, sizeof *h);
-	char *dir = state_path("ssh"), *cpath, *dest, *sock = NULL;
+	char *dir = state_path("ssh"), *cpath, *dest, *sock = NULL, *probe;
 	char **env = NULL;
 	struct aiterm_error err = ERROR_INIT;
 	uv_process_options_t o;
@@ -594,6 +573,15 @@ host_start(const char *host, char **why)
 	snprintf(h->host, sizeof h->host, "%s", host);
 	h->info = hinfo_get(host);
 	h->phase = h->info->family == FAM_POSIX ? PH_LAUNCH : PH_PROBE;
+	/* Digits only: the same in every shell's echo. */
+	snprintf(h->nonce, sizeof h->nonce, "aiterm-probe-%ld%u%llu",
+	    (long)getpid(), ++serial, (unsigned long long)uv_hrtime());
+	/*
+	 * The command, run by the login shell whatever it is: the probe
+	 * (once per host and process), then /bin/sh reading the launch.
+	 */
+	probe = h->phase == PH_PROBE ? xasprintf("echo %s %%OS%% $PSHOME; "
+	    "exec /bin/sh", h->nonce) : xstrdup("exec /bin/sh");
 	dest = xstrdup(host);
 	/* host:port (not an IPv6 literal without brackets). */
 	if (colon != NULL && strchr(host, ':') == colon && colon[1] != '\0') {
@@ -638,9 +626,9 @@ host_start(const char *host, char **why)
 		argv[k++] = "-F";
 		argv[k++] = getenv("AITERM_SSH_CONFIG");
 	}
-	/* No command: the login shell reads the probe, then the launch. */
 	argv[k++] = "--";
 	argv[k++] = dest;
+	argv[k++] = probe;
 	argv[k] = NULL;
 	uv_pipe_init(server_loop(), &h->in, 0);
 	uv_pipe_init(server_loop(), &h->out, 0);
@@ -664,6 +652,7 @@ host_start(const char *host, char **why)
 	if (sock == NULL || h->ap != NULL)
 		rc = uv_spawn(server_loop(), &h->proc, &o);
 	env_free(env);
+	free(probe);
 	free(sock);
 	free(cpath);
 	free(dest);
@@ -682,9 +671,7 @@ host_start(const char *host, char **why)
 	uv_read_start((uv_stream_t *)&h->out, alloc_cb, on_out);
 	uv_read_start((uv_stream_t *)&h->err, alloc_cb, on_err);
 	uv_timer_start(&h->deadline, on_deadline, START_MS, 0);
-	if (h->phase == PH_PROBE)
-		send_text(h, PROBE);
-	else
+	if (h->phase == PH_LAUNCH)
 		launch(h);	/* probed before, in this process */
 	return h;
 }

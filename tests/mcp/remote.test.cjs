@@ -6,14 +6,16 @@
  * state root of its own (AITERM_REMOTE_MCP names a wrapper that sets it),
  * so a session opened there is not in the local server's list.  Cases:
  * open/send/read/close with exit codes and reducers applied there, one
- * ssh connection reused by every call, the connection killed mid-wait
- * (an error that says to read again; the next call reads the output from
- * the same cursor), an unreachable host and a missing remote aiterm-mcp
+ * ssh connection (one login, one sshd session in sshd's log) reused by
+ * two dozen calls, the connection killed mid-wait (an error that says to
+ * read again; the next call reads from the same cursor every line from
+ * before and after the drop, each once: nothing lost, nothing resent),
+ * an unreachable host and a missing remote aiterm-mcp
  * (clear errors, nothing hangs), a destination that is an ssh option.
  */
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { hasLine, show } = require('./lib/pty.cjs');
+const { hasLine, countLine, show } = require('./lib/pty.cjs');
 const { remoteRig, sshProcs } = require('./lib/remote.cjs');
 
 const T = { timeout: 120000 };
@@ -37,6 +39,12 @@ test('REM-RELAY: pty_open, pty_send and pty_close on another host; exit codes an
 	const remote = await c.ok('pty_list', { remote: 'far' });
 	assert.ok(remote.text.includes('far1'), remote.text);
 	assert.equal(sshProcs(rig).length, 1, 'one ssh connection carried every call');
+	/* REM-AUTH: one login and one session on the far side for all of them. */
+	for (let i = 0; i < 20; i++)
+		await c.ok('pty_list', { remote: 'far' });
+	const log = r.sshd.log();
+	assert.equal((log.match(/Accepted publickey for /g) || []).length, 1, log);
+	assert.equal((log.match(/Starting session: /g) || []).length, 1, log);
 	await c.ok('pty_close', { remote: 'far', session_id: 'far1' });
 });
 
@@ -46,7 +54,7 @@ test('REM-RELAY: the connection killed mid-wait is an error that says to read ag
 		return;
 	const { rig, c } = r;
 	await c.ok('pty_open', { remote: 'far', name: 'far2' }, 60000);
-	const wait = c.call('pty_send', { remote: 'far', session_id: 'far2', text: 'sleep 2; echo after-the-drop', wait: true, timeout: 30 });
+	const wait = c.call('pty_send', { remote: 'far', session_id: 'far2', text: 'for i in 1 2 3 4 5 6; do echo drop-line-$i; sleep 0.4; done; echo after-the-drop', wait: true, timeout: 30 });
 	await new Promise((res) => setTimeout(res, 700));
 	for (const pid of sshProcs(rig))
 		process.kill(pid, 'SIGKILL');
@@ -57,6 +65,9 @@ test('REM-RELAY: the connection killed mid-wait is an error that says to read ag
 	await new Promise((res) => setTimeout(res, 2500));
 	const res = await c.ok('pty_read', { remote: 'far', session_id: 'far2', wait: true, timeout: 10 }, 60000);
 	assert.ok(hasLine(res.text, 'after-the-drop'), show(res.r));
+	/* From the same cursor: what came before the drop too, each line once. */
+	for (let i = 1; i <= 6; i++)
+		assert.equal(countLine(res.text, `drop-line-${i}`), 1, show(res.r));
 });
 
 test('REM-RELAY: an unreachable host, a missing remote aiterm-mcp and an option for a host are clear errors', T, async (t) => {
