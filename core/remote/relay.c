@@ -571,7 +571,8 @@ host_start(const char *host, char **why)
 	char port[16] = "";
 	char *argv[28];
 	size_t k = 0;
-	int rc;
+	bool spawned;
+	int rc = 0;
 
 	snprintf(h->host, sizeof h->host, "%s", host);
 	h->info = hinfo_get(host);
@@ -652,7 +653,9 @@ host_start(const char *host, char **why)
 	o.stdio = io;
 	o.stdio_count = 3;
 	o.exit_cb = on_exit_cb;
-	if (sock == NULL || h->ap != NULL)
+	/* uv_spawn initialises the process handle even when it fails. */
+	spawned = sock == NULL || h->ap != NULL;
+	if (spawned)
 		rc = uv_spawn(server_loop(), &h->proc, &o);
 	env_free(env);
 	free(probe);
@@ -660,7 +663,7 @@ host_start(const char *host, char **why)
 	free(cpath);
 	free(dest);
 	free(dir);
-	h->open = 5;
+	h->open = spawned ? 5 : 4;
 	h->next = hosts;
 	hosts = h;
 	if (rc != 0) {
@@ -668,7 +671,8 @@ host_start(const char *host, char **why)
 			*why = xasprintf("REMOTE_UNREACHABLE: cannot run ssh: "
 			    "%s", uv_strerror(rc));
 		host_end(h, *why);
-		uv_close((uv_handle_t *)&h->proc, host_closed);
+		if (spawned)
+			uv_close((uv_handle_t *)&h->proc, host_closed);
 		return NULL;
 	}
 	uv_read_start((uv_stream_t *)&h->out, alloc_cb, on_out);
