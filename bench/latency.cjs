@@ -8,7 +8,11 @@
  *   node bench/latency.cjs [--builddir=DIR] [--srcdir=DIR] [--json] [--quick]
  *                          [--structured]
  *
- * --quick runs fewer iterations (for a smoke run).  Token figures count
+ * --quick runs fewer iterations (for a smoke run).  The remote rows
+ * (REM-RELAY) relay the same round trip over ssh to a throw-away sshd on
+ * 127.0.0.1 (tests/mcp/lib/sshd.cjs) whose far aiterm-mcp is this one
+ * with a state root of its own; --no-remote leaves them out, and they are
+ * left out with a note where sshd cannot run.  Token figures count
  * what each real client hands the model (tests/mcp/lib/views.cjs,
  * checked against the real clients in tests/clients/); --structured asks
  * for structuredContent, to measure what the clients would show then.
@@ -22,6 +26,7 @@ const JSON_OUT = argv.includes('--json');
 const QUICK = argv.includes('--quick');
 /* Ask for structuredContent: what the clients would show the model then. */
 const STRUCTURED = argv.includes('--structured');
+const REMOTE = !argv.includes('--no-remote');
 const N_SPAWN = QUICK ? 5 : 20;
 const N_OPEN = QUICK ? 5 : 20;
 const N_RT = QUICK ? 10 : 100;
@@ -56,8 +61,8 @@ async function coldStart(rig) {
 	return { ...stats(times), initialize_reply_bytes: Buffer.byteLength(initLine) };
 }
 
-/* Round trip of cmd, n times, through one of the two forms. */
-async function roundTrips(s, id, cmd, form, n) {
+/* Round trip of cmd, n times, through one of the two forms (extra: more arguments, e.g. remote). */
+async function roundTrips(s, id, cmd, form, n, extra = {}) {
 	const times = [];
 	const vias = {};
 	let last = null;
@@ -65,11 +70,11 @@ async function roundTrips(s, id, cmd, form, n) {
 		const t0 = now();
 		let res;
 		if (form === 'one-call') {
-			res = await s.call('pty_send', { session_id: id, text: cmd, wait: true, timeout: 30 });
+			res = await s.call('pty_send', { ...extra, session_id: id, text: cmd, wait: true, timeout: 30 });
 			last = { texts: [res.text], results: [res.result], views: [res.views] };
 		} else {
-			const a = await s.call('pty_send', { session_id: id, text: cmd, wait: false });
-			res = await s.call('pty_read', { session_id: id, wait: true, timeout: 30 });
+			const a = await s.call('pty_send', { ...extra, session_id: id, text: cmd, wait: false });
+			res = await s.call('pty_read', { ...extra, session_id: id, wait: true, timeout: 30 });
 			last = { texts: [a.text, res.text], results: [a.result, res.result], views: [a.views, res.views] };
 		}
 		const dt = now() - t0;
@@ -113,6 +118,39 @@ async function timed(s, id, cmd, form, timeout) {
 	};
 }
 
+/*
+ * An sshd on 127.0.0.1 and the server's environment for remote 'far':
+ * { home } of the far side, or null (with a note) when sshd cannot run.
+ */
+async function remoteSetup(rig, p) {
+	const path = require('node:path');
+	const fs = require('node:fs');
+	const { sshdUnavailable, startSshd } = require(path.join(p.srcdir, 'tests/mcp/lib/sshd.cjs'));
+	const why = sshdUnavailable();
+	if (why) {
+		note(`remote rows left out: ${why}`);
+		return null;
+	}
+	const sshd = await startSshd(path.join(rig.dirs.root, 'sshd'));
+	rig.onCleanup(() => sshd.stop());
+	const far = path.join(rig.dirs.root, 'far');
+	fs.mkdirSync(far, { mode: 0o700 });
+	const cfg = path.join(rig.dirs.root, 'ssh_config');
+	fs.writeFileSync(cfg, ['Host far', '  HostName 127.0.0.1', `  Port ${sshd.port}`, `  User ${sshd.user}`,
+		`  IdentityFile ${sshd.key}`, '  IdentitiesOnly yes', '  StrictHostKeyChecking no',
+		'  UserKnownHostsFile /dev/null', '  LogLevel ERROR', ''].join('\n'), { mode: 0o600 });
+	const vars = { AITERM_STATE_DIR: path.join(far, 'state'), HOME: far, TMUX_TMPDIR: far,
+		AITERM_PLUGIN_PATH: p.pluginPath, AITERM_SYSTEM_PLUGINDIR: '', AITERM_SHELL_DIR: p.shellDir };
+	const wrapper = path.join(far, 'aiterm-mcp');
+	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(vars).map(([k, v]) => `export ${k}=${JSON.stringify(v || '')}\n`).join('') +
+		`exec ${JSON.stringify(p.server)} "$@"\n`, { mode: 0o755 });
+	rig.env.AITERM_REMOTE_MCP = wrapper;
+	rig.env.AITERM_SSH_CONFIG = cfg;
+	/* The far side's tmux server ends with the rig's (by its PID). */
+	rig.sockets.add(path.join(far, 'state', 'tmux.sock'));
+	return { home: far };
+}
+
 async function main() {
 	const p = paths(argv);
 	const rig = makeRig(p);
@@ -121,6 +159,7 @@ async function main() {
 	const out = { server: p.server, structured: STRUCTURED, node: process.version, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}` };
 	try {
 		out.cold_start_ms = await coldStart(rig);
+		const far = REMOTE ? await remoteSetup(rig, p) : null;
 
 		const s = rig.spawn();
 		const init = await s.initialize({ structured: STRUCTURED });
@@ -183,6 +222,19 @@ async function main() {
 				out.round_trip_ms[`${cmd} ${form}`] = rt;
 			}
 
+		/* The same round trip relayed to a host over ssh (loopback sshd). */
+		if (far) {
+			const t0 = now();
+			const o = await s.call('pty_open', { remote: 'far', cwd: far.home }, { timeoutMs: 60000 });
+			out.remote = { first_call_ms: now() - t0, round_trip_ms: {} };
+			for (const form of ['send+read', 'one-call']) {
+				const rt = await roundTrips(s, o.sc.session_id, 'true', form, N_RT, { remote: 'far' });
+				delete rt.last;
+				out.remote.round_trip_ms[`true ${form}`] = rt;
+			}
+			await s.call('pty_close', { remote: 'far', session_id: o.sc.session_id });
+		}
+
 		/* sleep 2, both forms. */
 		out.sleep2 = {};
 		for (const form of ['one-call', 'send+read']) {
@@ -244,6 +296,13 @@ function print(o) {
 		row(`round trip ${k}`, `p50 ${fmt(v.p50)}`, `p90 ${fmt(v.p90)}, n=${v.n}, via ${Object.entries(v.via).map(([a, b]) => `${a}:${b}`).join(' ')}`);
 	for (const [k, v] of Object.entries(o.sleep2))
 		row(`sleep 2 ${k}`, fmt(v.ms), `complete=${v.complete} via=${v.via} exit=${v.exit_code}`);
+	if (o.remote) {
+		row('remote first call (ssh, probe, far initialize)', fmt(o.remote.first_call_ms), 'pty_open over a loopback sshd');
+		for (const [k, v] of Object.entries(o.remote.round_trip_ms)) {
+			const local = o.round_trip_ms[k];
+			row(`remote round trip ${k}`, `p50 ${fmt(v.p50)}`, `p90 ${fmt(v.p90)}, n=${v.n}; local p50 ${fmt(local.p50)} (+${fmt(v.p50 - local.p50)}), via ${Object.entries(v.via).map(([a, b]) => `${a}:${b}`).join(' ')}`);
+		}
+	}
 	row('seq 1 200000 one-call', fmt(o.seq200k.ms), `complete=${o.seq200k.complete} via=${o.seq200k.via}, ${o.seq200k.text_tokens} tokens returned`);
 	row('pty_list, 50 sessions', `p50 ${fmt(o.pty_list_50_ms.p50)}`, `p90 ${fmt(o.pty_list_50_ms.p90)}, n=${o.pty_list_50_ms.n}, ${o.pty_list_50_tokens} tokens`);
 	row('server RSS idle', fmt(o.rss_idle_kb / 1024, 'MB'));

@@ -242,8 +242,14 @@ function makeRig(p, extraEnv) {
 	const root = dirs.root;
 	const servers = [];
 	const sockets = new Set([path.join(dirs.state, 'tmux.sock')]);
+	const after = [];
 	const rig = {
 		dirs, env, servers, sockets,
+
+		/* f() runs at cleanup, once the servers are gone (e.g. an sshd's stop). */
+		onCleanup(f) {
+			after.push(f);
+		},
 
 		/* Starts a server; resolves once spawned (not initialized). */
 		spawn() {
@@ -279,6 +285,8 @@ function makeRig(p, extraEnv) {
 				await s.stop();
 			for (const pid of [...tmux, ...rig.tmuxPids()])
 				await stopPid(pid, 3000);
+			for (const f of after.splice(0))
+				await f();
 			fs.rmSync(root, { recursive: true, force: true });
 		},
 	};

@@ -62,10 +62,15 @@ schema_of(const struct tool_entry *e)
 			schemas[i].input = parse_schema(tool_table[i]->name,
 			    tool_table[i]->input_schema);
 			/* REM-RELAY: these tools also run on another host. */
-			if (remote_tool(tool_table[i]->name))
-				json_object_set_new(json_object_get(
-				    schemas[i].input, "properties"), "remote",
+			if (remote_tool(tool_table[i]->name)) {
+				json_t *props = json_object_get(
+				    schemas[i].input, "properties");
+
+				json_object_set_new(props, "remote",
 				    remote_schema_property());
+				json_object_set_new(props, "remote_secret",
+				    remote_schema_secret());
+			}
 			schemas[i].output = parse_schema(tool_table[i]->name,
 			    tool_table[i]->output_schema);
 		}
@@ -202,8 +207,15 @@ calls_call_tool(json_t *id, json_t *params)
 		json_t *rest = json_deep_copy(call->args);
 
 		json_object_del(rest, "remote");
+		json_object_del(rest, "remote_secret");
 		remote_relay(call, e->name, json_string_value(json_object_get(
-		    call->args, "remote")), rest);
+		    call->args, "remote")), json_string_value(json_object_get(
+		    call->args, "remote_secret")), rest);
+		return;
+	}
+	if (json_object_get(call->args, "remote_secret") != NULL) {
+		tool_call_fail(call, "%s: remote_secret is for a remote host: "
+		    "give remote too", e->name);
 		return;
 	}
 	e->call(call);

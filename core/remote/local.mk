@@ -1,2 +1,3 @@
 core_libaiterm_la_SOURCES += \
+	core/remote/askpass.c core/remote/askpass.h \
 	core/remote/relay.c core/remote/relay.h

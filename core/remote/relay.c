@@ -4,16 +4,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "mcp/server.h"
+#include "remote/askpass.h"
 #include "remote/relay.h"
 #include "state/stateroot.h"
 #include "util/buf.h"
+#include "util/path.h"
 #include "util/xmalloc.h"
 
 #define HOST_MAX	255
 #define ERR_TAIL	600	/* ssh's stderr kept for messages */
+#define START_MS	45000	/* ssh, auth, probe and initialize, at most */
+
+extern char **environ;
 
 /* The tools a host can be asked for; the rest are the local server's. */
 static const char *const relayed[] = {
@@ -30,13 +36,35 @@ struct rcall {
 	struct rcall		*next;
 };
 
+/* The login shell's family, as the probe told it. */
+enum family { FAM_UNKNOWN, FAM_POSIX, FAM_CMD, FAM_PWSH };
+
+/*
+ * What this process knows of a host past its connections: the family
+ * (probed once) and the secret a caller gave (memory only).
+ */
+struct hinfo {
+	char			 host[HOST_MAX + 1];
+	enum family		 family;
+	char			*secret;
+	struct hinfo		*next;
+};
+
+/* Where a connection is: the shell probe, the launch, then MCP. */
+enum phase { PH_PROBE, PH_LAUNCH, PH_MCP };
+
 struct rhost {
 	char			 host[HOST_MAX + 1];
+	struct hinfo		*info;
 	uv_process_t		 proc;
 	uv_pipe_t		 in, out, err;
+	uv_timer_t		 deadline;
+	struct askpass		*ap;
+	enum phase		 phase;
 	struct aiterm_buf	 rd;
 	char			 errtail[ERR_TAIL + 1];
-	bool			 ready, dead;
+	char			 nonce[48];	/* this connection's, unlike any profile line */
+	bool			 ready, dead, asked;
 	int			 next_id, open;
 	struct rcall		*waiting;	/* sent, no answer yet */
 	struct rcall		*queued;	/* until initialize is answered */
@@ -44,6 +72,52 @@ struct rhost {
 };
 
 static struct rhost *hosts;
+static struct hinfo *infos;
+
+static const struct {
+	enum family	 family;
+	const char	*name;
+} families[] = {
+	{ FAM_POSIX, "POSIX" },
+	{ FAM_CMD, "cmd" },
+	{ FAM_PWSH, "PowerShell" },
+};
+
+static struct hinfo *
+hinfo_get(const char *host)
+{
+	struct hinfo *i;
+
+	for (i = infos; i != NULL; i = i->next) {
+		if (strcmp(i->host, host) == 0)
+			return i;
+	}
+	i = xcalloc(1, sizeof *i);
+	snprintf(i->host, sizeof i->host, "%s", host);
+	i->next = infos;
+	infos = i;
+	return i;
+}
+
+static void
+hinfo_forget_secret(struct hinfo *i)
+{
+	secret_wipe(i->secret);
+	free(i->secret);
+	i->secret = NULL;
+}
+
+static const char *
+family_name(enum family f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof families / sizeof families[0]; i++) {
+		if (families[i].family == f)
+			return families[i].name;
+	}
+	return "unknown";
+}
 
 bool
 remote_tool(const char *name)
@@ -63,6 +137,16 @@ remote_schema_property(void)
 	/* Short: it is in eleven tools' schemas (16 o200k tokens each). */
 	return json_pack("{s:s, s:s}", "type", "string", "description",
 	    "ssh host to run this on");
+}
+
+json_t *
+remote_schema_secret(void)
+{
+	/*
+	 * No description: beside "remote" its name says it (8 o200k tokens
+	 * in each of eleven schemas; "ssh passphrase or password" made 16).
+	 */
+	return json_pack("{s:s}", "type", "string");
 }
 
 /* A destination ssh takes, with no option in it. */
@@ -135,6 +219,10 @@ host_end(struct rhost *h, const char *why)
 		return;
 	h->dead = true;
 	fail_all(h, why);
+	if (h->ap != NULL)
+		askpass_stop(h->ap);
+	h->ap = NULL;
+	uv_close((uv_handle_t *)&h->deadline, host_closed);
 	uv_close((uv_handle_t *)&h->in, host_closed);
 	uv_close((uv_handle_t *)&h->out, host_closed);
 	uv_close((uv_handle_t *)&h->err, host_closed);
@@ -195,6 +283,11 @@ got(struct rhost *h, json_t *msg)
 		return;	/* a notification (progress, log): not relayed */
 	if (json_integer_value(id) == 0) {	/* initialize */
 		h->ready = true;
+		uv_timer_stop(&h->deadline);
+		if (h->ap != NULL) {	/* authenticated: no more prompts */
+			askpass_stop(h->ap);
+			h->ap = NULL;
+		}
 		send_msg(h, json_pack("{s:s}", "method",
 		    "notifications/initialized"));
 		while ((c = h->queued) != NULL) {
@@ -229,6 +322,74 @@ alloc_cb(uv_handle_t *hd, size_t size, uv_buf_t *b)
 }
 
 static void
+send_text(struct rhost *h, const char *text)
+{
+	uv_write_t *w = xcalloc(1, sizeof *w);
+	uv_buf_t b;
+
+	w->data = xstrdup(text);
+	b = uv_buf_init(w->data, (unsigned)strlen(text));
+	if (uv_write(w, (uv_stream_t *)&h->in, &b, 1, wrote) != 0)
+		wrote(w, -1);
+}
+
+static void	launch(struct rhost *h);
+
+/*
+ * What the login shell made of "echo aiterm-probe-<n> %OS% $PSHOME", after
+ * the nonce: cmd expands %OS% (and echoes the rest of the line as it is),
+ * PowerShell $PSHOME (its echo puts each word on a line of its own, so
+ * nothing follows the nonce), a POSIX-family shell (sh, bash, zsh, fish)
+ * neither.
+ */
+static enum family
+probe_family(const char *rest)
+{
+	char os[64] = "", ps[8] = "";
+
+	if (sscanf(rest, "%63s %7s", os, ps) < 1)
+		return FAM_PWSH;
+	if (strcmp(os, "%OS%") != 0)
+		return FAM_CMD;
+	if (ps[0] != '\0' && ps[0] != ';' && strcmp(ps, "$PSHOME") != 0 &&
+	    strcmp(ps, "$PSHOME;") != 0)
+		return FAM_PWSH;
+	return FAM_POSIX;
+}
+
+/* A line before MCP: profile noise, the probe's answer or our marker. */
+static void
+preamble_line(struct rhost *h, const char *line)
+{
+	size_t n = strlen(h->nonce);
+	char *why;
+
+	if (strncmp(line, h->nonce, n) != 0 || (line[n] != ' ' &&
+	    line[n] != '\0'))
+		return;	/* noise */
+	if (h->phase == PH_PROBE) {
+		h->info->family = probe_family(line + n);
+		if (h->info->family == FAM_POSIX) {
+			launch(h);
+			return;
+		}
+		why = xasprintf("REMOTE_SHELL_UNSUPPORTED: %s's login shell is "
+		    "%s (Windows); only POSIX far sides are supported yet",
+		    h->host, family_name(h->info->family));
+		host_end(h, why);
+		free(why);
+		uv_process_kill(&h->proc, SIGTERM);
+	} else if (h->phase == PH_LAUNCH && strcmp(line + n, " ready") == 0) {
+		h->phase = PH_MCP;
+		send_msg(h, json_pack("{s:i, s:s, s:{s:s, s:{s:{s:{}}}, "
+		    "s:{s:s, s:s}}}", "id", 0, "method", "initialize", "params",
+		    "protocolVersion", "2025-06-18", "capabilities",
+		    "experimental", "aiterm/structuredContent", "clientInfo",
+		    "name", "aiterm-relay", "version", PACKAGE_VERSION));
+	}
+}
+
+static void
 on_out(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 {
 	struct rhost *h = s->data;
@@ -240,10 +401,16 @@ on_out(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 		buf_add(&h->rd, b->base, (size_t)n);
 		buf_addc(&h->rd, '\0');
 		h->rd.len--;
-		while ((nl = memchr(h->rd.data, '\n', h->rd.len)) != NULL) {
+		while (!h->dead &&
+		    (nl = memchr(h->rd.data, '\n', h->rd.len)) != NULL) {
 			used = (size_t)(nl + 1 - h->rd.data);
 			*nl = '\0';
-			if ((msg = json_loads(h->rd.data, 0, NULL)) != NULL) {
+			if (nl > h->rd.data && nl[-1] == '\r')
+				nl[-1] = '\0';
+			if (h->phase != PH_MCP)
+				preamble_line(h, h->rd.data);
+			else if ((msg = json_loads(h->rd.data, 0, NULL))
+			    != NULL) {
 				got(h, msg);
 				json_decref(msg);
 			}
@@ -284,13 +451,21 @@ static char *
 why_ended(struct rhost *h, int64_t status)
 {
 	const char *tail = h->errtail;
+	bool secret = h->ap != NULL && askpass_answered(h->ap) > 0;
 
 	if (status == 127 || strstr(tail, "aiterm-remote: no ") != NULL)
 		return xasprintf("REMOTE_AITERM_MISSING: %s has no aiterm-mcp "
 		    "to run (%s)", h->host, tail);
-	if (!h->ready && strstr(tail, "Permission denied") != NULL)
-		return xasprintf("REMOTE_AUTH_FAILED: ssh %s: %s", h->host,
+	if (!h->ready && strstr(tail, "Permission denied") != NULL) {
+		if (secret)	/* a wrong one is not tried again */
+			hinfo_forget_secret(h->info);
+		return xasprintf("REMOTE_AUTH_FAILED: ssh %s: %s (%s)",
+		    h->host, secret ? "the remote_secret given was not "
+		    "accepted" : h->asked ? "no key or agent was accepted and "
+		    "the secret was not asked for" : "no key or agent was "
+		    "accepted; pass remote_secret for a passphrase or password",
 		    tail);
+	}
 	if (!h->ready)
 		return xasprintf("REMOTE_UNREACHABLE: ssh %s exited with status "
 		    "%lld before the remote aiterm-mcp answered (%s)", h->host,
@@ -305,70 +480,112 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 	struct rhost *h = p->data;
 	char *why;
 
-	(void)sig;
 	why = why_ended(h, sig != 0 ? 128 + sig : status);
 	host_end(h, why);
 	free(why);
 	uv_close((uv_handle_t *)p, host_closed);
 }
 
+static void
+on_deadline(uv_timer_t *t)
+{
+	struct rhost *h = t->data;
+	char *why = xasprintf("REMOTE_UNREACHABLE: %s did not start aiterm-mcp "
+	    "within %d s (%s)", h->host, START_MS / 1000, h->errtail);
+
+	host_end(h, why);
+	free(why);
+	uv_process_kill(&h->proc, SIGTERM);
+}
+
 /*
- * What ssh runs there, through the user's login shell whatever it is:
- * /bin/sh with PATH from a login shell (its other output dropped), then
- * aiterm-mcp.  Base64 keeps the script clear of that shell's quoting.
+ * The launch, read by /bin/sh from ssh's stdin (one line: it runs before
+ * anything else is written): PATH from a login shell (its other output
+ * and stderr dropped, so a noisy profile cannot reach the MCP reader),
+ * then "<nonce> ready" and aiterm-mcp.
  */
-static char *
-remote_command(void)
+static void
+launch(struct rhost *h)
 {
 	const char *mcp = getenv("AITERM_REMOTE_MCP");
-	char *script, *cmd, *b64;
-	uv_buf_t in;
-	size_t i, o, n;
-	static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrs"
-	    "tuvwxyz0123456789+/";
+	char *line;
 
 	if (mcp == NULL || *mcp == '\0')
 		mcp = "aiterm-mcp";
-	script = xasprintf("p=$(\"${SHELL:-/bin/sh}\" -lc 'printf "
+	line = xasprintf("p=$(\"${SHELL:-/bin/sh}\" -lc 'printf "
 	    "\"\\naiterm-path=%%s\\n\" \"$PATH\"' </dev/null 2>/dev/null | "
 	    "sed -n 's/^aiterm-path=//p' | tail -n 1); "
 	    "[ -n \"$p\" ] && PATH=$p; export PATH; "
 	    "m='%s'; command -v \"$m\" >/dev/null 2>&1 || { echo "
 	    "\"aiterm-remote: no $m on PATH=$PATH\" >&2; exit 127; }; "
-	    "exec \"$m\"", mcp);
-	in = uv_buf_init(script, (unsigned)strlen(script));
-	n = in.len;
-	b64 = xmalloc(4 * ((n + 2) / 3) + 1);
-	for (i = o = 0; i < n; i += 3) {
-		unsigned v = (unsigned char)script[i] << 16 |
-		    (i + 1 < n ? (unsigned char)script[i + 1] << 8 : 0) |
-		    (i + 2 < n ? (unsigned char)script[i + 2] : 0);
+	    "echo %s ready; exec \"$m\"\n", mcp, h->nonce);
+	h->phase = PH_LAUNCH;
+	send_text(h, line);
+	free(line);
+}
 
-		b64[o++] = tbl[v >> 18 & 63];
-		b64[o++] = tbl[v >> 12 & 63];
-		b64[o++] = i + 1 < n ? tbl[v >> 6 & 63] : '=';
-		b64[o++] = i + 2 < n ? tbl[v & 63] : '=';
+/* ssh's environment: ours, and with a secret, where our askpass is. */
+static char **
+ssh_env(const char *sock)
+{
+	size_t n = 0, k = 0;
+	char **env, *askpass;
+
+	while (environ[n] != NULL)
+		n++;
+	env = xcalloc(n + 4, sizeof *env);
+	for (n = 0; environ[n] != NULL; n++) {
+		if (strncmp(environ[n], "SSH_ASKPASS", 11) != 0 &&
+		    strncmp(environ[n], "AITERM_ASKPASS_SOCKET=", 22) != 0)
+			env[k++] = xstrdup(environ[n]);
 	}
-	b64[o] = '\0';
-	cmd = xasprintf("exec /bin/sh -c \"$(echo %s | base64 -d)\"", b64);
-	free(b64);
-	free(script);
-	return cmd;
+	askpass = path_sibling("aiterm-askpass", AITERM_BINDIR);
+	env[k++] = xasprintf("SSH_ASKPASS=%s", askpass);
+	env[k++] = xstrdup("SSH_ASKPASS_REQUIRE=force");
+	env[k++] = xasprintf("AITERM_ASKPASS_SOCKET=%s", sock);
+	free(askpass);
+	return env;
+}
+
+static void
+env_free(char **env)
+{
+	size_t i;
+
+	for (i = 0; env != NULL && env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
 }
 
 static struct rhost *
 host_start(const char *host, char **why)
 {
+	static unsigned serial;
 	struct rhost *h = xcalloc(1, sizeof *h);
-	char *dir = state_path("ssh"), *cpath, *cmd = remote_command(), *dest;
+	char *dir = state_path("ssh"), *cpath, *dest, *sock = NULL, *probe;
+	char **env = NULL;
 	struct aiterm_error err = ERROR_INIT;
 	uv_process_options_t o;
 	uv_stdio_container_t io[3];
 	const char *colon = strrchr(host, ':');
 	char port[16] = "";
-	int rc;
+	char *argv[28];
+	size_t k = 0;
+	bool spawned;
+	int rc = 0;
 
 	snprintf(h->host, sizeof h->host, "%s", host);
+	h->info = hinfo_get(host);
+	h->phase = h->info->family == FAM_POSIX ? PH_LAUNCH : PH_PROBE;
+	/* Digits only: the same in every shell's echo. */
+	snprintf(h->nonce, sizeof h->nonce, "aiterm-probe-%ld%u%llu",
+	    (long)getpid(), ++serial, (unsigned long long)uv_hrtime());
+	/*
+	 * The command, run by the login shell whatever it is: the probe
+	 * (once per host and process), then /bin/sh reading the launch.
+	 */
+	probe = h->phase == PH_PROBE ? xasprintf("echo %s %%OS%% $PSHOME; "
+	    "exec /bin/sh", h->nonce) : xstrdup("exec /bin/sh");
 	dest = xstrdup(host);
 	/* host:port (not an IPv6 literal without brackets). */
 	if (colon != NULL && strchr(host, ':') == colon && colon[1] != '\0') {
@@ -378,82 +595,91 @@ host_start(const char *host, char **why)
 	state_mkdir(dir, &err);
 	error_clear(&err);
 	cpath = xasprintf("ControlPath=%s/cm-%%C", dir);
-	{
-		char *argv[24];
-		size_t k = 0;
-
-		argv[k++] = "ssh";
-		argv[k++] = "-T";
-		argv[k++] = "-o";
-		argv[k++] = "BatchMode=yes";
-		argv[k++] = "-o";
-		argv[k++] = "ConnectTimeout=10";
-		argv[k++] = "-o";
-		argv[k++] = "ControlMaster=auto";
-		argv[k++] = "-o";
-		argv[k++] = cpath;
-		argv[k++] = "-o";
-		argv[k++] = "ControlPersist=no";
-		argv[k++] = "-o";
-		argv[k++] = "ServerAliveInterval=15";
-		if (port[0] != '\0') {
-			argv[k++] = "-p";
-			argv[k++] = port;
-		}
-		/* ssh reads ~/.ssh/config of the passwd entry, not $HOME. */
-		if (getenv("AITERM_SSH_CONFIG") != NULL &&
-		    *getenv("AITERM_SSH_CONFIG") != '\0') {
-			argv[k++] = "-F";
-			argv[k++] = getenv("AITERM_SSH_CONFIG");
-		}
-		argv[k++] = "--";
-		argv[k++] = dest;
-		argv[k++] = cmd;
-		argv[k] = NULL;
-		uv_pipe_init(server_loop(), &h->in, 0);
-		uv_pipe_init(server_loop(), &h->out, 0);
-		uv_pipe_init(server_loop(), &h->err, 0);
-		h->in.data = h->out.data = h->err.data = h->proc.data = h;
-		memset(&o, 0, sizeof o);
-		io[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
-		io[0].data.stream = (uv_stream_t *)&h->in;
-		io[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-		io[1].data.stream = (uv_stream_t *)&h->out;
-		io[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-		io[2].data.stream = (uv_stream_t *)&h->err;
-		o.file = "ssh";
-		o.args = argv;
-		o.stdio = io;
-		o.stdio_count = 3;
-		o.exit_cb = on_exit_cb;
-		rc = uv_spawn(server_loop(), &h->proc, &o);
+	if (h->info->secret != NULL) {
+		sock = xasprintf("%s/ap-%ld-%u", dir, (long)getpid(), ++serial);
+		if ((h->ap = askpass_start(sock, h->info->secret, why))
+		    == NULL)
+			rc = UV_EINVAL;
+		env = ssh_env(sock);
+		h->asked = true;
 	}
+	argv[k++] = "ssh";
+	argv[k++] = "-T";
+	argv[k++] = "-o";
+	/* No prompt ever reaches a terminal: BatchMode, or our askpass. */
+	argv[k++] = h->ap != NULL ? "BatchMode=no" : "BatchMode=yes";
+	argv[k++] = "-o";
+	argv[k++] = "NumberOfPasswordPrompts=1";
+	argv[k++] = "-o";
+	argv[k++] = "ConnectTimeout=10";
+	argv[k++] = "-o";
+	argv[k++] = "ControlMaster=auto";
+	argv[k++] = "-o";
+	argv[k++] = cpath;
+	argv[k++] = "-o";
+	argv[k++] = "ControlPersist=no";
+	argv[k++] = "-o";
+	argv[k++] = "ServerAliveInterval=15";
+	if (port[0] != '\0') {
+		argv[k++] = "-p";
+		argv[k++] = port;
+	}
+	/* ssh reads ~/.ssh/config of the passwd entry, not $HOME. */
+	if (getenv("AITERM_SSH_CONFIG") != NULL &&
+	    *getenv("AITERM_SSH_CONFIG") != '\0') {
+		argv[k++] = "-F";
+		argv[k++] = getenv("AITERM_SSH_CONFIG");
+	}
+	argv[k++] = "--";
+	argv[k++] = dest;
+	argv[k++] = probe;
+	argv[k] = NULL;
+	uv_pipe_init(server_loop(), &h->in, 0);
+	uv_pipe_init(server_loop(), &h->out, 0);
+	uv_pipe_init(server_loop(), &h->err, 0);
+	uv_timer_init(server_loop(), &h->deadline);
+	h->in.data = h->out.data = h->err.data = h->proc.data = h;
+	h->deadline.data = h;
+	memset(&o, 0, sizeof o);
+	io[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
+	io[0].data.stream = (uv_stream_t *)&h->in;
+	io[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+	io[1].data.stream = (uv_stream_t *)&h->out;
+	io[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+	io[2].data.stream = (uv_stream_t *)&h->err;
+	o.file = "ssh";
+	o.args = argv;
+	o.env = env;
+	o.stdio = io;
+	o.stdio_count = 3;
+	o.exit_cb = on_exit_cb;
+	/* uv_spawn initialises the process handle even when it fails. */
+	spawned = sock == NULL || h->ap != NULL;
+	if (spawned)
+		rc = uv_spawn(server_loop(), &h->proc, &o);
+	env_free(env);
+	free(probe);
+	free(sock);
 	free(cpath);
-	free(cmd);
 	free(dest);
 	free(dir);
-	h->open = 4;
+	h->open = spawned ? 5 : 4;
+	h->next = hosts;
+	hosts = h;
 	if (rc != 0) {
-		*why = xasprintf("REMOTE_UNREACHABLE: cannot run ssh: %s",
-		    uv_strerror(rc));
-		h->dead = true;
-		h->next = hosts;
-		hosts = h;
-		uv_close((uv_handle_t *)&h->proc, host_closed);
-		uv_close((uv_handle_t *)&h->in, host_closed);
-		uv_close((uv_handle_t *)&h->out, host_closed);
-		uv_close((uv_handle_t *)&h->err, host_closed);
+		if (*why == NULL)
+			*why = xasprintf("REMOTE_UNREACHABLE: cannot run ssh: "
+			    "%s", uv_strerror(rc));
+		host_end(h, *why);
+		if (spawned)
+			uv_close((uv_handle_t *)&h->proc, host_closed);
 		return NULL;
 	}
 	uv_read_start((uv_stream_t *)&h->out, alloc_cb, on_out);
 	uv_read_start((uv_stream_t *)&h->err, alloc_cb, on_err);
-	h->next = hosts;
-	hosts = h;
-	send_msg(h, json_pack("{s:i, s:s, s:{s:s, s:{s:{s:{}}}, s:{s:s, "
-	    "s:s}}}", "id", 0, "method", "initialize", "params",
-	    "protocolVersion", "2025-06-18", "capabilities", "experimental",
-	    "aiterm/structuredContent", "clientInfo", "name", "aiterm-relay",
-	    "version", PACKAGE_VERSION));
+	uv_timer_start(&h->deadline, on_deadline, START_MS, 0);
+	if (h->phase == PH_LAUNCH)
+		launch(h);	/* probed before, in this process */
 	return h;
 }
 
@@ -488,8 +714,9 @@ on_cancel(struct tool_call *call)
 
 void
 remote_relay(struct tool_call *call, const char *tool, const char *host,
-    json_t *args)
+    const char *secret, json_t *args)
 {
+	struct hinfo *info;
 	struct rhost *h;
 	struct rcall *c, **pp;
 	char *why = NULL;
@@ -498,6 +725,20 @@ remote_relay(struct tool_call *call, const char *tool, const char *host,
 		tool_call_fail(call, "%s: remote '%.80s' is not an ssh "
 		    "destination (user@host, an alias, host:port)", tool,
 		    host);
+		json_decref(args);
+		return;
+	}
+	info = hinfo_get(host);
+	if (secret != NULL && *secret != '\0' && (info->secret == NULL ||
+	    strcmp(info->secret, secret) != 0)) {
+		hinfo_forget_secret(info);
+		info->secret = xstrdup(secret);
+	}
+	if (info->family != FAM_UNKNOWN && info->family != FAM_POSIX) {
+		tool_call_fail(call, "%s (remote %s): REMOTE_SHELL_UNSUPPORTED: "
+		    "%s's login shell is %s (Windows); only POSIX far sides are "
+		    "supported yet", tool, host, host,
+		    family_name(info->family));
 		json_decref(args);
 		return;
 	}
@@ -530,8 +771,15 @@ remote_close_all(void)
 {
 	struct rhost *h;
 
+	struct hinfo *i;
+
 	for (h = hosts; h != NULL; h = h->next) {
 		if (!h->dead)
 			uv_process_kill(&h->proc, SIGTERM);
+	}
+	while ((i = infos) != NULL) {
+		infos = i->next;
+		hinfo_forget_secret(i);
+		free(i);
 	}
 }

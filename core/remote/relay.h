@@ -19,10 +19,15 @@
 bool	remote_tool(const char *name);
 /* The schema property added to those tools. */
 json_t	*remote_schema_property(void);
-/* Relay call (its args without "remote") to host; finishes the call. */
+/* And "remote_secret", the passphrase or password for it (REM-AUTH). */
+json_t	*remote_schema_secret(void);
+/*
+ * Relay call (its args without "remote" and "remote_secret") to host;
+ * finishes the call.  secret (or NULL) is kept in memory for that host.
+ */
 void	remote_relay(struct tool_call *call, const char *tool,
-	    const char *host, json_t *args);
-/* At shutdown: end every connection (pending calls fail). */
+	    const char *host, const char *secret, json_t *args);
+/* At shutdown: end every connection (pending calls fail), wipe secrets. */
 void	remote_close_all(void);
 
 #endif

@@ -6,77 +6,19 @@
  * state root of its own (AITERM_REMOTE_MCP names a wrapper that sets it),
  * so a session opened there is not in the local server's list.  Cases:
  * open/send/read/close with exit codes and reducers applied there, one
- * ssh connection reused by every call, the connection killed mid-wait
- * (an error that says to read again; the next call reads the output from
- * the same cursor), an unreachable host and a missing remote aiterm-mcp
+ * ssh connection (one login, one sshd session in sshd's log) reused by
+ * two dozen calls, the connection killed mid-wait (an error that says to
+ * read again; the next call reads from the same cursor every line from
+ * before and after the drop, each once: nothing lost, nothing resent),
+ * an unreachable host and a missing remote aiterm-mcp
  * (clear errors, nothing hangs), a destination that is an ssh option.
  */
-const fs = require('node:fs');
-const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { execFileSync } = require('node:child_process');
-const { Rig, hasLine, show } = require('./lib/pty.cjs');
-const { sshdUnavailable, startSshd } = require('./lib/sshd.cjs');
-const { serverBinary } = require('./lib/server.cjs');
-const { skip } = require('./lib/skip.cjs');
+const { hasLine, countLine, show } = require('./lib/pty.cjs');
+const { remoteRig, sshProcs } = require('./lib/remote.cjs');
 
 const T = { timeout: 120000 };
-
-/* An sshd, an ssh alias for it in the rig's HOME, and the far side's aiterm-mcp. */
-async function remoteRig(t, mcp) {
-	const why = sshdUnavailable();
-	if (why) {
-		skip(t, 'no-sshd', why);
-		return null;
-	}
-	const far = path.join(require('node:os').tmpdir(), `aiterm-far-${process.pid}-${Date.now()}`);
-	fs.mkdirSync(far, { mode: 0o700 });
-	const rig = new Rig(t);
-	const sshd = await startSshd(path.join(rig.dirs.root, 'sshd'));
-	rig.cleanups.push(() => sshd.stop());
-	const sshDir = path.join(rig.dirs.home, '.ssh');
-	fs.mkdirSync(sshDir, { mode: 0o700 });
-	fs.writeFileSync(path.join(sshDir, 'config'), [
-		'Host far', '  HostName 127.0.0.1', `  Port ${sshd.port}`, `  User ${sshd.user}`, `  IdentityFile ${sshd.key}`,
-		'  StrictHostKeyChecking no', '  UserKnownHostsFile /dev/null', '  LogLevel ERROR', '',
-	].join('\n'), { mode: 0o600 });
-	/* The far side: its own state root, tmux socket folder and HOME. */
-	const farState = path.join(far, 'state');
-	const wrapper = path.join(far, 'aiterm-mcp');
-	const vars = { AITERM_STATE_DIR: farState, HOME: far, TMUX_TMPDIR: far, AITERM_PLUGIN_PATH: rig.env.AITERM_PLUGIN_PATH,
-		AITERM_SYSTEM_PLUGINDIR: '', AITERM_SHELL_DIR: rig.env.AITERM_SHELL_DIR, XDG_STATE_HOME: path.join(far, 'xdg') };
-	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(vars).map(([k, v]) => `export ${k}=${JSON.stringify(v || '')}\n`).join('') +
-		`exec ${JSON.stringify(serverBinary())} "$@"\n`, { mode: 0o755 });
-	rig.env.AITERM_REMOTE_MCP = mcp === undefined ? wrapper : mcp;
-	rig.env.AITERM_SSH_CONFIG = path.join(sshDir, 'config');
-	rig.cleanups.push(() => {
-		/* The far side's tmux server, by its PID, then its folder. */
-		try {
-			const pid = Number(execFileSync('tmux', ['-S', path.join(farState, 'tmux.sock'), 'display', '-p', '#{pid}'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-			if (pid > 0)
-				process.kill(pid, 'SIGKILL');
-		} catch { /* none */ }
-		fs.rmSync(far, { recursive: true, force: true });
-	});
-	const c = await rig.server();
-	return { rig, c, sshd, farState };
-}
-
-/* Our ssh processes: those whose command line names the rig's ControlPath. */
-function sshProcs(rig) {
-	const out = [];
-	for (const p of fs.readdirSync('/proc')) {
-		if (!/^\d+$/.test(p))
-			continue;
-		try {
-			const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8');
-			if (cmd.startsWith('ssh\0') && cmd.includes(path.join(rig.dirs.state, 'ssh')))
-				out.push(Number(p));
-		} catch { /* gone */ }
-	}
-	return out;
-}
 
 test('REM-RELAY: pty_open, pty_send and pty_close on another host; exit codes and reducers there; one ssh for all', T, async (t) => {
 	const r = await remoteRig(t);
@@ -97,6 +39,12 @@ test('REM-RELAY: pty_open, pty_send and pty_close on another host; exit codes an
 	const remote = await c.ok('pty_list', { remote: 'far' });
 	assert.ok(remote.text.includes('far1'), remote.text);
 	assert.equal(sshProcs(rig).length, 1, 'one ssh connection carried every call');
+	/* REM-AUTH: one login and one session on the far side for all of them. */
+	for (let i = 0; i < 20; i++)
+		await c.ok('pty_list', { remote: 'far' });
+	const log = r.sshd.log();
+	assert.equal((log.match(/Accepted publickey for /g) || []).length, 1, log);
+	assert.equal((log.match(/Starting session: /g) || []).length, 1, log);
 	await c.ok('pty_close', { remote: 'far', session_id: 'far1' });
 });
 
@@ -106,7 +54,7 @@ test('REM-RELAY: the connection killed mid-wait is an error that says to read ag
 		return;
 	const { rig, c } = r;
 	await c.ok('pty_open', { remote: 'far', name: 'far2' }, 60000);
-	const wait = c.call('pty_send', { remote: 'far', session_id: 'far2', text: 'sleep 2; echo after-the-drop', wait: true, timeout: 30 });
+	const wait = c.call('pty_send', { remote: 'far', session_id: 'far2', text: 'for i in 1 2 3 4 5 6; do echo drop-line-$i; sleep 0.4; done; echo after-the-drop', wait: true, timeout: 30 });
 	await new Promise((res) => setTimeout(res, 700));
 	for (const pid of sshProcs(rig))
 		process.kill(pid, 'SIGKILL');
@@ -117,10 +65,13 @@ test('REM-RELAY: the connection killed mid-wait is an error that says to read ag
 	await new Promise((res) => setTimeout(res, 2500));
 	const res = await c.ok('pty_read', { remote: 'far', session_id: 'far2', wait: true, timeout: 10 }, 60000);
 	assert.ok(hasLine(res.text, 'after-the-drop'), show(res.r));
+	/* From the same cursor: what came before the drop too, each line once. */
+	for (let i = 1; i <= 6; i++)
+		assert.equal(countLine(res.text, `drop-line-${i}`), 1, show(res.r));
 });
 
 test('REM-RELAY: an unreachable host, a missing remote aiterm-mcp and an option for a host are clear errors', T, async (t) => {
-	const r = await remoteRig(t, '/nonexistent/aiterm-mcp');
+	const r = await remoteRig(t, { mcp: '/nonexistent/aiterm-mcp' });
 	if (!r)
 		return;
 	const { c } = r;

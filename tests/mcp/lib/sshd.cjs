@@ -7,6 +7,14 @@
  * is touched, except that sshd running as root needs its privilege
  * separation directory (/run/sshd): when it is missing, sshd runs in a
  * private mount namespace (unshare -m) with a tmpfs /run that holds it.
+ *
+ * Options (REM-AUTH, REM-RELAY tests): passphrase protects the user key
+ * (given to ssh-keygen on its stdin's behalf through -N: the keygen has
+ * ended before any test looks); user { name, home, shell, password } adds
+ * a user of our uid that exists only in sshd's private mount namespace (a
+ * copy of /etc/passwd and a one-line /etc/shadow bind-mounted over the real ones
+ * there), with its own login shell, home and password: the machine's
+ * real accounts are not touched.  Needs root (fakeUserUnavailable).
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -62,7 +70,33 @@ function canConnect(port) {
  * Starts sshd in dir (created).  Returns { port, key, user, sshCommand,
  * stop(), log() }.
  */
-async function startSshd(dir) {
+/* Why a namespace-only user cannot be made here, or null. */
+function fakeUserUnavailable() {
+	if (!process.getuid || process.getuid() !== 0)
+		return 'a user of our own in sshd\'s mount namespace needs root (unshare -m, mount --bind)';
+	try {
+		execFileSync('unshare', ['-m', 'true'], { stdio: 'ignore', timeout: 5000 });
+	} catch {
+		return 'no private mount namespace (unshare -m)';
+	}
+	return null;
+}
+
+/* passwd and shadow copies with user added; the shell lines that mount them. */
+function fakeUserMounts(dir, user) {
+	const passwd = path.join(dir, 'passwd');
+	const shadow = path.join(dir, 'shadow');
+	const hash = user.password
+		? execFileSync('openssl', ['passwd', '-6', '-stdin'], { input: user.password + '\n', encoding: 'utf8' }).trim()
+		: '*';
+	fs.writeFileSync(passwd, fs.readFileSync('/etc/passwd', 'utf8') +
+		`${user.name}:x:${process.getuid()}:${process.getgid()}::${user.home}:${user.shell}\n`, { mode: 0o644 });
+	/* Only that user's line: no copy of the real hashes. */
+	fs.writeFileSync(shadow, `${user.name}:${hash}:19000:0:99999:7:::\n`, { mode: 0o600 });
+	return `mount --bind '${passwd}' /etc/passwd && mount --bind '${shadow}' /etc/shadow && `;
+}
+
+async function startSshd(dir, opts = {}) {
 	fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 	const hostKey = path.join(dir, 'ssh_host_ed25519_key');
 	const key = path.join(dir, 'id_ed25519');
@@ -70,10 +104,11 @@ async function startSshd(dir) {
 	const cfg = path.join(dir, 'sshd_config');
 	const pidFile = path.join(dir, 'sshd.pid');
 	execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'aiterm-test-host', '-f', hostKey], { stdio: 'ignore' });
-	execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'aiterm-test-user', '-f', key], { stdio: 'ignore' });
+	execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', opts.passphrase || '', '-C', 'aiterm-test-user', '-f', key], { stdio: 'ignore' });
 	fs.copyFileSync(key + '.pub', auth);
 	fs.chmodSync(auth, 0o600);
-	const user = require('node:os').userInfo().username;
+	const user = opts.user ? opts.user.name : require('node:os').userInfo().username;
+	const mounts = opts.user ? fakeUserMounts(dir, opts.user) : '';
 	let port = 0;
 	let child = null;
 	let log = '';
@@ -84,10 +119,10 @@ async function startSshd(dir) {
 			'ListenAddress 127.0.0.1',
 			`HostKey ${hostKey}`,
 			`AuthorizedKeysFile ${auth}`,
-			'PasswordAuthentication no',
+			`PasswordAuthentication ${opts.user && opts.user.password ? 'yes' : 'no'}`,
 			'KbdInteractiveAuthentication no',
 			'PubkeyAuthentication yes',
-			'PermitRootLogin prohibit-password',
+			`PermitRootLogin ${opts.user ? 'yes' : 'prohibit-password'}`,
 			'StrictModes no',
 			'UsePAM no',
 			`PidFile ${pidFile}`,
@@ -98,9 +133,11 @@ async function startSshd(dir) {
 			'',
 		].join('\n'));
 		const argv = [SSHD, '-D', '-e', '-f', cfg];
-		const needNs = process.getuid && process.getuid() === 0 && !fs.existsSync('/run/sshd');
+		const noRun = process.getuid && process.getuid() === 0 && !fs.existsSync('/run/sshd');
+		const needNs = noRun || opts.user;
+		const run = noRun ? 'mount -t tmpfs tmpfs /run && mkdir -m 755 /run/sshd && ' : '';
 		const p = needNs
-			? spawn('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs tmpfs /run && mkdir -m 755 /run/sshd && exec "$@"', 'sh', ...argv], { stdio: ['ignore', 'ignore', 'pipe'] })
+			? spawn('unshare', ['-m', 'sh', '-c', `${mounts}${run}exec "$@"`, 'sh', ...argv], { stdio: ['ignore', 'ignore', 'pipe'] })
 			: spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
 		p.stderr.setEncoding('utf8');
 		p.stderr.on('data', (s) => { log += s; });
@@ -135,4 +172,4 @@ async function startSshd(dir) {
 	};
 }
 
-module.exports = { sshdUnavailable, startSshd, SSHD };
+module.exports = { sshdUnavailable, fakeUserUnavailable, startSshd, SSHD };

@@ -1,0 +1,78 @@
+'use strict';
+/*
+ * REM-RELAY on an agent: agent_launch and pty_read{agent_transcript} with
+ * remote, relayed over ssh (a real sshd on 127.0.0.1, key auth) to the
+ * far side's aiterm-mcp, which launches the real Claude Code CLI there
+ * against the mock Anthropic API (lib/claude-mock.cjs).  The far side is
+ * an AgentRig of its own (state root, HOME, CLIs on PATH, the mock's URL)
+ * whose server ssh starts through a wrapper; the local server is another
+ * AgentRig's, with only AITERM_REMOTE_MCP and AITERM_SSH_CONFIG to reach
+ * it.  The launch receipt, the answer and the session's place (there,
+ * not here) are what the model reads.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
+const { startClaudeMock } = require('./lib/claude-mock.cjs');
+const { sshdUnavailable, startSshd } = require('../mcp/lib/sshd.cjs');
+const { serverBinary } = require('../mcp/lib/server.cjs');
+const { skip } = require('../mcp/lib/skip.cjs');
+
+const T = { timeout: 180000 };
+const q = (v) => `'${String(v).replace(/'/g, "'\\''")}'`;
+
+test('REM-RELAY AGT-LAUNCH AGT-TURN: agent_launch of Claude Code on another host; the answer read there from its transcript', T, async (t) => {
+	const why = sshdUnavailable();
+	if (why) {
+		skip(t, 'no-sshd', why);
+		return;
+	}
+	const mock = await startClaudeMock({ defaultText: 'Default answer.' });
+	const far = new AgentRig(null);
+	const local = new AgentRig(null);
+	let sshd = null;
+	t.after(async () => {
+		/* The local server (and its ssh) first, then sshd, then the far side's tmux and agents by PID. */
+		await local.cleanup().catch((e) => t.diagnostic(`local: ${e.message}`));
+		if (sshd)
+			await sshd.stop();
+		await far.cleanup();
+		await mock.close();
+	});
+	seedClaude(far.dirs.home, far.dirs.work);
+	far.env.ANTHROPIC_BASE_URL = mock.url;
+	sshd = await startSshd(path.join(far.dirs.root, 'sshd'));
+	/* The far aiterm-mcp: the far rig's environment, whatever sshd's session had. */
+	const wrapper = path.join(far.dirs.root, 'aiterm-mcp');
+	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(far.env).filter(([, v]) => typeof v === 'string')
+		.map(([k, v]) => `export ${k}=${q(v)}\n`).join('') + `cd ${q(far.dirs.home)}\nexec ${q(serverBinary())} "$@"\n`, { mode: 0o755 });
+	const sshDir = path.join(local.dirs.home, '.ssh');
+	fs.mkdirSync(sshDir, { mode: 0o700 });
+	fs.writeFileSync(path.join(sshDir, 'config'), ['Host far', '  HostName 127.0.0.1', `  Port ${sshd.port}`,
+		`  User ${sshd.user}`, `  IdentityFile ${sshd.key}`, '  IdentitiesOnly yes', '  StrictHostKeyChecking no',
+		'  UserKnownHostsFile /dev/null', '  LogLevel ERROR', ''].join('\n'), { mode: 0o600 });
+	local.env.AITERM_REMOTE_MCP = wrapper;
+	local.env.AITERM_SSH_CONFIG = path.join(sshDir, 'config');
+	local.show(t);
+	await local.start();
+
+	mock.push({ type: 'text', text: 'The far answer is forty-two.', chunks: 3, delayMs: 200 });
+	const l = await local.call('agent_launch', { remote: 'far', harness: 'claude-code', cwd: far.dirs.work, prompt: 'What is the far answer?' }, 120000);
+	assert.equal(l.isError, false, l.text);
+	assert.match(l.text, /^startup: ready$/m, l.text);
+	assert.match(l.text, /^prompt: start_confirmed \((screen_running|transcript_prompt|transcript_turn_ended)\), turn 1, event_cursor 1:0$/m, l.text);
+	/* The watch command names the far side's tmux socket. */
+	assert.ok(l.text.includes(path.join(far.dirs.state, 'tmux.sock')), l.text);
+	const id = l.text.match(/^launched claude-code \S+ in (\S+) \(launch /m)[1];
+	const a = await local.call('pty_read', { remote: 'far', session_id: id, agent_transcript: true, wait: true, timeout: 60 }, 90000);
+	assert.equal(a.isError, false, a.text);
+	assert.match(a.text, /^The far answer is forty-two\.\n\[turn 1 done( · [\d.]+s)?\]$/, a.text);
+	/* There, not here. */
+	const here = await local.call('pty_list', {});
+	assert.ok(!here.text.includes(id), here.text);
+	const there = await local.call('pty_list', { remote: 'far' });
+	assert.ok(there.text.includes(id), there.text);
+	assert.ok(mock.main.some((r) => JSON.stringify(r.body.messages).includes('What is the far answer?')), 'the mock got the prompt');
+});
