@@ -10,6 +10,7 @@
 #include "agent/transcript.h"
 #include "agent/watch.h"
 #include "mcp/server.h"
+#include "pty/muxjob.h"
 #include "pty/session.h"
 #include "state/lock.h"
 #include "util/xmalloc.h"
@@ -33,6 +34,19 @@ struct dispatch {
 	struct path_watch	*transcript;	/* its file, or where it will be */
 	int			 open;
 	bool			 watching, done;
+	/*
+	 * The screen reads, the route and the card's check run on the
+	 * multiplexer's thread (pty/muxjob.h): how many are in flight, and
+	 * what the last one found.
+	 */
+	int			 jobs;
+	bool			 looking, still;
+	int			 rc;
+	struct aiterm_error	 err;
+	struct agent_record	 rec;
+	const struct aiterm_input_step *steps;
+	const char		*by;
+	char			*retarget;
 };
 
 void
@@ -63,16 +77,26 @@ agent_turn_running(const struct harness *h, struct agent_record *r)
 	return running;
 }
 
+/* Freed once its handles are closed and no job holds it. */
+static void
+d_free(struct dispatch *d)
+{
+	if (d->open > 0 || d->jobs > 0)
+		return;
+	error_clear(&d->err);
+	free(d->retarget);
+	free(d->lock);
+	free(d->text);
+	free(d);
+}
+
 static void
 d_closed(uv_handle_t *h)
 {
 	struct dispatch *d = h->data;
 
-	if (--d->open == 0) {
-		free(d->lock);
-		free(d->text);
-		free(d);
-	}
+	d->open--;
+	d_free(d);
 }
 
 static void
@@ -118,44 +142,73 @@ d_fail(struct dispatch *d, const char *what)
 	d_end(d);
 }
 
-/* Start evidence: a running screen, an approval, or the transcript. */
+/*
+ * Start evidence: a running screen, an approval, or the transcript.  On
+ * the multiplexer's thread; the transcript's watch is moved on the loop.
+ */
 static void
-d_look(struct dispatch *d)
+look_work(void *arg)
 {
+	struct dispatch *d = arg;
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf answer = BUF_INIT;
 	struct agent_record rec;
 	struct agent_screen scr;
 	struct aiterm_turn t;
-	const char *by = NULL;
 
-	if (d->done)
-		return;
+	d->by = NULL;
+	free(d->retarget);
+	d->retarget = NULL;
 	if (agent_screen_read(d->h, d->session, &scr, &err) == 0) {
 		if (scr.verdict.state == AITERM_SCREEN_RUNNING)
-			by = "screen_running";
+			d->by = "screen_running";
 		else if (scr.verdict.state == AITERM_SCREEN_APPROVAL)
-			by = "approval_shown";
+			d->by = "approval_shown";
 		agent_screen_free(&scr);
 	}
-	if (by == NULL && agent_record_read(d->session, &rec, &err) == 0) {
+	if (d->by == NULL && agent_record_read(d->session, &rec, &err) == 0) {
 		if (transcript_locate(d->h, &rec, &err) == 0 &&
 		    transcript_turn(d->h, rec.transcript, rec.index, &t,
 		    &answer, &err) == 0 && t.state != AITERM_TURN_NONE)
-			by = t.state == AITERM_TURN_STARTED ?
+			d->by = t.state == AITERM_TURN_STARTED ?
 			    "transcript_prompt" : "transcript_turn_ended";
-		if (rec.transcript[0] != '\0' && d->transcript != NULL)
-			path_watch_retarget(d->transcript, rec.transcript);
+		if (rec.transcript[0] != '\0')
+			d->retarget = xstrdup(rec.transcript);
 		agent_record_free(&rec);
 	}
 	error_clear(&err);
 	buf_free(&answer);
-	if (by != NULL) {
+}
+
+static void
+look_done(void *arg)
+{
+	struct dispatch *d = arg;
+
+	d->jobs--;
+	d->looking = false;
+	if (d->done) {
+		d_free(d);
+		return;
+	}
+	if (d->retarget != NULL && d->transcript != NULL)
+		path_watch_retarget(d->transcript, d->retarget);
+	if (d->by != NULL) {
 		d->r.dispatch = DISPATCH_START_CONFIRMED;
 		snprintf(d->r.confirmed_by, sizeof d->r.confirmed_by, "%s",
-		    by);
+		    d->by);
 		d_end(d);
 	}
+}
+
+static void
+d_look(struct dispatch *d)
+{
+	if (d->done || d->looking)
+		return;
+	d->looking = true;
+	d->jobs++;
+	muxjob_run(look_work, look_done, d);
 }
 
 static void
@@ -237,49 +290,66 @@ typed(void *arg, int rc, const char *error)
 static int route(struct dispatch *, struct agent_record *,
     const struct aiterm_input_step **, struct aiterm_error *);
 
-/* The card had its time: gone, the text goes as a new turn; else no. */
+/*
+ * The card had its time: gone, the text goes as a new turn; else no.  The
+ * screen, the record and the route on the multiplexer's thread.
+ */
 static void
-on_card(uv_timer_t *t)
+card_work(void *arg)
 {
-	struct dispatch *d = t->data;
-	const struct aiterm_input_step *steps = NULL;
-	struct aiterm_error err = ERROR_INIT;
+	struct dispatch *d = arg;
 	struct agent_record rec;
 	struct agent_screen scr;
-	char code[32];
-	bool still;
 
-	if (agent_screen_read(d->h, d->session, &scr, &err) != 0) {
+	d->still = false;
+	d->rc = -1;
+	if (agent_screen_read(d->h, d->session, &scr, &d->err) != 0)
+		return;
+	d->still = scr.verdict.state == AITERM_SCREEN_RATE_LIMITED;
+	agent_screen_free(&scr);
+	if (d->still || agent_record_read(d->session, &rec, &d->err) != 0)
+		return;
+	d->rc = route(d, &rec, &d->steps, &d->err);
+	agent_record_free(&rec);
+}
+
+static void
+card_done(void *arg)
+{
+	struct dispatch *d = arg;
+	char code[32];
+
+	d->jobs--;
+	if (d->done) {
 		lock_release(d->lock, NULL);
-		d_fail(d, error_msg(&err));
-		error_clear(&err);
+		d_free(d);
 		return;
 	}
-	still = scr.verdict.state == AITERM_SCREEN_RATE_LIMITED;
-	agent_screen_free(&scr);
-	if (still) {
+	if (d->rc == 0) {
+		agent_input_play(d->session, d->steps, d->text, d->len, typed,
+		    d);
+		return;
+	}
+	lock_release(d->lock, NULL);
+	if (d->still) {
 		harness_code_prefix(d->h, code, sizeof code);
-		lock_release(d->lock, NULL);
 		snprintf(d->r.error, sizeof d->r.error, "%s_RATE_LIMIT_RECOVERY_"
 		    "FAILED: the usage-limit card was dismissed once and is "
 		    "still shown; nothing was sent (pty_read screen=true shows "
 		    "it)", code);
 		d_fail(d, d->r.error);
-		return;
-	}
-	if (agent_record_read(d->session, &rec, &err) != 0) {
-		lock_release(d->lock, NULL);
-		d_fail(d, error_msg(&err));
-		error_clear(&err);
-		return;
-	}
-	if (route(d, &rec, &steps, &err) != 0) {
-		lock_release(d->lock, NULL);
-		d_fail(d, error_msg(&err));
 	} else
-		agent_input_play(d->session, steps, d->text, d->len, typed, d);
-	agent_record_free(&rec);
-	error_clear(&err);
+		d_fail(d, error_msg(&d->err));
+	error_clear(&d->err);
+}
+
+static void
+on_card(uv_timer_t *t)
+{
+	struct dispatch *d = t->data;
+
+	d->jobs++;
+	muxjob_run(card_work, card_done, d);
 }
 
 /* The card's keys went in: it gets a moment to leave. */
@@ -472,12 +542,38 @@ route(struct dispatch *d, struct agent_record *rec,
 	return rc;
 }
 
+/* Which way the text goes, on the multiplexer's thread. */
+static void
+route_work(void *arg)
+{
+	struct dispatch *d = arg;
+
+	d->rc = route(d, &d->rec, &d->steps, &d->err);
+}
+
+static void
+route_done(void *arg)
+{
+	struct dispatch *d = arg;
+
+	d->jobs--;
+	agent_record_free(&d->rec);
+	if (d->rc != 0) {
+		lock_release(d->lock, NULL);
+		d_fail(d, error_msg(&d->err));
+		error_clear(&d->err);
+	} else if (strcmp(d->r.route, "recovery") == 0)
+		agent_input_play(d->session, d->steps, NULL, 0, dismissed, d);
+	else
+		agent_input_play(d->session, d->steps, d->text, d->len, typed,
+		    d);
+}
+
 void
 agent_dispatch(const struct harness *h, const char *session, const char *text,
     size_t len, dispatch_cb cb, void *arg)
 {
 	struct dispatch *d = xcalloc(1, sizeof *d);
-	const struct aiterm_input_step *steps = NULL;
 	struct aiterm_error err = ERROR_INIT;
 	struct lock_owner owner;
 	struct agent_record rec;
@@ -516,15 +612,11 @@ agent_dispatch(const struct harness *h, const char *session, const char *text,
 		d_fail(d, error_msg(&err));
 		goto out;
 	}
-	if (route(d, &rec, &steps, &err) != 0) {
-		lock_release(d->lock, NULL);
-		d_fail(d, error_msg(&err));
-		goto out;
-	}
-	if (strcmp(d->r.route, "recovery") == 0)
-		agent_input_play(session, steps, NULL, 0, dismissed, d);
-	else
-		agent_input_play(session, steps, text, len, typed, d);
+	/* The record goes with the job, which routes on the worker. */
+	d->rec = rec;
+	memset(&rec, 0, sizeof rec);
+	d->jobs++;
+	muxjob_run(route_work, route_done, d);
 out:
 	agent_record_free(&rec);
 	error_clear(&err);

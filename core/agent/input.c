@@ -6,6 +6,7 @@
 #include "agent/input.h"
 #include "mcp/server.h"
 #include "plugin/host.h"
+#include "pty/muxjob.h"
 #include "pty/session.h"
 #include "shell/utf8.h"
 #include "util/xmalloc.h"
@@ -20,6 +21,8 @@ struct play {
 	input_cb			 cb;
 	void				*arg;
 	uv_timer_t			 timer;
+	int				 rc;	/* of the steps on the worker */
+	struct aiterm_error		 err;
 };
 
 static void
@@ -98,35 +101,56 @@ on_pause(uv_timer_t *t)
 	run(t->data);
 }
 
+/*
+ * The steps up to the next pause, on the multiplexer's thread (a stalled
+ * tmux holds this input, not the loop).
+ */
+static void
+steps_work(void *arg)
+{
+	struct play *pl = arg;
+
+	pl->rc = 0;
+	while (pl->rc == 0 && pl->steps->kind != AITERM_INPUT_END &&
+	    pl->steps->kind != AITERM_INPUT_PAUSE) {
+		pl->rc = step(pl, pl->steps, &pl->err);
+		pl->steps++;
+	}
+}
+
+static void
+steps_done(void *arg)
+{
+	struct play *pl = arg;
+
+	if (pl->rc != 0) {
+		finish(pl, -1, error_msg(&pl->err));
+		error_clear(&pl->err);
+		return;
+	}
+	run(pl);
+}
+
+/* Pauses by a timer on the loop; other steps by the worker. */
 static void
 run(struct play *pl)
 {
-	struct aiterm_error err = ERROR_INIT;
-	int rc;
+	while (pl->steps->kind == AITERM_INPUT_PAUSE) {
+		long ms = pl->steps->arg != NULL ?
+		    strtol(pl->steps->arg, NULL, 10) : 0;
 
-	while (pl->steps->kind != AITERM_INPUT_END) {
-		if (pl->steps->kind == AITERM_INPUT_PAUSE) {
-			long ms = pl->steps->arg != NULL ?
-			    strtol(pl->steps->arg, NULL, 10) : 0;
-
-			pl->steps++;
-			if (ms > 0) {
-				uv_timer_start(&pl->timer, on_pause,
-				    (uint64_t)(ms > PAUSE_MAX_MS ?
-				    PAUSE_MAX_MS : ms), 0);
-				return;
-			}
-			continue;
-		}
-		rc = step(pl, pl->steps, &err);
 		pl->steps++;
-		if (rc != 0) {
-			finish(pl, -1, error_msg(&err));
-			error_clear(&err);
+		if (ms > 0) {
+			uv_timer_start(&pl->timer, on_pause, (uint64_t)(ms >
+			    PAUSE_MAX_MS ? PAUSE_MAX_MS : ms), 0);
 			return;
 		}
 	}
-	finish(pl, 0, NULL);
+	if (pl->steps->kind == AITERM_INPUT_END) {
+		finish(pl, 0, NULL);
+		return;
+	}
+	muxjob_run(steps_work, steps_done, pl);
 }
 
 void

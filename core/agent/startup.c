@@ -10,6 +10,7 @@
 #include "reduce/strip.h"
 #include "state/atomic.h"
 #include "mcp/server.h"
+#include "pty/muxjob.h"
 #include "pty/session.h"
 #include "util/xmalloc.h"
 
@@ -57,16 +58,36 @@ struct startup {
 	uint64_t		 answered_at;	/* loop time of that answer */
 	long long		 t0;
 	struct startup_result	 r;
+	/*
+	 * Looks and the pane's pid are read on the multiplexer's thread
+	 * (pty/muxjob.h): how many jobs are in flight, what a look found.
+	 */
+	int			 jobs;
+	bool			 looking;
+	int			 look_rc;
+	struct agent_screen	 scr;
+	struct aiterm_error	 look_err;
+	long			 pane_pid;
 };
+
+/*
+ * Freed once its handles are closed, no play is under way (typed() comes
+ * then) and no job holds it.
+ */
+static void
+s_free(struct startup *s)
+{
+	if (s->open == 0 && !s->typing && s->jobs == 0)
+		free(s);
+}
 
 static void
 closed(uv_handle_t *h)
 {
 	struct startup *s = h->data;
 
-	/* A play under way still calls typed(), which frees it then. */
-	if (--s->open == 0 && !s->typing)
-		free(s);
+	s->open--;
+	s_free(s);
 }
 
 static void
@@ -199,8 +220,7 @@ typed(void *arg, int rc, const char *error)
 
 	s->typing = false;
 	if (s->done) {
-		if (s->open == 0)
-			free(s);
+		s_free(s);
 		return;
 	}
 	if (rc != 0) {
@@ -238,18 +258,37 @@ advance(struct startup *s, const struct aiterm_screen_verdict *v)
 	agent_input_play(s->session, keys, NULL, 0, typed, s);
 }
 
+/* A look's screen, on the multiplexer's thread. */
 static void
-look(struct startup *s)
+look_work(void *arg)
 {
-	struct aiterm_error err = ERROR_INIT;
-	struct agent_screen scr;
+	struct startup *s = arg;
 
-	if (s->done || s->typing)
+	s->look_rc = agent_screen_read(s->h, s->session, &s->scr,
+	    &s->look_err);
+}
+
+/* What the screen shows decides, back on the loop. */
+static void
+look_done(void *arg)
+{
+	struct startup *s = arg;
+	struct agent_screen scr = s->scr;
+
+	s->jobs--;
+	s->looking = false;
+	memset(&s->scr, 0, sizeof s->scr);
+	if (s->done) {
+		if (s->look_rc == 0)
+			agent_screen_free(&scr);
+		error_clear(&s->look_err);
+		s_free(s);
 		return;
-	if (agent_screen_read(s->h, s->session, &scr, &err) != 0) {
+	}
+	if (s->look_rc != 0) {
 		snprintf(s->r.screen_tail, sizeof s->r.screen_tail, "%s",
-		    error_msg(&err));
-		error_clear(&err);
+		    error_msg(&s->look_err));
+		error_clear(&s->look_err);
 		end(s, "not_ready");
 		return;
 	}
@@ -292,6 +331,16 @@ look(struct startup *s)
 		break;
 	}
 	agent_screen_free(&scr);
+}
+
+static void
+look(struct startup *s)
+{
+	if (s->done || s->typing || s->looking)
+		return;
+	s->looking = true;
+	s->jobs++;
+	muxjob_run(look_work, look_done, s);
 }
 
 static void
@@ -347,14 +396,36 @@ on_deadline(uv_timer_t *t)
 	    "not_ready");
 }
 
+/* The CLI's process, named by the multiplexer (its thread). */
+static void
+pid_work(void *arg)
+{
+	struct startup *s = arg;
+	const struct aiterm_mux_ops *mux = session_mux(NULL);
+	struct aiterm_pane_info pane;
+
+	memset(&pane, 0, sizeof pane);
+	s->pane_pid = mux != NULL && mux->pane_info(host_get(), s->session,
+	    &pane, NULL) == 0 ? pane.pid : 0;
+}
+
+static void
+pid_done(void *arg)
+{
+	struct startup *s = arg;
+
+	s->jobs--;
+	if (!s->done && s->pane_pid > 0)
+		s->exit = pid_watch_start(s->pane_pid, on_exit_seen, s);
+	s_free(s);
+}
+
 struct startup *
 agent_startup_begin(const struct harness *h, const char *session,
     int trust_project, unsigned timeout_ms, startup_cb cb, void *arg)
 {
 	struct startup *s = xcalloc(1, sizeof *s);
 	char *log = session_path(session, "output.log");
-	const struct aiterm_mux_ops *mux;
-	struct aiterm_pane_info pane;
 
 	s->h = h;
 	snprintf(s->session, sizeof s->session, "%s", session);
@@ -372,10 +443,8 @@ agent_startup_begin(const struct harness *h, const char *session,
 	s->watching = log != NULL && uv_fs_event_start(&s->watch, on_change,
 	    log, 0) == 0;
 	free(log);
-	memset(&pane, 0, sizeof pane);
-	if ((mux = session_mux(NULL)) != NULL && mux->pane_info(host_get(),
-	    session, &pane, NULL) == 0 && pane.pid > 0)
-		s->exit = pid_watch_start(pane.pid, on_exit_seen, s);
+	s->jobs++;
+	muxjob_run(pid_work, pid_done, s);
 	uv_timer_start(&s->deadline, on_deadline, timeout_ms, 0);
 	schedule(s, SETTLE_MS);
 	return s;

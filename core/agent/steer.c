@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +7,7 @@
 #include "agent/screen.h"
 #include "agent/steer.h"
 #include "mcp/server.h"
+#include "pty/muxjob.h"
 #include "pty/session.h"
 #include "util/xmalloc.h"
 
@@ -24,6 +26,7 @@ struct steer {
 	uv_timer_t		 look;
 	uint64_t		 until;
 	enum seen		 seen;
+	bool			 taken;		/* the last look saw it taken */
 	char			 why[128];	/* an unreadable screen's */
 };
 
@@ -66,15 +69,20 @@ fail(struct steer *s)
 	finish(s, -1, msg);
 }
 
+/*
+ * A look, on the multiplexer's thread: what the screen shows of the text
+ * (s->seen, s->why); s->taken when it shows the text taken.
+ */
 static void
-on_look(uv_timer_t *t)
+look_work(void *arg)
 {
-	struct steer *s = t->data;
+	struct steer *s = arg;
 	struct aiterm_error err = ERROR_INIT;
 	struct agent_screen scr;
 	enum aiterm_screen_state st;
 	const char *pending;
 
+	s->taken = false;
 	if (agent_screen_read(s->h, s->session, &scr, &err) != 0) {
 		snprintf(s->why, sizeof s->why, "%s", error_msg(&err));
 		s->seen = SEEN_NONE;
@@ -88,19 +96,33 @@ on_look(uv_timer_t *t)
 		snprintf(s->why, sizeof s->why, "screen %s/%s",
 		    agent_state_name(st), scr.verdict.reason);
 		agent_screen_free(&scr);
-		if (s->seen == SEEN_NONE && (st == AITERM_SCREEN_RUNNING ||
+		s->taken = s->seen == SEEN_NONE &&
+		    (st == AITERM_SCREEN_RUNNING ||
 		    st == AITERM_SCREEN_INPUT_READY ||
-		    st == AITERM_SCREEN_APPROVAL)) {
-			error_clear(&err);
-			finish(s, 0, NULL);
-			return;
-		}
+		    st == AITERM_SCREEN_APPROVAL);
 	}
 	error_clear(&err);
-	if (uv_now(server_loop()) >= s->until)
+}
+
+static void on_look(uv_timer_t *t);
+
+static void
+look_done(void *arg)
+{
+	struct steer *s = arg;
+
+	if (s->taken)
+		finish(s, 0, NULL);
+	else if (uv_now(server_loop()) >= s->until)
 		fail(s);
 	else
 		uv_timer_start(&s->look, on_look, STEER_LOOK_MS, 0);
+}
+
+static void
+on_look(uv_timer_t *t)
+{
+	muxjob_run(look_work, look_done, t->data);
 }
 
 void

@@ -10,6 +10,7 @@
 #include "mcp/server.h"
 #include "plugin/host.h"
 #include "proc/proc.h"
+#include "pty/muxjob.h"
 #include "pty/waiter.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -47,6 +48,17 @@ struct waiter {
 	bool			 exited;	/* ... has ended */
 	int			 rechecks;	/* tmux asked since */
 	int			 open_handles;
+	bool			 closing;	/* close_all has run */
+	/*
+	 * Pane queries run on the multiplexer's thread (pty/muxjob.h), so a
+	 * stalled tmux holds this wait, not the loop: how many are in
+	 * flight, and what the last one found.
+	 */
+	int			 jobs;
+	bool			 asking;
+	int			 q_state, q_dead_status;
+	bool			 q_shell_fg;
+	long			 q_pid;
 	uint64_t		 started;	/* uv_now */
 	bool			 finished;
 	struct waiter_result	 result;
@@ -97,12 +109,11 @@ waiter_check_regex(const char *re, struct aiterm_error *err)
 	return 0;
 }
 
+/* Freed once closed and no job of the multiplexer's thread holds it. */
 static void
-handle_closed(uv_handle_t *h)
+maybe_free(struct waiter *w)
 {
-	struct waiter *w = h->data;
-
-	if (--w->open_handles > 0)
+	if (!w->closing || w->open_handles > 0 || w->jobs > 0)
 		return;
 	render_free(&w->render);
 	buf_free(&w->window);
@@ -115,6 +126,15 @@ handle_closed(uv_handle_t *h)
 	free(w->nonce);
 	free(w->until);
 	free(w);
+}
+
+static void
+handle_closed(uv_handle_t *h)
+{
+	struct waiter *w = h->data;
+
+	w->open_handles--;
+	maybe_free(w);
 }
 
 static void
@@ -134,6 +154,7 @@ close_all(struct waiter *w)
 		pid_watch_stop(w->exit);
 	w->exit = NULL;
 	w->open_handles = (int)(sizeof handles / sizeof handles[0]);
+	w->closing = true;
 	for (i = 0; i < sizeof handles / sizeof handles[0]; i++)
 		uv_close(handles[i], handle_closed);
 }
@@ -243,51 +264,61 @@ scan(struct waiter *w)
 		uv_timer_again(&w->quiet);
 }
 
-/* The pane: gone, dead, or is the shell in the foreground? */
-static int
-pane_state(struct waiter *w, bool *shell_fg, int *dead_status)
+/*
+ * The pane: gone (-1), dead (1), or alive (0) with the shell in the
+ * foreground or not.  On the multiplexer's thread: it reads only the
+ * session's id and writes only the q_ fields.
+ */
+static void
+pane_work(void *arg)
 {
+	struct waiter *w = arg;
 	struct aiterm_error err = ERROR_INIT;
 	const struct aiterm_mux_ops *mux = session_mux(&err);
 	struct aiterm_pane_info info;
 	long pgrp, tpgid;
 
-	*shell_fg = false;
-	*dead_status = -1;
+	w->q_shell_fg = false;
+	w->q_dead_status = -1;
+	w->q_state = 0;
 	memset(&info, 0, sizeof info);
 	if (mux == NULL || mux->pane_info(host_get(), w->session, &info,
 	    &err) != 0) {
 		error_clear(&err);
-		return 0;	/* unknown: keep waiting */
+		return;		/* unknown: keep waiting */
 	}
 	if (!info.exists)
-		return -1;
-	if (info.dead) {
-		*dead_status = info.dead_status;
-		return 1;
-	}
-	if (proc_tty_foreground(info.pid, &pgrp, &tpgid) == 0)
-		*shell_fg = pgrp == tpgid;
-	return 0;
+		w->q_state = -1;
+	else if (info.dead) {
+		w->q_dead_status = info.dead_status;
+		w->q_state = 1;
+	} else if (proc_tty_foreground(info.pid, &pgrp, &tpgid) == 0)
+		w->q_shell_fg = pgrp == tpgid;
 }
 
-static void
-on_quiet(uv_timer_t *t)
-{
-	struct waiter *w = t->data;
-	int state, dead_status;
-	bool shell_fg;
+static void on_quiet(uv_timer_t *t);
 
+/* What the pane query found decides, back on the loop. */
+static void
+pane_done(void *arg)
+{
+	struct waiter *w = arg;
+
+	w->jobs--;
+	w->asking = false;
+	if (w->finished) {
+		maybe_free(w);
+		return;
+	}
 	scan(w);
 	if (w->finished)
 		return;
-	state = pane_state(w, &shell_fg, &dead_status);
-	if (state < 0) {
+	if (w->q_state < 0) {
 		finish(w, false, VIA_LOST, -1, w->scanned);
 		return;
 	}
-	if (state > 0) {
-		finish(w, true, VIA_EXIT, dead_status, w->scanned);
+	if (w->q_state > 0) {
+		finish(w, true, VIA_EXIT, w->q_dead_status, w->scanned);
 		return;
 	}
 	if (w->exited && ++w->rechecks > EXITED_RECHECKS) {
@@ -315,10 +346,24 @@ on_quiet(uv_timer_t *t)
 		uv_timer_start(&w->quiet, on_quiet, EXITED_RECHECK_MS, 0);
 		return;
 	}
-	if (shell_fg)
+	if (w->q_shell_fg)
 		finish(w, true, VIA_QUIESCENT, -1, w->scanned);
 	else
 		finish(w, false, VIA_NESTED, -1, w->scanned);
+}
+
+static void
+on_quiet(uv_timer_t *t)
+{
+	struct waiter *w = t->data;
+
+	scan(w);
+	/* One query at a time: its answer decides what comes next. */
+	if (w->finished || w->asking)
+		return;
+	w->asking = true;
+	w->jobs++;
+	muxjob_run(pane_work, pane_done, w);
 }
 
 /* The pane's process ended: ask tmux what became of the pane now. */
@@ -333,19 +378,38 @@ on_exit_event(void *arg)
 	uv_timer_start(&w->quiet, on_quiet, 0, 0);
 }
 
-/* A watch on the pane's process, when the multiplexer names it. */
+/* The pane's process, named by the multiplexer (its thread). */
 static void
-watch_pane(struct waiter *w)
+pid_work(void *arg)
 {
+	struct waiter *w = arg;
 	struct aiterm_error err = ERROR_INIT;
 	const struct aiterm_mux_ops *mux = session_mux(&err);
 	struct aiterm_pane_info info;
 
 	memset(&info, 0, sizeof info);
-	if (mux != NULL && mux->pane_info(host_get(), w->session, &info,
-	    &err) == 0 && info.exists && !info.dead && info.pid > 0)
-		w->exit = pid_watch_start(info.pid, on_exit_event, w);
+	w->q_pid = mux != NULL && mux->pane_info(host_get(), w->session,
+	    &info, &err) == 0 && info.exists && !info.dead ? info.pid : 0;
 	error_clear(&err);
+}
+
+/* A watch on it, when the wait is still on. */
+static void
+pid_done(void *arg)
+{
+	struct waiter *w = arg;
+
+	w->jobs--;
+	if (!w->finished && w->q_pid > 0)
+		w->exit = pid_watch_start(w->q_pid, on_exit_event, w);
+	maybe_free(w);
+}
+
+static void
+watch_pane(struct waiter *w)
+{
+	w->jobs++;
+	muxjob_run(pid_work, pid_done, w);
 }
 
 static void

@@ -22,6 +22,7 @@
 #include "agent/screen.h"
 #include "mcp/server.h"
 #include "plugin/host.h"
+#include "pty/muxjob.h"
 #include "pty/session.h"
 #include "state/lock.h"
 #include "tools/tool.h"
@@ -33,6 +34,8 @@
 /* After the keys: how long the dialog may take to leave the screen. */
 #define LEAVE_SETTLE_MS	40
 #define LEAVE_MAX_MS	3000
+
+struct answer;
 
 struct seen {
 	struct agent_record	 rec;
@@ -88,6 +91,55 @@ seen_free(struct seen *s)
 {
 	agent_record_free(&s->rec);
 	buf_free(&s->subject);
+}
+
+/*
+ * An observation on the multiplexer's thread (pty/muxjob.h), then `then`
+ * on the loop with what it saw (rc, err, s).
+ */
+struct obs_job {
+	char		 id[SESSION_ID_MAX + 1];
+	const char	*only;
+	struct seen	 s;
+	int		 rc;
+	struct aiterm_error err;
+	void		(*then)(struct obs_job *);
+	/* What `then` needs: the call and its arguments, or an answer. */
+	struct tool_call *call;
+	const char	*tool, *choice, *want;
+	char		*lock;
+	struct answer	*an;
+};
+
+static void
+obs_work(void *arg)
+{
+	struct obs_job *j = arg;
+
+	j->rc = observe(j->id, j->only, &j->s, &j->err);
+}
+
+static void
+obs_done(void *arg)
+{
+	struct obs_job *j = arg;
+
+	j->then(j);
+	seen_free(&j->s);
+	error_clear(&j->err);
+	free(j->lock);
+	free(j);
+}
+
+static struct obs_job *
+obs_job(const char *id, const char *only, void (*then)(struct obs_job *))
+{
+	struct obs_job *j = xcalloc(1, sizeof *j);
+
+	snprintf(j->id, sizeof j->id, "%s", id);
+	j->only = only;
+	j->then = then;
+	return j;
 }
 
 static bool
@@ -146,17 +198,25 @@ struct answer {
 	uv_timer_t		 look, deadline;
 	int			 open;
 	bool			 done;
+	int			 jobs;		/* looks in flight */
 };
+
+static void
+an_free(struct answer *an)
+{
+	if (an->open == 0 && an->jobs == 0) {
+		free(an->lock);
+		free(an);
+	}
+}
 
 static void
 an_closed(uv_handle_t *h)
 {
 	struct answer *an = h->data;
 
-	if (--an->open == 0) {
-		free(an->lock);
-		free(an);
-	}
+	an->open--;
+	an_free(an);
 }
 
 /* The reply, once the dialog has left the screen (or the deadline). */
@@ -180,25 +240,39 @@ an_end(struct answer *an, bool gone)
 	uv_close((uv_handle_t *)&an->deadline, an_closed);
 }
 
+/* Gone, or the next dialog: the answer was taken. */
+static void
+an_looked(struct obs_job *j)
+{
+	struct answer *an = j->an;
+	char d[DIGEST_HEX + 1];
+
+	an->jobs--;
+	if (an->done) {
+		an_free(an);
+		return;
+	}
+	if (j->rc != 0 || j->s.found <= 0)
+		an_end(an, true);
+	else {
+		digest(&j->s, an->choice, d);
+		if (strcmp(d, an->digest) != 0)
+			an_end(an, true);	/* the next dialog */
+	}
+}
+
 static void
 an_look(uv_timer_t *t)
 {
 	struct answer *an = t->data;
-	struct aiterm_error err = ERROR_INIT;
-	char d[DIGEST_HEX + 1];
-	struct seen s;
+	struct obs_job *j;
 
 	if (an->done)
 		return;
-	if (observe(an->id, an->only, &s, &err) != 0 || s.found <= 0) {
-		an_end(an, true);
-	} else {
-		digest(&s, an->choice, d);
-		if (strcmp(d, an->digest) != 0)
-			an_end(an, true);	/* the next dialog */
-	}
-	seen_free(&s);
-	error_clear(&err);
+	j = obs_job(an->id, an->only, an_looked);
+	j->an = an;
+	an->jobs++;
+	muxjob_run(obs_work, obs_done, j);
 }
 
 static void
@@ -243,16 +317,65 @@ answered(void *arg, int rc, const char *error)
 	uv_timer_start(&an->look, an_look, LEAVE_SETTLE_MS, 0);
 }
 
+/* Inside the lock: the same approval still on the screen, then its keys. */
+static void
+answer_seen(struct obs_job *j)
+{
+	const struct aiterm_input_step *keys;
+	struct seen *s = &j->s;
+	struct answer *an;
+	char d[DIGEST_HEX + 1];
+
+	if (j->rc != 0) {
+		tool_call_fail(j->call, "%s: nothing typed: %s", j->tool,
+		    error_msg(&j->err));
+		goto out_unlock;
+	}
+	if (s->found <= 0) {
+		tool_call_fail(j->call, "%s: nothing typed: %s", j->tool,
+		    s->found == 0 ? "no approval is on the screen any more" :
+		    "the approval on the screen cannot be read");
+		goto out_unlock;
+	}
+	if (!has_choice(s, j->choice) ||
+	    (keys = s->h.ops->approval_keys(j->choice)) == NULL) {
+		tool_call_fail(j->call, "%s: nothing typed: '%s' is not a "
+		    "choice of this approval", j->tool, j->choice);
+		goto out_unlock;
+	}
+	digest(s, j->choice, d);
+	if (strcmp(d, j->want) != 0) {
+		tool_call_fail(j->call, "%s: nothing typed: the approval "
+		    "changed (it is now %s: %s); inspect it again", j->tool,
+		    s->a.kind, buf_str(&s->subject));
+		goto out_unlock;
+	}
+	an = xcalloc(1, sizeof *an);
+	an->call = j->call;
+	snprintf(an->id, sizeof an->id, "%s", j->id);
+	snprintf(an->choice, sizeof an->choice, "%s", j->choice);
+	snprintf(an->digest, sizeof an->digest, "%s", j->want);
+	an->only = j->only;
+	an->lock = j->lock;
+	j->lock = NULL;
+	uv_fs_event_init(server_loop(), &an->watch);
+	uv_timer_init(server_loop(), &an->look);
+	uv_timer_init(server_loop(), &an->deadline);
+	an->watch.data = an->look.data = an->deadline.data = an;
+	an->open = 3;
+	agent_input_play(j->id, keys, NULL, 0, answered, an);
+	return;
+out_unlock:
+	lock_release(j->lock, NULL);
+}
+
 static void
 answer(struct tool_call *call, const char *tool, const char *id,
     const char *only, const char *choice, const char *want)
 {
 	struct aiterm_error err = ERROR_INIT;
-	const struct aiterm_input_step *keys;
 	struct lock_owner owner;
-	struct answer *an;
-	struct seen s;
-	char d[DIGEST_HEX + 1];
+	struct obs_job *j;
 	char *lock = session_path(id, "send.lock");
 	int st;
 
@@ -262,56 +385,27 @@ answer(struct tool_call *call, const char *tool, const char *id,
 		    LOCK_HELD ? "another sender is typing into the session" :
 		    st == LOCK_STALE ? "a stale send lock (pty_close the "
 		    "session to recover)" : error_msg(&err));
-		goto out;
+		free(lock);
+		error_clear(&err);
+		return;
 	}
-	/* Inside the lock: the screen again, and the same approval on it. */
-	if (observe(id, only, &s, &err) != 0) {
-		tool_call_fail(call, "%s: nothing typed: %s", tool,
-		    error_msg(&err));
-		goto out_unlock;
-	}
-	if (s.found <= 0) {
-		tool_call_fail(call, "%s: nothing typed: %s", tool, s.found == 0 ?
-		    "no approval is on the screen any more" : "the approval on "
-		    "the screen cannot be read");
-		goto out_seen;
-	}
-	if (!has_choice(&s, choice) ||
-	    (keys = s.h.ops->approval_keys(choice)) == NULL) {
-		tool_call_fail(call, "%s: nothing typed: '%s' is not a choice of "
-		    "this approval", tool, choice);
-		goto out_seen;
-	}
-	digest(&s, choice, d);
-	if (strcmp(d, want) != 0) {
-		tool_call_fail(call, "%s: nothing typed: the approval changed "
-		    "(it is now %s: %s); inspect it again", tool, s.a.kind,
-		    buf_str(&s.subject));
-		goto out_seen;
-	}
-	an = xcalloc(1, sizeof *an);
-	an->call = call;
-	snprintf(an->id, sizeof an->id, "%s", id);
-	snprintf(an->choice, sizeof an->choice, "%s", choice);
-	snprintf(an->digest, sizeof an->digest, "%s", want);
-	an->only = only;
-	an->lock = lock;
-	uv_fs_event_init(server_loop(), &an->watch);
-	uv_timer_init(server_loop(), &an->look);
-	uv_timer_init(server_loop(), &an->deadline);
-	an->watch.data = an->look.data = an->deadline.data = an;
-	an->open = 3;
-	lock = NULL;
-	seen_free(&s);
-	agent_input_play(id, keys, NULL, 0, answered, an);
-	goto out;
-out_seen:
-	seen_free(&s);
-out_unlock:
-	lock_release(lock, NULL);
-out:
-	free(lock);
-	error_clear(&err);
+	j = obs_job(id, only, answer_seen);
+	j->call = call;
+	j->tool = tool;
+	j->choice = choice;
+	j->want = want;
+	j->lock = lock;
+	muxjob_run(obs_work, obs_done, j);
+}
+
+/* Without a choice: the approval as shown, with a digest per choice. */
+static void
+inspect_seen(struct obs_job *j)
+{
+	if (j->rc != 0)
+		tool_call_fail(j->call, "%s: %s", j->tool, error_msg(&j->err));
+	else
+		inspect(j->call, j->tool, j->id, &j->s);
 }
 
 static void
@@ -321,8 +415,7 @@ approval_call(struct tool_call *call, const char *tool, const char *only)
 	const char *id = json_string_value(json_object_get(args, "session_id"));
 	const char *choice = json_string_value(json_object_get(args, "choice"));
 	const char *want = json_string_value(json_object_get(args, "digest"));
-	struct aiterm_error err = ERROR_INIT;
-	struct seen s;
+	struct obs_job *j;
 
 	if (!session_id_valid(id)) {
 		tool_call_fail(call, "%s: invalid session_id '%.80s'", tool, id);
@@ -337,12 +430,10 @@ approval_call(struct tool_call *call, const char *tool, const char *only)
 		answer(call, tool, id, only, choice, want);
 		return;
 	}
-	if (observe(id, only, &s, &err) != 0)
-		tool_call_fail(call, "%s: %s", tool, error_msg(&err));
-	else
-		inspect(call, tool, id, &s);
-	seen_free(&s);
-	error_clear(&err);
+	j = obs_job(id, only, inspect_seen);
+	j->call = call;
+	j->tool = tool;
+	muxjob_run(obs_work, obs_done, j);
 }
 
 static void

@@ -27,6 +27,7 @@
 #include "state/stateroot.h"
 #include "tools/agent-common.h"
 #include "tools/tool.h"
+#include "pty/muxjob.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
@@ -47,21 +48,41 @@ struct launch {
 	struct startup_result	 start;
 	struct parent_delivery	 pd;
 	bool			 cancelled, created;
+	/* The multiplexer's steps run on its thread (pty/muxjob.h). */
+	const char		*name;	/* asked for, in the call's arguments */
+	int			 rc;
+	struct aiterm_error	 err;
+	char			*attach;
 };
 
 static void
 launch_free(struct launch *l)
 {
+	error_clear(&l->err);
+	free(l->attach);
 	free(l->model);
 	free(l->prompt);
 	free(l);
+}
+
+/* A session that will not be used ends, on the multiplexer's thread. */
+static void
+discard_work(void *arg)
+{
+	agent_session_discard(arg);
+}
+
+static void
+discard_done(void *arg)
+{
+	free(arg);
 }
 
 static void
 fail(struct launch *l, const char *msg)
 {
 	if (l->created)
-		agent_session_discard(l->id);
+		muxjob_run(discard_work, discard_done, xstrdup(l->id));
 	tool_call_fail(l->call, "agent_launch: %s", msg);
 	launch_free(l);
 }
@@ -74,7 +95,7 @@ reply(struct launch *l, const struct dispatch_result *d)
 	struct agent_record rec;
 	char cursor[48] = "", code[64] = "";
 	json_t *sc;
-	char *attach = agent_attach_command(l->id);
+	const char *attach = l->attach != NULL ? l->attach : "";
 	size_t i, n;
 
 	memset(&rec, 0, sizeof rec);
@@ -159,7 +180,6 @@ reply(struct launch *l, const struct dispatch_result *d)
 	buf_printf(&t, "watch: %s", attach);
 	tool_call_reply(l->call, buf_steal(&t, NULL), sc);
 	agent_record_free(&rec);
-	free(attach);
 	launch_free(l);
 }
 
@@ -225,36 +245,73 @@ on_cancel(struct tool_call *call)
 	l->cancelled = true;
 }
 
+/* The session's files and terminal, on the multiplexer's thread. */
+static void
+spawn_work(void *arg)
+{
+	struct launch *l = arg;
+	struct agent_spawn sp;
+
+	memset(&sp, 0, sizeof sp);
+	sp.id = l->id;
+	sp.h = &l->h;
+	sp.binary = l->probe.binary;
+	sp.version = l->probe.version;
+	sp.model = l->model;
+	sp.cwd = l->cwd;
+	sp.trust = l->trust;
+	l->rc = agent_session_spawn(&sp, &l->err);
+	l->created = l->rc == 0 || sp.created;
+	if (l->rc == 0)
+		l->attach = agent_attach_command(l->id);
+}
+
+static void
+spawn_done(void *arg)
+{
+	struct launch *l = arg;
+
+	if (l->rc != 0) {
+		fail(l, error_msg(&l->err));
+		return;
+	}
+	tool_call_set_data(l->call, l, on_cancel);
+	l->startup = agent_startup_begin(&l->h, l->id, l->trust,
+	    l->timeout_ms, started, l);
+}
+
 static void
 probed(void *arg, const struct probe_result *r)
 {
 	struct launch *l = arg;
-	struct aiterm_error err = ERROR_INIT;
-	struct agent_spawn sp;
 
 	l->probe = *r;
 	if (!r->ok) {
 		fail(l, r->error);
 		return;
 	}
-	memset(&sp, 0, sizeof sp);
-	sp.id = l->id;
-	sp.h = &l->h;
-	sp.binary = r->binary;
-	sp.version = r->version;
-	sp.model = l->model;
-	sp.cwd = l->cwd;
-	sp.trust = l->trust;
-	if (agent_session_spawn(&sp, &err) != 0) {
-		l->created = sp.created;
-		fail(l, error_msg(&err));
-		error_clear(&err);
+	muxjob_run(spawn_work, spawn_done, l);
+}
+
+/* The session's name, free in the multiplexer (its thread). */
+static void
+name_work(void *arg)
+{
+	struct launch *l = arg;
+
+	l->rc = agent_session_name(l->name, l->id, &l->err);
+}
+
+static void
+name_done(void *arg)
+{
+	struct launch *l = arg;
+
+	if (l->rc != 0) {
+		fail(l, error_msg(&l->err));
 		return;
 	}
-	l->created = true;
-	tool_call_set_data(l->call, l, on_cancel);
-	l->startup = agent_startup_begin(&l->h, l->id, l->trust,
-	    l->timeout_ms, started, l);
+	harness_probe(&l->h, probed, l);
 }
 
 static void
@@ -263,7 +320,7 @@ agent_launch_call(struct tool_call *call)
 	json_t *args = tool_call_args(call), *v;
 	struct aiterm_error err = ERROR_INIT;
 	struct launch *l = xcalloc(1, sizeof *l);
-	const char *name, *cwd;
+	const char *cwd;
 
 	l->pd.lock_fd = -1;
 	l->call = call;
@@ -276,9 +333,7 @@ agent_launch_call(struct tool_call *call)
 		error_set(&err, "cwd '%.200s': %s", cwd, strerror(errno));
 		goto out_fail;
 	}
-	name = json_string_value(json_object_get(args, "name"));
-	if (agent_session_name(name, l->id, &err) != 0)
-		goto out_fail;
+	l->name = json_string_value(json_object_get(args, "name"));
 	if ((v = json_object_get(args, "model")) != NULL)
 		l->model = xstrdup(json_string_value(v));
 	if ((v = json_object_get(args, "prompt")) != NULL) {
@@ -293,7 +348,7 @@ agent_launch_call(struct tool_call *call)
 	v = json_object_get(args, "timeout");
 	l->timeout_ms = v != NULL ? (unsigned)(json_number_value(v) * 1000) :
 	    STARTUP_DEFAULT_MS;
-	harness_probe(&l->h, probed, l);
+	muxjob_run(name_work, name_done, l);
 	return;
 out_fail:
 	tool_call_fail(call, "agent_launch: %s", error_msg(&err));

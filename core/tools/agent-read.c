@@ -18,6 +18,7 @@
 #include "agent/transcript.h"
 #include "agent/watch.h"
 #include "mcp/server.h"
+#include "pty/muxjob.h"
 #include "pty/session.h"
 #include "tools/agent-read.h"
 #include "util/buf.h"
@@ -27,6 +28,33 @@
 #define SETTLE_MS	15
 /* ... and this long after the agent's process ended (see agent_ended). */
 #define EXIT_SETTLE_MS	300
+
+enum look_end { LOOK_WAIT, LOOK_DONE };
+
+/*
+ * What a look would answer.  A look runs on the multiplexer's thread
+ * (pty/muxjob.h), where the call may not be touched, so it fills this
+ * and the loop answers with it.
+ */
+struct said {
+	char	*text;		/* the reply's text, or the failure */
+	json_t	*structured;
+	bool	 failed;
+};
+
+static void
+say(struct said *out, char *text, json_t *structured)
+{
+	out->text = text;
+	out->structured = structured;
+}
+
+static void
+say_fail(struct said *out, const char *what)
+{
+	out->text = xasprintf("pty_read: %s", what);
+	out->failed = true;
+}
 
 struct aread {
 	struct tool_call	*call;
@@ -41,15 +69,31 @@ struct aread {
 	uv_timer_t		 look, deadline;
 	bool			 done;
 	int			 open;
+	/* Looks run on the multiplexer's thread: in flight, and found. */
+	int			 jobs;
+	bool			 looking;
+	bool			 final;		/* the deadline has passed */
+	bool			 job_final;	/* the look in flight is the last */
+	enum look_end		 end;
+	struct said		 said;
+	long			 pane_pid;
 };
+
+/* Freed once its handles are closed and no look holds it. */
+static void
+ar_free(struct aread *a)
+{
+	if (a->open == 0 && a->jobs == 0)
+		free(a);
+}
 
 static void
 ar_closed(uv_handle_t *h)
 {
 	struct aread *a = h->data;
 
-	if (--a->open == 0)
-		free(a);
+	a->open--;
+	ar_free(a);
 }
 
 static void
@@ -67,7 +111,27 @@ ar_stop(struct aread *a)
 	uv_close((uv_handle_t *)&a->log_watch, ar_closed);
 }
 
-enum look_end { LOOK_WAIT, LOOK_DONE };
+/* The call answered with what the look said; the sink emptied. */
+static void
+answer_with(struct tool_call *call, struct said *out)
+{
+	if (out->failed)
+		tool_call_fail(call, "%s", out->text);
+	else
+		tool_call_reply(call, out->text, out->structured);
+	if (out->failed)
+		free(out->text);
+	memset(out, 0, sizeof *out);
+}
+
+/* A look's answer nobody will read (the wait ended meanwhile). */
+static void
+said_free(struct said *out)
+{
+	free(out->text);
+	json_decref(out->structured);
+	memset(out, 0, sizeof *out);
+}
 
 static json_t *
 turn_json(const char *session, unsigned turn, const char *state,
@@ -80,7 +144,7 @@ turn_json(const char *session, unsigned turn, const char *state,
 
 /* A turn that ended: its answer, saved; the mark cleared. */
 static void
-ended(struct tool_call *call, const char *session, struct agent_record *rec,
+ended(struct said *out, const char *session, struct agent_record *rec,
     const struct aiterm_turn *t, struct aiterm_buf *answer, long long ms)
 {
 	struct aiterm_error err = ERROR_INIT;
@@ -106,8 +170,8 @@ ended(struct tool_call *call, const char *session, struct agent_record *rec,
 	if (ms >= 1000)
 		buf_printf(&text, " · %.1fs", ms / 1000.0);
 	buf_adds(&text, "]");
-	tool_call_reply(call, buf_steal(&text, NULL), turn_json(session,
-	    rec->turn, ok ? "done" : "error", t->reason, rec->transcript));
+	say(out, buf_steal(&text, NULL), turn_json(session, rec->turn,
+	    ok ? "done" : "error", t->reason, rec->transcript));
 }
 
 /*
@@ -116,7 +180,7 @@ ended(struct tool_call *call, const char *session, struct agent_record *rec,
  * when the caller will not wait any longer).
  */
 static enum look_end
-look(struct tool_call *call, const struct harness *h, const char *session,
+look(struct said *out, const struct harness *h, const char *session,
     bool final, double timeout, long long t0)
 {
 	struct aiterm_error err = ERROR_INIT;
@@ -128,19 +192,19 @@ look(struct tool_call *call, const struct harness *h, const char *session,
 	int located;
 
 	if (agent_record_read(session, &rec, &err) != 0) {
-		tool_call_fail(call, "pty_read: %s", error_msg(&err));
+		say_fail(out, error_msg(&err));
 		goto out;
 	}
 	located = transcript_locate(h, &rec, &err);
 	if (located < 0) {
-		tool_call_fail(call, "pty_read: %s", error_msg(&err));
+		say_fail(out, error_msg(&err));
 		goto out_rec;
 	}
 	if (located == 0 && rec.transcript[0] != '\0')
 		agent_record_write(session, &rec, &err);
 	if (located == 0 && transcript_turn(h, rec.transcript, rec.index,
 	    &t, &answer, &err) != 0) {
-		tool_call_fail(call, "pty_read: %s", error_msg(&err));
+		say_fail(out, error_msg(&err));
 		goto out_rec;
 	}
 	if (located == 0 && (t.state == AITERM_TURN_DONE ||
@@ -153,14 +217,14 @@ look(struct tool_call *call, const struct harness *h, const char *session,
 			agent_screen_free(&scr);
 		}
 		error_clear(&err);
-		ended(call, session, &rec, &t, &answer, session_now_ms() -
+		ended(out, session, &rec, &t, &answer, session_now_ms() -
 		    rec.dispatched_ms);
 		goto out_rec;
 	}
 	/* The agent's pane exited: this turn will not end. */
 	if (agent_screen_read(h, session, &scr, &err) == 0 &&
 	    scr.verdict.state == AITERM_SCREEN_EXITED) {
-		tool_call_reply(call, xasprintf("[turn %u did not end: the "
+		say(out, xasprintf("[turn %u did not end: the "
 		    "agent exited (status %d); pty_read screen=true shows its "
 		    "last screen]", rec.turn, scr.pane.dead_status),
 		    turn_json(session, rec.turn, "exited", scr.verdict.reason,
@@ -170,7 +234,7 @@ look(struct tool_call *call, const struct harness *h, const char *session,
 	}
 	/* An approval holds the turn until someone answers it. */
 	if (scr.verdict.state == AITERM_SCREEN_APPROVAL) {
-		tool_call_reply(call, xasprintf("[turn %u waits for an approval "
+		say(out, xasprintf("[turn %u waits for an approval "
 		    "(%s): agent_approval session_id=%s shows it]", rec.turn,
 		    scr.verdict.reason, session), turn_json(session, rec.turn,
 		    "approval", scr.verdict.reason, rec.transcript));
@@ -183,18 +247,18 @@ look(struct tool_call *call, const struct harness *h, const char *session,
 		goto out_rec;
 	}
 	if (located != 0)
-		tool_call_reply(call, xasprintf("[turn %u: no transcript of "
+		say(out, xasprintf("[turn %u: no transcript of "
 		    "this launch yet%s]", rec.turn, timeout > 0 ? "; waited" :
 		    ""), turn_json(session, rec.turn, "no_transcript",
 		    "not_found", ""));
 	else if (t.state == AITERM_TURN_NONE)
-		tool_call_reply(call, xasprintf("[turn %u: its prompt is not in "
+		say(out, xasprintf("[turn %u: its prompt is not in "
 		    "the transcript yet%s]", rec.turn, timeout > 0 ?
 		    "; pty_read agent_transcript=true wait=true keeps waiting" :
 		    ""), turn_json(session, rec.turn, "not_started", t.reason,
 		    rec.transcript));
 	else
-		tool_call_reply(call, timeout > 0 ? xasprintf("[turn %u still "
+		say(out, timeout > 0 ? xasprintf("[turn %u still "
 		    "running after %.0fs; pty_read agent_transcript=true "
 		    "wait=true keeps waiting]", rec.turn, (session_now_ms() -
 		    t0) / 1000.0) : xasprintf("[turn %u running; pty_read "
@@ -210,6 +274,52 @@ out:
 }
 
 static void watch_file(struct aread *a);
+static void start_look(struct aread *a);
+
+/* A look of the wait, on the multiplexer's thread. */
+static void
+look_work(void *arg)
+{
+	struct aread *a = arg;
+
+	a->end = look(&a->said, &a->h, a->session, a->job_final, a->timeout,
+	    a->t0);
+}
+
+static void
+look_done(void *arg)
+{
+	struct aread *a = arg;
+
+	a->jobs--;
+	a->looking = false;
+	if (a->done) {
+		said_free(&a->said);
+		ar_free(a);
+		return;
+	}
+	if (a->end == LOOK_DONE) {
+		answer_with(a->call, &a->said);
+		ar_stop(a);
+		return;
+	}
+	said_free(&a->said);
+	watch_file(a);
+	/* The deadline passed during this look: the final one now. */
+	if (a->final && !a->job_final)
+		start_look(a);
+}
+
+static void
+start_look(struct aread *a)
+{
+	if (a->done || a->looking)
+		return;
+	a->looking = true;
+	a->job_final = a->final;
+	a->jobs++;
+	muxjob_run(look_work, look_done, a);
+}
 
 static void
 on_look(uv_timer_t *t)
@@ -220,12 +330,7 @@ on_look(uv_timer_t *t)
 		return;
 	tool_call_progress(a->call, (session_now_ms() - a->t0) / 1000.0,
 	    a->timeout, "waiting for the agent's answer");
-	if (look(a->call, &a->h, a->session, false, a->timeout, a->t0) ==
-	    LOOK_DONE) {
-		ar_stop(a);
-		return;
-	}
-	watch_file(a);
+	start_look(a);
 }
 
 static void
@@ -282,13 +387,15 @@ watch_file(struct aread *a)
 	agent_record_free(&rec);
 }
 
+/* The timeout: one last look answers whatever it finds. */
 static void
 on_deadline(uv_timer_t *t)
 {
 	struct aread *a = t->data;
 
-	look(a->call, &a->h, a->session, true, a->timeout, a->t0);
-	ar_stop(a);
+	a->final = true;
+	uv_timer_stop(&a->look);
+	start_look(a);
 }
 
 static void
@@ -298,6 +405,56 @@ on_cancel(struct tool_call *call)
 
 	tool_call_fail(call, "cancelled");
 	ar_stop(a);
+}
+
+/* The pane's process, for agent_ended (the multiplexer's thread). */
+static void
+pid_work(void *arg)
+{
+	struct aread *a = arg;
+	struct agent_screen scr;
+
+	a->pane_pid = 0;
+	if (agent_screen_read(&a->h, a->session, &scr, NULL) == 0) {
+		a->pane_pid = scr.pane.pid;
+		agent_screen_free(&scr);
+	}
+}
+
+static void
+pid_done(void *arg)
+{
+	struct aread *a = arg;
+
+	a->jobs--;
+	if (!a->done && a->pane_pid > 0)
+		a->agent = pid_watch_start(a->pane_pid, agent_ended, a);
+	ar_free(a);
+}
+
+/* A read that does not wait: one look, answered from the loop. */
+struct once {
+	struct tool_call	*call;
+	struct harness		 h;
+	char			 session[SESSION_ID_MAX + 1];
+	struct said		 said;
+};
+
+static void
+once_work(void *arg)
+{
+	struct once *o = arg;
+
+	look(&o->said, &o->h, o->session, true, 0, session_now_ms());
+}
+
+static void
+once_done(void *arg)
+{
+	struct once *o = arg;
+
+	answer_with(o->call, &o->said);
+	free(o);
 }
 
 /* An earlier turn: the answer saved when it was read or replaced. */
@@ -331,7 +488,6 @@ agent_read_reply(struct tool_call *call, const char *session, json_t *args,
 	struct aiterm_error err = ERROR_INIT;
 	struct agent_record rec;
 	struct harness h;
-	struct agent_screen scr;
 	struct aread *a;
 	json_t *turn = json_object_get(args, "turn");
 	char *log;
@@ -362,7 +518,12 @@ agent_read_reply(struct tool_call *call, const char *session, json_t *args,
 		goto out;
 	}
 	if (!wait) {
-		look(call, &h, session, true, 0, session_now_ms());
+		struct once *o = xcalloc(1, sizeof *o);
+
+		o->call = call;
+		o->h = h;
+		snprintf(o->session, sizeof o->session, "%s", session);
+		muxjob_run(once_work, once_done, o);
 		goto out;
 	}
 	a = xcalloc(1, sizeof *a);
@@ -372,10 +533,6 @@ agent_read_reply(struct tool_call *call, const char *session, json_t *args,
 	a->turn = rec.turn;
 	a->timeout = timeout;
 	a->t0 = session_now_ms();
-	if (look(call, &h, session, false, timeout, a->t0) == LOOK_DONE) {
-		free(a);
-		goto out;
-	}
 	uv_timer_init(server_loop(), &a->look);
 	uv_timer_init(server_loop(), &a->deadline);
 	uv_fs_event_init(server_loop(), &a->log_watch);
@@ -386,13 +543,13 @@ agent_read_reply(struct tool_call *call, const char *session, json_t *args,
 	free(log);
 	watch_file(a);
 	/* A dead agent writes nothing more: its exit wakes the look. */
-	if (agent_screen_read(&h, session, &scr, NULL) == 0) {
-		a->agent = pid_watch_start(scr.pane.pid, agent_ended, a);
-		agent_screen_free(&scr);
-	}
+	a->jobs++;
+	muxjob_run(pid_work, pid_done, a);
 	uv_timer_start(&a->deadline, on_deadline, (uint64_t)(timeout * 1000),
 	    0);
 	tool_call_set_data(call, a, on_cancel);
+	/* The first look at once. */
+	start_look(a);
 out:
 	agent_record_free(&rec);
 	error_clear(&err);

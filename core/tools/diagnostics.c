@@ -12,6 +12,8 @@
 #include "state/stateroot.h"
 #include "tools/tool.h"
 #include "util/buf.h"
+#include "pty/muxjob.h"
+#include "tools/on-mux.h"
 #include "util/xmalloc.h"
 
 static json_t *
@@ -27,7 +29,7 @@ multiplexer_json(void)
 	if (p == NULL)
 		return json_pack("{s:b, s:n, s:s}", "found", 0, "plugin",
 		    "error", "no multiplexer plugin is loaded");
-	ops = p->ops;
+	ops = muxjob_locked(p->ops);
 	memset(&info, 0, sizeof info);
 	if (ops->probe(host_get(), &info, &err) != 0) {
 		o = json_pack("{s:b, s:s, s:s}", "found", 0, "plugin", p->name,
@@ -75,16 +77,25 @@ summary_text(json_t *out)
 	return buf_steal(&b, NULL);
 }
 
+/* On the multiplexer's thread: its probe waits behind a stalled op. */
 static void
-diagnostics_call(struct tool_call *call)
+diagnostics_work(json_t *args, struct mux_result *r)
 {
 	const char *root = state_root();
 	json_t *out;
 
+	(void)args;
 	out = json_pack("{s:s, s:s, s:o, s:o}", "version", PACKAGE_VERSION,
 	    "state_root", root == NULL ? "" : root,
 	    "plugins", registry_to_json(), "multiplexer", multiplexer_json());
-	tool_call_reply(call, summary_text(out), out);
+	r->text = summary_text(out);
+	r->structured = out;
+}
+
+static void
+diagnostics_call(struct tool_call *call)
+{
+	tool_call_on_mux(call, "diagnostics", diagnostics_work);
 }
 
 const struct tool_entry tool_diagnostics = {

@@ -48,3 +48,34 @@ test('OPS-BOUNDARY: tmux stopped mid-call; ping and tools/list answer, the call 
 	assert.match((await c.ok('pty_list', {})).text, new RegExp(`^${sc.session_id}\\talive`, 'm'));
 	assert.equal((await c.ok('pty_send', { session_id: sc.session_id, text: 'echo back-$((20+1))', wait: true })).text.includes('back-21'), true);
 });
+
+test('OPS-BOUNDARY: tmux stopped while a command is awaited; ping answers, the wait ends with the command once tmux is back', T, async (t) => {
+	const rig = new Rig(t, { AITERM_TMUX_CONTROL_TIMEOUT_MS: '2000' });
+	const c = await rig.server();
+	const { sc } = await c.open({});
+	const pid = tmuxServerPid(rig.dirs.state + '/tmux.sock');
+	assert.ok(pid > 0, 'the private tmux server');
+	const waiting = c.call('pty_send', { session_id: sc.session_id, text: 'sleep 1; echo after-$((6*7))', wait: true, timeout: 30 });
+	await delay(300);
+	process.kill(pid, 'SIGSTOP');
+	let resumed = false;
+	t.after(() => { if (!resumed) process.kill(pid, 'SIGCONT'); });
+	/* The command ends while tmux is stopped: the pane's output waits in tmux, queries on it stall. */
+	await delay(1500);
+	const pings = [];
+	for (let i = 0; i < 5; i++) {
+		const p0 = Date.now();
+		await c.client.ping();
+		pings.push(Date.now() - p0);
+		await delay(200);
+	}
+	t.diagnostic(`while tmux is stopped under a wait: ping ${pings.join(', ')} ms`);
+	assert.ok(Math.max(...pings) < 100, `ping answered within 100 ms: ${pings}`);
+	process.kill(pid, 'SIGCONT');
+	resumed = true;
+	const r = await waiting;
+	const text = r.content.map((x) => x.text).join('\n');
+	t.diagnostic(`the wait: ${JSON.stringify(text)}`);
+	assert.notEqual(r.isError, true, text);
+	assert.match(text, /after-42/);
+});
