@@ -160,7 +160,7 @@ async function stopPid(pid, ms = 2000) {
  * What a sanitizer build (./quickstart check's build-asan) prints when it
  * finds a bug: AddressSanitizer, LeakSanitizer (at exit) and UBSan.
  */
-const SANITIZER_RE = /ERROR: (?:AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)|runtime error:/;
+const SANITIZER_RE = /ERROR: (?:AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)|WARNING: ThreadSanitizer|runtime error:/;
 
 /*
  * Watches one server process: records how it ended (exit), the signals
