@@ -27,6 +27,9 @@ bare_lf(const char *p)
 				depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
 			if (*p == '\0')
 				break;
+			/* What follows is looked at whole: "$(a)$(b)". */
+			p--;
+			continue;
 		}
 		if (q != '\'' && *p == '\\' && p[1] != '\0')
 			p++;

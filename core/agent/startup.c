@@ -401,12 +401,8 @@ static void
 pid_work(void *arg)
 {
 	struct startup *s = arg;
-	const struct aiterm_mux_ops *mux = session_mux(NULL);
-	struct aiterm_pane_info pane;
 
-	memset(&pane, 0, sizeof pane);
-	s->pane_pid = mux != NULL && mux->pane_info(host_get(), s->session,
-	    &pane, NULL) == 0 ? pane.pid : 0;
+	s->pane_pid = session_pane_pid(s->session, false);
 }
 
 static void

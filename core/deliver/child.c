@@ -10,7 +10,8 @@
 #include "state/stateroot.h"
 
 struct owed {
-	const struct delivery	*by;	/* the new delivery */
+	const char		*session;
+	const struct delivery	*by;	/* the new delivery (its parent) */
 	struct delivery		 to;	/* a waiting one of another parent */
 	bool			 found;
 };
@@ -33,7 +34,7 @@ check_one(const char *id, void *arg)
 		error_clear(&err);
 		return;
 	}
-	if (strcmp(d.session, o->by->session) == 0 &&
+	if (strcmp(d.session, o->session) == 0 &&
 	    strcmp(d.state, "waiting") == 0 && !same_parent(&d, o->by)) {
 		o->to = d;
 		o->found = true;
@@ -45,8 +46,7 @@ child_claim(const char *session, const struct delivery *d,
     struct aiterm_error *err)
 {
 	char *dir = delivery_dir(), *path;
-	struct owed o = { .by = d };
-	struct delivery want = *d;
+	struct owed o = { .session = session, .by = d };
 	int fd = -1;
 
 	path = state_path("parent-deliveries/child-%s.lock", session);
@@ -66,8 +66,6 @@ child_claim(const char *session, const struct delivery *d,
 		    "again", session);
 		return -2;
 	}
-	snprintf(want.session, sizeof want.session, "%s", session);
-	o.by = &want;
 	delivery_each(check_one, &o);
 	if (o.found) {
 		close(fd);

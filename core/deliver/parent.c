@@ -17,26 +17,34 @@
 #endif
 
 /*
- * The parent's receiver into *r (NULL: none, the waiter), 0 when it can
- * take an answer now, else -1 with err.
+ * The call's parent into d (its receiver's kind, or "wait", and what the
+ * call tells of it); its receiver (NULL: none, the waiter).  With
+ * prepare, also whether it can take an answer now: -1 with err if not.
  */
 static int
-receiver_ready(struct tool_call *call, struct aiterm_parent *parent,
+parent_of_call(struct tool_call *call, bool prepare, struct delivery *d,
     const struct aiterm_receiver_ops **r, struct aiterm_error *err)
 {
-	*r = receiver_of_call(call, parent);
-	if (*r != NULL && (*r)->prepare != NULL)
-		return (*r)->prepare(host_get(), parent, err);
-	return 0;
+	struct aiterm_parent parent;
+	int rc = 0;
+
+	*r = receiver_of_call(call, &parent);
+	if (prepare && *r != NULL && (*r)->prepare != NULL)
+		rc = (*r)->prepare(host_get(), &parent, err);
+	delivery_set_parent(d, &parent);
+	snprintf(d->parent, sizeof d->parent, "%s", *r != NULL ? (*r)->kind :
+	    "wait");
+	return rc;
 }
 
 int
 parent_delivery_check(struct tool_call *call, struct aiterm_error *err)
 {
 	const struct aiterm_receiver_ops *r;
-	struct aiterm_parent parent;
+	struct delivery d;
 
-	return receiver_ready(call, &parent, &r, err);
+	memset(&d, 0, sizeof d);
+	return parent_of_call(call, true, &d, &r, err);
 }
 
 int
@@ -44,16 +52,12 @@ parent_delivery_begin(struct parent_delivery *p, struct tool_call *call,
     const char *session)
 {
 	struct aiterm_error err = ERROR_INIT;
-	struct aiterm_parent parent;
 	int child_fd, rc;
 
 	memset(p, 0, sizeof *p);
 	p->lock_fd = -1;
-	if (receiver_ready(call, &parent, &p->r, &err) != 0)
+	if (parent_of_call(call, true, &p->d, &p->r, &err) != 0)
 		goto refuse;
-	delivery_set_parent(&p->d, &parent);
-	snprintf(p->d.parent, sizeof p->d.parent, "%s",
-	    p->r != NULL ? p->r->kind : "wait");
 	if ((child_fd = child_claim(session, &p->d, &err)) == -2)
 		goto refuse;
 	if (child_fd < 0)
@@ -83,14 +87,11 @@ parent_child_free(struct tool_call *call, const char *session,
     struct aiterm_error *err)
 {
 	const struct aiterm_receiver_ops *r;
-	struct aiterm_parent parent;
 	struct delivery d;
 	int fd;
 
 	memset(&d, 0, sizeof d);
-	r = receiver_of_call(call, &parent);
-	delivery_set_parent(&d, &parent);
-	snprintf(d.parent, sizeof d.parent, "%s", r != NULL ? r->kind : "wait");
+	parent_of_call(call, false, &d, &r, err);
 	if ((fd = child_claim(session, &d, err)) == -2)
 		return -1;
 	if (fd >= 0)

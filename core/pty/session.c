@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plugin/host.h"
 #include "plugin/registry.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
@@ -323,6 +324,19 @@ session_mux(struct aiterm_error *err)
 		return NULL;
 	}
 	return muxjob_locked(p->ops);
+}
+
+long
+session_pane_pid(const char *id, bool live_only)
+{
+	const struct aiterm_mux_ops *mux = session_mux(NULL);
+	struct aiterm_pane_info info;
+
+	memset(&info, 0, sizeof info);
+	if (mux == NULL || mux->pane_info(host_get(), id, &info, NULL) != 0 ||
+	    (live_only && (!info.exists || info.dead)) || info.pid <= 0)
+		return 0;
+	return info.pid;
 }
 
 int

@@ -101,6 +101,12 @@ void	session_cleanup_all(void);
 
 /* The multiplexer plugin in use, or NULL with err. */
 const struct aiterm_mux_ops *session_mux(struct aiterm_error *err);
+/*
+ * The pid of the session's first pane's process, or 0 when the
+ * multiplexer names none (live_only: also when the pane is dead).  It
+ * asks the multiplexer: call it on its thread (pty/muxjob.h).
+ */
+long	session_pane_pid(const char *id, bool live_only);
 /* Random lowercase hex of len characters. */
 void	session_random_hex(char *out, size_t len);
 long long session_now_ms(void);

@@ -383,14 +383,8 @@ static void
 pid_work(void *arg)
 {
 	struct waiter *w = arg;
-	struct aiterm_error err = ERROR_INIT;
-	const struct aiterm_mux_ops *mux = session_mux(&err);
-	struct aiterm_pane_info info;
 
-	memset(&info, 0, sizeof info);
-	w->q_pid = mux != NULL && mux->pane_info(host_get(), w->session,
-	    &info, &err) == 0 && info.exists && !info.dead ? info.pid : 0;
-	error_clear(&err);
+	w->q_pid = session_pane_pid(w->session, true);
 }
 
 /* A watch on it, when the wait is still on. */

@@ -412,13 +412,9 @@ static void
 pid_work(void *arg)
 {
 	struct aread *a = arg;
-	struct agent_screen scr;
 
-	a->pane_pid = 0;
-	if (agent_screen_read(&a->h, a->session, &scr, NULL) == 0) {
-		a->pane_pid = scr.pane.pid;
-		agent_screen_free(&scr);
-	}
+	/* The pane's facts only: no screen capture for a pid. */
+	a->pane_pid = session_pane_pid(a->session, false);
 }
 
 static void
