@@ -167,6 +167,7 @@ set_option(struct cli_request *req, const char *name, json_t *prop,
     const char *value, char **why)
 {
 	const char *type = cli_prop_type(prop);
+	char *option, *p;
 	json_t *v;
 	int rc;
 
@@ -176,9 +177,16 @@ set_option(struct cli_request *req, const char *name, json_t *prop,
 		rc = add_object(req->args, name, value);
 	else if ((rc = parse_scalar(type, value, &v)) == 0)
 		json_object_set_new(req->args, name, v);
-	if (rc != 0)
-		*why = xasprintf("--%s wants %s, not '%s'", name, wants(type),
+	if (rc != 0) {
+		option = xstrdup(name);
+		for (p = option; *p != '\0'; p++) {
+			if (*p == '_')
+				*p = '-';
+		}
+		*why = xasprintf("--%s wants %s, not '%s'", option, wants(type),
 		    value);
+		free(option);
+	}
 	return rc;
 }
 
