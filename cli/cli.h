@@ -61,6 +61,9 @@ const char *cli_prop_type(json_t *prop);
 /* The help of one command, or of the whole program (cmd NULL). */
 void	cli_help(FILE *fp, const struct cli_command *cmd);
 
+/* aiterm run (SUP-RUN): the words after "run"; the exit status. */
+int	cli_run(int argc, char **argv, const char *state_dir);
+
 /* Print a tool's result as asked and return the exit status. */
 int	cli_output(const struct cli_request *req, json_t *result);
 

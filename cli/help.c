@@ -187,5 +187,7 @@ cli_help(FILE *fp, const struct cli_command *cmd)
 	fputs(program_help, fp);
 	for (c = cli_commands; c->name != NULL; c++)
 		fprintf(fp, "  %-9s %s\n", c->name, c->summary);
+	fprintf(fp, "  %-9s %s\n", "run", "one command under the supervisor: "
+	    "timeouts, its whole tree ended");
 	fputs(program_notes, fp);
 }

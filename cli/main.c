@@ -103,6 +103,8 @@ main(int argc, char **argv)
 		printf("aiterm %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	if (strcmp(argv[1], "run") == 0)
+		return cli_run(argc - 2, argv + 2, req.state_dir);
 	if ((req.cmd = cli_command_find(argv[1])) == NULL) {
 		why = xasprintf("unknown command '%s'", argv[1]);
 		rc = usage_error(NULL, why);

@@ -14,7 +14,8 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { serverBinary, SANITIZER_RE } = require('./lib/server.cjs');
+const { serverBinary } = require('./lib/server.cjs');
+const { runAiterm } = require('./lib/cli.cjs');
 const { Rig, show } = require('./lib/pty.cjs');
 
 const T = { timeout: 120000 };
@@ -22,38 +23,13 @@ const T = { timeout: 120000 };
 function builtBinary(name) {
 	return path.join(path.dirname(serverBinary()), name);
 }
-const AITERM = process.env.AITERM_CLI || builtBinary('aiterm');
 
-/*
- * Runs aiterm with args in the rig's environment (env overrides it);
- * resolves with { code, signal, stdout, stderr } and fails the test on a
- * sanitizer report or when it takes longer than ms.
- */
+/* Runs aiterm with args in the rig's environment (opts.env over it, opts.unset out of it). */
 function cli(rig, args, opts = {}) {
 	const env = Object.assign({}, rig.env, opts.env || {});
 	for (const k of opts.unset || [])
 		delete env[k];
-	return new Promise((resolve, reject) => {
-		const p = spawn(AITERM, args, { env, cwd: rig.dirs.home, stdio: ['ignore', 'pipe', 'pipe'] });
-		let stdout = '', stderr = '';
-		p.stdout.setEncoding('utf8');
-		p.stderr.setEncoding('utf8');
-		p.stdout.on('data', (s) => { stdout += s; });
-		p.stderr.on('data', (s) => { stderr += s; });
-		const timer = setTimeout(() => {
-			try { p.kill('SIGKILL'); } catch { /* gone */ }
-			reject(new Error(`aiterm ${args.join(' ')} took more than ${opts.ms || 30000} ms`));
-		}, opts.ms || 30000);
-		p.on('error', (err) => { clearTimeout(timer); reject(err); });
-		p.on('close', (code, signal) => {
-			clearTimeout(timer);
-			const r = { code, signal, stdout, stderr };
-			if (SANITIZER_RE.test(stderr))
-				reject(new Error(`aiterm ${args.join(' ')}: a sanitizer report:\n${stderr}`));
-			else
-				resolve(r);
-		});
-	});
+	return runAiterm(args, env, rig.dirs.home, opts);
 }
 
 /* aiterm ... --json that must exit with code; returns the parsed value. */
