@@ -95,6 +95,11 @@ main(int argc, char **argv)
 		return usage_error(NULL, "a command is needed");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
+		if (argc > 2 && strcmp(argv[2], "run") == 0) {
+			char *help[] = { (char *)"--help", NULL };
+
+			return cli_run(1, help, NULL);
+		}
 		req.cmd = argc > 2 ? cli_command_find(argv[2]) : NULL;
 		cli_help(stdout, req.cmd);
 		return 0;

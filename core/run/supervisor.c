@@ -101,7 +101,8 @@ on_signal(uv_signal_t *h, int signum)
 	free(mark);
 }
 
-static void
+/* 0, or -1 when fd took no more (a closed pipe: EPIPE, SIGPIPE ignored). */
+static int
 write_all(int fd, const char *p, size_t len)
 {
 	ssize_t n;
@@ -111,10 +112,11 @@ write_all(int fd, const char *p, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return;
+			return -1;
 		p += n;
 		len -= (size_t)n;
 	}
+	return 0;
 }
 
 static void
@@ -157,7 +159,9 @@ read_cb(uv_stream_t *stream, ssize_t n, const uv_buf_t *buf)
 
 	if (n > 0) {
 		write_all(p->log_fd, buf->base, (size_t)n);
-		write_all(p->our_fd, buf->base, (size_t)n);
+		/* Whoever read our output went away: the log still has it. */
+		if (write_all(p->our_fd, buf->base, (size_t)n) != 0)
+			p->our_fd = -1;
 		s->rec->last_output_ms = session_now_ms();
 		if (s->rec->state == RUN_RUNNING)
 			uv_timer_again(&s->quiet);
@@ -358,6 +362,8 @@ run_supervise(uv_loop_t *loop, const struct run_options *o,
 	s.out[0].our_fd = o->passthrough ? STDOUT_FILENO : -1;
 	s.out[1].our_fd = o->passthrough ? STDERR_FILENO : -1;
 	proc_become_subreaper();
+	/* A closed stdout must not end the supervisor (the child keeps its). */
+	signal(SIGPIPE, SIG_IGN);
 	for (i = 0; i < 3; i++) {
 		uv_signal_init(loop, &s.sigs[i]);
 		s.sigs[i].data = &s;
