@@ -11,9 +11,12 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "pty/session.h"
+#include "run/backend.h"
 #include "run/supervisor.h"
 #include "state/atomic.h"
 #include "state/stateroot.h"
+#include "util/buf.h"
 #include "util/xmalloc.h"
 
 /* The most of each log --json carries. */
@@ -21,6 +24,7 @@
 
 static const char run_help[] =
 "usage: aiterm run [OPTIONS] [--] COMMAND [ARGUMENTS...]\n"
+"       aiterm run --backend claude|codex|ID [OPTIONS] [--] PROMPT\n"
 "\n"
 "run: one command under Aiterm's supervisor, in a process group of its\n"
 "own, stdout and stderr on pipes (stdin is /dev/null), every byte kept\n"
@@ -38,7 +42,13 @@ static const char run_help[] =
 "  --scope KEY                  a newer run of KEY ends the older first\n"
 "  --grace SECONDS              from TERM to KILL [default 2]\n"
 "  --cwd DIR                    where it runs [default: here]\n"
-"  --backend generic            how its output is read (only generic: text)\n"
+"  --backend ID                 claude, codex, generic [default], or one of\n"
+"                               ~/.config/aiterm/backends/ID.yaml; with one\n"
+"                               other than generic the words are the prompt\n"
+"  --model NAME                 the backend's model option\n"
+"  --session-id ID              the CLI session (claude: a new run gets a\n"
+"                               new one; with --resume, the one resumed);\n"
+"                               the default scope is cli:BACKEND:ID\n"
 "  --json                       no pass-through; the run record, stdout\n"
 "                               and stderr as one JSON object at the end\n"
 "\n"
@@ -47,6 +57,12 @@ static const char run_help[] =
 
 struct run_cli {
 	struct run_options	 o;
+	const char		*backend;
+	const char		*model;
+	const char		*session_id;
+	char			*prompt;	/* the words, with a backend */
+	char			 scope[RUN_SCOPE_MAX + 1];
+	char			 new_session[40];
 	bool			 json;
 	bool			 resume;
 	bool			 no_output_set;
@@ -71,7 +87,7 @@ seconds(const char *text, long long *ms)
 }
 
 enum run_opt { RO_TIMEOUT, RO_QUIET, RO_GRACE, RO_SCOPE, RO_CWD, RO_BACKEND,
-	RO_RESUME, RO_JSON, RO_HELP };
+	RO_MODEL, RO_SESSION, RO_RESUME, RO_JSON, RO_HELP };
 
 static const struct {
 	const char	*name;
@@ -84,6 +100,8 @@ static const struct {
 	{ "--scope", RO_SCOPE, true },
 	{ "--cwd", RO_CWD, true },
 	{ "--backend", RO_BACKEND, true },
+	{ "--model", RO_MODEL, true },
+	{ "--session-id", RO_SESSION, true },
 	{ "--resume", RO_RESUME, false },
 	{ "--json", RO_JSON, false },
 	{ "--help", RO_HELP, false },
@@ -121,12 +139,17 @@ take(struct run_cli *rc, enum run_opt opt, const char *name, const char *v,
 		rc->o.cwd = v;
 		return 0;
 	case RO_BACKEND:
-		if (strcmp(v, "generic") != 0) {
-			*why = xasprintf("--backend: no backend '%s' (this "
-			    "version has generic)", v);
+		rc->backend = v;
+		return 0;
+	case RO_MODEL:
+		rc->model = v;
+		return 0;
+	case RO_SESSION:
+		if (*v == '\0' || strlen(v) > 100) {
+			*why = xasprintf("--session-id wants 1-100 characters");
 			return -1;
 		}
-		rc->o.backend = v;
+		rc->session_id = v;
 		return 0;
 	case RO_RESUME:
 		rc->resume = true;
@@ -172,7 +195,9 @@ parse(struct run_cli *rc, int argc, char **argv, char **why)
 		k += run_opts[i].value;
 	}
 	if (k >= argc) {
-		*why = xstrdup("missing COMMAND");
+		*why = xstrdup(rc->backend == NULL ||
+		    strcmp(rc->backend, "generic") == 0 ? "missing COMMAND" :
+		    "missing PROMPT");
 		return -1;
 	}
 	rc->o.argv = (const char *const *)(argv + k);
@@ -205,6 +230,95 @@ log_text(const char *run_id, const char *name, bool *cut)
 	return s;
 }
 
+/* A new session id, a UUID v4 as Claude Code's --session-id wants. */
+static void
+new_uuid(char *out, size_t size)
+{
+	char h[33];
+
+	session_random_hex(h, 32);
+	h[32] = '\0';
+	h[12] = '4';
+	h[16] = "89ab"[h[16] % 4];
+	snprintf(out, size, "%.8s-%.4s-%.4s-%.4s-%.12s", h, h + 8, h + 12,
+	    h + 16, h + 20);
+}
+
+/* The words joined by blanks: a prompt (malloc'd). */
+static char *
+join(const char *const *words)
+{
+	struct aiterm_buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; words[i] != NULL; i++) {
+		if (i > 0)
+			buf_addc(&b, ' ');
+		buf_adds(&b, words[i]);
+	}
+	buf_addc(&b, '\0');
+	return buf_steal(&b, NULL);
+}
+
+/*
+ * The backend's command for the prompt, its session and scope; -1 with
+ * err.  The generic backend runs the words as they are.
+ */
+static int
+prepare(struct run_cli *rc, const struct backend *b, char ***argv,
+    struct aiterm_error *err)
+{
+	const char *sid = rc->session_id;
+
+	rc->o.backend = b->id;
+	if (*b->command == '\0') {
+		if (rc->session_id != NULL || rc->model != NULL)
+			return error_set(err, "the generic backend takes no "
+			    "--session-id or --model");
+		return 0;
+	}
+	rc->prompt = join(rc->o.argv);
+	if (b->session == SESSION_ALWAYS && sid == NULL && !rc->resume) {
+		new_uuid(rc->new_session, sizeof rc->new_session);
+		sid = rc->new_session;
+	}
+	if (backend_argv(b, rc->prompt, rc->model, sid, rc->resume, argv,
+	    err) != 0)
+		return -1;
+	rc->o.argv = (const char *const *)*argv;
+	rc->o.input = b->input == BACKEND_INPUT_STDIN ? rc->prompt : NULL;
+	rc->o.session_id = sid;
+	rc->o.keep_stdout = b->output != BACKEND_TEXT;
+	if (rc->o.scope == NULL && sid != NULL) {
+		snprintf(rc->scope, sizeof rc->scope, "cli:%s:%s", b->id, sid);
+		rc->o.scope = rc->scope;
+	}
+	return 0;
+}
+
+/* Read the output as the backend says; the session id into the record. */
+static int
+read_result(const struct backend *b, struct run_record *rec,
+    struct backend_result *res, struct aiterm_error *err)
+{
+	char *path = run_path(rec->run_id, "stdout.log"), *data = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = file_read(path, &data, &len, err);
+	free(path);
+	if (rc == 0)
+		rc = backend_parse(b, data != NULL ? data : "", len, res, err);
+	free(data);
+	if (rc == 0 && rec->session_id[0] == '\0' && res->session_id != NULL) {
+		snprintf(rec->session_id, sizeof rec->session_id, "%s",
+		    res->session_id);
+		run_record_write(rec, err);
+		error_clear(err);
+	}
+	return rc;
+}
+
 static int
 exit_status(const struct run_record *r, int signum)
 {
@@ -224,13 +338,25 @@ exit_status(const struct run_record *r, int signum)
 }
 
 static void
-report(const struct run_cli *rc, const struct run_record *r)
+report(const struct run_cli *rc, const struct run_record *r,
+    const struct backend_result *res)
 {
 	json_t *j;
 	bool cut = false;
 
+	if (res != NULL && !rc->json && res->text != NULL) {
+		fputs(res->text, stdout);
+		if (*res->text != '\0' &&
+		    res->text[strlen(res->text) - 1] != '\n')
+			fputc('\n', stdout);
+		fflush(stdout);
+	}
 	if (rc->json) {
 		j = run_record_to_json(r);
+		if (res != NULL)
+			json_object_set_new(j, "result", json_pack("{s:s?, "
+			    "s:s?, s:O?}", "text", res->text, "session_id",
+			    res->session_id, "usage", res->usage));
 		json_object_set_new(j, "stdout", log_text(r->run_id,
 		    "stdout.log", &cut));
 		json_object_set_new(j, "stderr", log_text(r->run_id,
@@ -263,10 +389,16 @@ cli_run(int argc, char **argv, const char *state_dir)
 	struct run_cli rc;
 	struct aiterm_error err = ERROR_INIT;
 	struct run_record rec;
-	char *why = NULL;
+	struct backend b;
+	struct backend_result res;
+	char *why = NULL, **argv_b = NULL;
+	bool parsed = false;
 	int p, signum = 0, status;
 
 	memset(&rc, 0, sizeof rc);
+	memset(&rec, 0, sizeof rec);
+	memset(&b, 0, sizeof b);
+	memset(&res, 0, sizeof res);
 	rc.o.backend = "generic";
 	rc.o.timeout_ms = RUN_DEFAULT_TIMEOUT_MS;
 	rc.o.grace_ms = RUN_DEFAULT_GRACE_MS;
@@ -281,24 +413,46 @@ cli_run(int argc, char **argv, const char *state_dir)
 		return CLI_EXIT_USAGE;
 	}
 	rc.o.passthrough = !rc.json;
+	if (backend_load(rc.backend != NULL ? rc.backend : "generic", &b,
+	    &err) != 0 || prepare(&rc, &b, &argv_b, &err) != 0) {
+		fprintf(stderr, "aiterm run: %s\n(aiterm run --help shows the "
+		    "usage)\n", error_msg(&err));
+		error_clear(&err);
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	status = CLI_EXIT_FAILED;
 	if (state_root_init(state_dir, &err) != 0 ||
 	    state_root_require(&err) != 0) {
 		fprintf(stderr, "aiterm run: state root: %s\n", error_msg(&err));
-		error_clear(&err);
-		return CLI_EXIT_FAILED;
+		goto out;
 	}
 	if (run_supervise(uv_default_loop(), &rc.o, &rec, &signum,
 	    &err) != 0) {
 		fprintf(stderr, "aiterm run: %s\n", error_msg(&err));
 		error_clear(&err);
-		if (rec.run_id[0] == '\0' || rec.state != RUN_EXITED) {
-			run_record_free(&rec);
-			return CLI_EXIT_FAILED;
-		}
+		if (rec.run_id[0] == '\0' || rec.state != RUN_EXITED)
+			goto out_rec;
+	}
+	status = exit_status(&rec, signum);
+	if (b.output != BACKEND_TEXT && rec.reason != RUN_REASON_SPAWN_ERROR) {
+		if (read_result(&b, &rec, &res, &err) != 0) {
+			fprintf(stderr, "aiterm run: %s\n", error_msg(&err));
+			error_clear(&err);
+			if (status == 0)
+				status = CLI_EXIT_FAILED;
+		} else
+			parsed = true;
 	}
 	fflush(stdout);
-	report(&rc, &rec);
-	status = exit_status(&rec, signum);
+	report(&rc, &rec, parsed ? &res : NULL);
+	backend_result_free(&res);
+out_rec:
 	run_record_free(&rec);
+out:
+	error_clear(&err);
+	backend_argv_free(argv_b);
+	backend_free(&b);
+	free(rc.prompt);
 	return status;
 }

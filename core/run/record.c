@@ -102,6 +102,7 @@ run_record_to_json(const struct run_record *r)
 	    "mode", r->mode, "argv", r->argv != NULL ? r->argv : json_null(),
 	    "cwd", r->cwd != NULL ? r->cwd : "",
 	    "state", run_state_name(r->state));
+	json_object_set_new(j, "session_id", str_or_null(r->session_id));
 	json_object_set_new(j, "pid", int_or_null(r->pid));
 	json_object_set_new(j, "pgid", int_or_null(r->pgid));
 	json_object_set_new(j, "start_id", str_or_null(r->start_id));
@@ -163,6 +164,8 @@ run_record_from_json(json_t *j, struct run_record *r,
 	copy_str(r->backend, sizeof r->backend, json_object_get(j, "backend"));
 	copy_str(r->scope, sizeof r->scope, json_object_get(j, "scope"));
 	copy_str(r->mode, sizeof r->mode, json_object_get(j, "mode"));
+	copy_str(r->session_id, sizeof r->session_id, json_object_get(j,
+	    "session_id"));
 	copy_str(r->start_id, sizeof r->start_id, json_object_get(j,
 	    "start_id"));
 	copy_str(r->supervisor_start_id, sizeof r->supervisor_start_id,

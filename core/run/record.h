@@ -40,6 +40,7 @@ struct run_record {
 	char			 run_id[RUN_ID_MAX + 1];
 	char			 backend[64];
 	char			 scope[RUN_SCOPE_MAX + 1];	/* "" none */
+	char			 session_id[128];		/* "" none */
 	char			 mode[8];			/* "child" */
 	json_t			*argv;				/* owned */
 	char			*cwd;				/* owned */

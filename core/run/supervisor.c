@@ -29,6 +29,8 @@ struct sup {
 	struct run_record	*rec;
 	uv_loop_t		*loop;
 	uv_process_t		 proc;
+	uv_pipe_t		 in;		/* with o->input */
+	uv_write_t		 in_write;
 	struct out_pipe		 out[2];
 	uv_timer_t		 overall, quiet, grace, sweep;
 	uv_signal_t		 sigs[3];
@@ -275,6 +277,8 @@ record_init(struct run_record *rec, const struct run_options *o)
 	snprintf(rec->scope, sizeof rec->scope, "%s", o->scope != NULL ?
 	    o->scope : "");
 	snprintf(rec->mode, sizeof rec->mode, "child");
+	snprintf(rec->session_id, sizeof rec->session_id, "%s",
+	    o->session_id != NULL ? o->session_id : "");
 	rec->argv = json_array();
 	for (i = 0; o->argv[i] != NULL; i++)
 		json_array_append_new(rec->argv, json_string(o->argv[i]));
@@ -288,6 +292,25 @@ record_init(struct run_record *rec, const struct run_options *o)
 	rec->state = RUN_STARTING;
 }
 
+static void
+input_written(uv_write_t *w, int status)
+{
+	(void)status;	/* a child that does not read: its business */
+	uv_close((uv_handle_t *)w->handle, handle_closed);
+}
+
+/* The prompt on stdin, then end of file. */
+static void
+feed_input(struct sup *s)
+{
+	uv_buf_t b = uv_buf_init((char *)s->o->input,
+	    (unsigned)strlen(s->o->input));
+
+	if (uv_write(&s->in_write, (uv_stream_t *)&s->in, &b, 1,
+	    input_written) != 0)
+		uv_close((uv_handle_t *)&s->in, handle_closed);
+}
+
 static int
 spawn(struct sup *s)
 {
@@ -297,6 +320,11 @@ spawn(struct sup *s)
 
 	memset(&po, 0, sizeof po);
 	stdio[0].flags = UV_IGNORE;
+	if (s->o->input != NULL) {
+		uv_pipe_init(s->loop, &s->in, 0);
+		stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
+		stdio[0].data.stream = (uv_stream_t *)&s->in;
+	}
 	for (i = 0; i < 2; i++) {
 		uv_pipe_init(s->loop, &s->out[i].pipe, 0);
 		s->out[i].pipe.data = s;
@@ -324,8 +352,12 @@ spawn(struct sup *s)
 		uv_close((uv_handle_t *)&s->proc, handle_closed);
 		for (i = 0; i < 2; i++)
 			close_pipe(s, &s->out[i]);
+		if (s->o->input != NULL)
+			uv_close((uv_handle_t *)&s->in, handle_closed);
 		return -1;
 	}
+	if (s->o->input != NULL)
+		feed_input(s);
 	s->rec->pid = s->rec->pgid = (long)s->proc.pid;
 	proc_start_id(s->rec->pid, s->rec->start_id, sizeof s->rec->start_id);
 	for (i = 0; i < 2; i++)
@@ -359,7 +391,8 @@ run_supervise(uv_loop_t *loop, const struct run_options *o,
 			close(s.out[1].log_fd);
 		return -1;
 	}
-	s.out[0].our_fd = o->passthrough ? STDOUT_FILENO : -1;
+	s.out[0].our_fd = o->passthrough && !o->keep_stdout ? STDOUT_FILENO :
+	    -1;
 	s.out[1].our_fd = o->passthrough ? STDERR_FILENO : -1;
 	proc_become_subreaper();
 	/* A closed stdout must not end the supervisor (the child keeps its). */

@@ -1,7 +1,7 @@
 /*
  * The supervisor of one one-shot CLI run in child mode (SUP-RUN, ADR
  * 0023): spawn it in a process group of its own with stdout and stderr on
- * pipes (stdin from /dev/null), keep every byte in the run's folder, end
+ * pipes (stdin from /dev/null, or a pipe with the prompt), keep every byte in the run's folder, end
  * it at the overall timeout or when it has been silent for the no-output
  * timeout, and end its whole tree: TERM to the group and to every
  * descendant, KILL to what is left after the grace period.  The run is
@@ -23,10 +23,13 @@ struct run_options {
 	const char		*scope;		/* NULL: none */
 	const char *const	*argv;		/* NULL-terminated */
 	const char		*cwd;		/* NULL: ours */
+	const char		*input;		/* stdin text; NULL: /dev/null */
+	const char		*session_id;	/* for the record; NULL none */
 	long long		 timeout_ms;
 	long long		 no_output_timeout_ms;
 	long long		 grace_ms;	/* TERM, then KILL after this */
 	bool			 passthrough;	/* copy output to ours */
+	bool			 keep_stdout;	/* its stdout only kept (parsed) */
 };
 
 /*

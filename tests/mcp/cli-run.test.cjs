@@ -218,3 +218,57 @@ test('SUP-RUN: two runs in one scope: the newer ends the older first', T, async 
 	const other = await run(env, ['--scope', 'cli:generic:s2', 'true']);
 	assert.equal(other.code, 0);
 });
+
+test('SUP-RUN backends as data: a user backend (stdin prompt, jsonl, session arg), strict files', T, async (t) => {
+	const { dirs, env } = setup(t);
+	const conf = path.join(env.XDG_CONFIG_HOME, 'aiterm', 'backends');
+	fs.mkdirSync(conf, { recursive: true });
+	const script = path.join(dirs.home, 'fake-cli.sh');
+	fs.writeFileSync(script, [
+		'#!/bin/sh',
+		'read -r prompt',
+		'echo \'{"kind":"start","sid":"sess-9"}\'',
+		'echo "not json"',
+		'printf \'{"kind":"say","msg":{"text":"heard: %s"}}\\n\' "$prompt"',
+		'echo \'{"kind":"other","msg":{"text":"ignored"}}\'',
+		'printf \'{"kind":"say","msg":{"text":"args: %s"},"usage":{"n":2}}\\n\' "$*"',
+		'',
+	].join('\n'), { mode: 0o700 });
+	fs.writeFileSync(path.join(conf, 'mine.yaml'), [
+		'backend: 1', 'id: mine', `command: ${script}`, 'args: []', 'output: jsonl', 'input: stdin',
+		'session_arg: --sid', 'session_mode: existing', 'session_id_fields: [sid]',
+		'text_fields: [msg.text]', 'text_when: {kind: say}', 'usage_fields: [usage]', '',
+	].join('\n'));
+	let r = await run(env, ['--backend', 'mine', '--session-id', 's-7', '--json', '--', 'hello', 'there']);
+	assert.equal(r.code, 0, JSON.stringify(r));
+	let j = JSON.parse(r.stdout);
+	assert.deepEqual(j.argv, [script, '--sid', 's-7'], 'the prompt went to stdin, not argv');
+	assert.equal(j.result.text, 'heard: hello there\nargs: --sid s-7');
+	assert.equal(j.result.session_id, 'sess-9');
+	assert.deepEqual(j.result.usage, { n: 2 });
+	assert.equal(j.session_id, 's-7', 'the record keeps the session it was run with');
+	assert.equal(j.scope, 'cli:mine:s-7', 'the default scope of a session');
+	r = await run(env, ['--backend', 'mine', 'hi']);
+	assert.equal(r.code, 0, JSON.stringify(r));
+	assert.equal(r.stdout, 'heard: hi\nargs: \n', 'existing: no session id given, none passed; the text printed');
+
+	/* An override replaces the keys it gives of a built-in. */
+	fs.writeFileSync(path.join(conf, 'codex.yaml'), `command: ${script}\ninput: stdin\n`);
+	r = await run(env, ['--backend', 'codex', '--json', 'ping']);
+	j = JSON.parse(r.stdout);
+	assert.deepEqual(j.argv, [script, 'exec', '--json', '--color', 'never', '--sandbox', 'workspace-write', '--skip-git-repo-check']);
+
+	const bad = [
+		['x1.yaml', 'backend: 1\nid: x1\ncommand: a\noutput: text\nsession_mode: none\ncolour: red\n', /x1\.yaml: unknown argument 'colour'/],
+		['x2.yaml', 'backend: 1\nid: x2\ncommand: a\noutput: xml\nsession_mode: none\n', /x2\.yaml: .*output.* must be one of/],
+		['x3.yaml', 'backend: 1\nid: x3\n  command: [\n', /x3\.yaml:3:\d+: /],
+		['x4.yaml', 'backend: 1\nid: x4\nid: x4\ncommand: a\n', /x4\.yaml:3:1: this key is given twice/],
+		['x5.yaml', 'backend: 1\nid: other\ncommand: a\noutput: text\nsession_mode: none\n', /its id differs from its file name/],
+	];
+	for (const [file, text, re] of bad) {
+		fs.writeFileSync(path.join(conf, file), text);
+		r = await run(env, ['--backend', file.replace('.yaml', ''), 'x']);
+		assert.equal(r.code, 2, `${file}: ${JSON.stringify(r)}`);
+		assert.match(r.stderr, re, file);
+	}
+});
