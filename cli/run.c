@@ -41,6 +41,9 @@ static const char run_help[] =
 "  --resume                     a resumed run (the shorter watchdog)\n"
 "  --scope KEY                  a newer run of KEY ends the older first\n"
 "  --grace SECONDS              from TERM to KILL [default 2]\n"
+"  --pty                        on a terminal of its own (one output\n"
+"                               stream, stderr.log empty) instead of pipes\n"
+"  --cols N, --rows N           that terminal's size [default 120 x 30]\n"
 "  --cwd DIR                    where it runs [default: here]\n"
 "  --backend ID                 claude, codex, generic [default], or one of\n"
 "                               ~/.config/aiterm/backends/ID.yaml; with one\n"
@@ -87,7 +90,8 @@ seconds(const char *text, long long *ms)
 }
 
 enum run_opt { RO_TIMEOUT, RO_QUIET, RO_GRACE, RO_SCOPE, RO_CWD, RO_BACKEND,
-	RO_MODEL, RO_SESSION, RO_RESUME, RO_JSON, RO_HELP };
+	RO_MODEL, RO_SESSION, RO_COLS, RO_ROWS, RO_PTY, RO_RESUME, RO_JSON,
+	RO_HELP };
 
 static const struct {
 	const char	*name;
@@ -102,6 +106,9 @@ static const struct {
 	{ "--backend", RO_BACKEND, true },
 	{ "--model", RO_MODEL, true },
 	{ "--session-id", RO_SESSION, true },
+	{ "--cols", RO_COLS, true },
+	{ "--rows", RO_ROWS, true },
+	{ "--pty", RO_PTY, false },
 	{ "--resume", RO_RESUME, false },
 	{ "--json", RO_JSON, false },
 	{ "--help", RO_HELP, false },
@@ -115,6 +122,8 @@ take(struct run_cli *rc, enum run_opt opt, const char *name, const char *v,
 {
 	long long *ms = opt == RO_TIMEOUT ? &rc->o.timeout_ms :
 	    opt == RO_QUIET ? &rc->o.no_output_timeout_ms : &rc->o.grace_ms;
+	char *end;
+	long n;
 
 	switch (opt) {
 	case RO_TIMEOUT:
@@ -150,6 +159,21 @@ take(struct run_cli *rc, enum run_opt opt, const char *name, const char *v,
 			return -1;
 		}
 		rc->session_id = v;
+		return 0;
+	case RO_COLS:
+	case RO_ROWS:
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (errno != 0 || end == v || *end != '\0' || n < 2 ||
+		    n > 1000) {
+			*why = xasprintf("%s wants a whole number from 2 to 1000, "
+			    "not '%s'", name, v);
+			return -1;
+		}
+		*(opt == RO_COLS ? &rc->o.cols : &rc->o.rows) = (unsigned)n;
+		return 0;
+	case RO_PTY:
+		rc->o.pty = true;
 		return 0;
 	case RO_RESUME:
 		rc->resume = true;
@@ -287,6 +311,9 @@ prepare(struct run_cli *rc, const struct backend *b, char ***argv,
 		return -1;
 	rc->o.argv = (const char *const *)*argv;
 	rc->o.input = b->input == BACKEND_INPUT_STDIN ? rc->prompt : NULL;
+	if (rc->o.input != NULL && rc->o.pty)
+		return error_set(err, "backend %s reads its prompt on stdin, "
+		    "which --pty does not give it", b->id);
 	rc->o.session_id = sid;
 	rc->o.keep_stdout = b->output != BACKEND_TEXT;
 	if (rc->o.scope == NULL && sid != NULL) {
@@ -402,6 +429,8 @@ cli_run(int argc, char **argv, const char *state_dir)
 	rc.o.backend = "generic";
 	rc.o.timeout_ms = RUN_DEFAULT_TIMEOUT_MS;
 	rc.o.grace_ms = RUN_DEFAULT_GRACE_MS;
+	rc.o.cols = 120;
+	rc.o.rows = 30;
 	if ((p = parse(&rc, argc, argv, &why)) != 0) {
 		if (p > 0) {
 			fputs(run_help, stdout);

@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "proc/proc.h"
 #include "pty/session.h"
 #include "run/killtree.h"
+#include "run/pty.h"
 #include "run/scope.h"
 #include "run/supervisor.h"
 #include "util/xmalloc.h"
@@ -34,6 +36,7 @@ struct sup {
 	struct out_pipe		 out[2];
 	uv_timer_t		 overall, quiet, grace, sweep;
 	uv_signal_t		 sigs[3];
+	uv_signal_t		 sigchld;	/* PTY mode */
 	bool			 exited;	/* the child exited */
 	bool			 killed;	/* KILL was sent */
 	bool			 done;
@@ -197,9 +200,8 @@ on_sweep(uv_timer_t *t)
 }
 
 static void
-on_child_exit(uv_process_t *p, int64_t status, int term_signal)
+child_ended(struct sup *s, int64_t status, int term_signal)
 {
-	struct sup *s = p->data;
 	unsigned left;
 
 	s->exited = true;
@@ -212,7 +214,6 @@ on_child_exit(uv_process_t *p, int64_t status, int term_signal)
 	if (s->rec->reason == RUN_REASON_NONE)
 		s->rec->reason = term_signal != 0 ? RUN_REASON_SIGNAL :
 		    RUN_REASON_EXIT;
-	uv_close((uv_handle_t *)p, handle_closed);
 	uv_timer_stop(&s->overall);
 	uv_timer_stop(&s->quiet);
 	/* What it left behind is ended too: no grandchild survives. */
@@ -227,6 +228,29 @@ on_child_exit(uv_process_t *p, int64_t status, int term_signal)
 		}
 	}
 	uv_timer_start(&s->sweep, on_sweep, 0, SWEEP_MS);
+}
+
+static void
+on_child_exit(uv_process_t *p, int64_t status, int term_signal)
+{
+	uv_close((uv_handle_t *)p, handle_closed);
+	child_ended(p->data, status, term_signal);
+}
+
+/* PTY mode: the child is ours, not libuv's; SIGCHLD says it may be done. */
+static void
+on_sigchld(uv_signal_t *h, int signum)
+{
+	struct sup *s = h->data;
+	int st;
+
+	(void)signum;
+	if (s->exited || waitpid((pid_t)s->rec->pid, &st, WNOHANG) !=
+	    (pid_t)s->rec->pid)
+		return;
+	uv_signal_stop(h);
+	child_ended(s, WIFEXITED(st) ? WEXITSTATUS(st) : 0,
+	    WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
 static void
@@ -247,6 +271,7 @@ maybe_finish(struct sup *s)
 	uv_close((uv_handle_t *)&s->sweep, handle_closed);
 	for (i = 0; i < 3; i++)
 		uv_close((uv_handle_t *)&s->sigs[i], handle_closed);
+	uv_close((uv_handle_t *)&s->sigchld, handle_closed);
 	for (i = 0; i < 2; i++)
 		close(s->out[i].log_fd);
 }
@@ -276,7 +301,7 @@ record_init(struct run_record *rec, const struct run_options *o)
 	snprintf(rec->backend, sizeof rec->backend, "%s", o->backend);
 	snprintf(rec->scope, sizeof rec->scope, "%s", o->scope != NULL ?
 	    o->scope : "");
-	snprintf(rec->mode, sizeof rec->mode, "child");
+	snprintf(rec->mode, sizeof rec->mode, "%s", o->pty ? "pty" : "child");
 	snprintf(rec->session_id, sizeof rec->session_id, "%s",
 	    o->session_id != NULL ? o->session_id : "");
 	rec->argv = json_array();
@@ -311,6 +336,36 @@ feed_input(struct sup *s)
 		uv_close((uv_handle_t *)&s->in, handle_closed);
 }
 
+/* PTY mode: one stream, the terminal's; stderr.log stays empty. */
+static int
+spawn_pty(struct sup *s)
+{
+	struct aiterm_error e = ERROR_INIT;
+	int master, exec_errno;
+	long pid;
+
+	s->out[1].open = false;
+	if (run_pty_spawn(s->o->argv, s->o->cwd, s->o->cols, s->o->rows,
+	    &master, &pid, &exec_errno, &e) != 0) {
+		snprintf(s->rec->error, sizeof s->rec->error, "%s",
+		    error_msg(&e));
+		error_clear(&e);
+		s->rec->reason = RUN_REASON_SPAWN_ERROR;
+		s->rec->has_exit_code = true;
+		s->rec->exit_code = exec_errno == ENOENT ? 127 : 126;
+		return -1;
+	}
+	s->rec->pid = s->rec->pgid = pid;
+	proc_start_id(pid, s->rec->start_id, sizeof s->rec->start_id);
+	uv_pipe_init(s->loop, &s->out[0].pipe, 0);
+	s->out[0].pipe.data = s;
+	s->out[0].open = true;
+	uv_pipe_open(&s->out[0].pipe, master);
+	uv_signal_start(&s->sigchld, on_sigchld, SIGCHLD);
+	uv_read_start((uv_stream_t *)&s->out[0].pipe, alloc_cb, read_cb);
+	return 0;
+}
+
 static int
 spawn(struct sup *s)
 {
@@ -318,6 +373,8 @@ spawn(struct sup *s)
 	uv_stdio_container_t stdio[3];
 	int rc, i;
 
+	if (s->o->pty)
+		return spawn_pty(s);
 	memset(&po, 0, sizeof po);
 	stdio[0].flags = UV_IGNORE;
 	if (s->o->input != NULL) {
@@ -402,6 +459,8 @@ run_supervise(uv_loop_t *loop, const struct run_options *o,
 		s.sigs[i].data = &s;
 		uv_signal_start(&s.sigs[i], on_signal, sigs[i]);
 	}
+	uv_signal_init(loop, &s.sigchld);
+	s.sigchld.data = &s;
 	uv_timer_init(loop, &s.overall);
 	uv_timer_init(loop, &s.quiet);
 	uv_timer_init(loop, &s.grace);
@@ -416,6 +475,9 @@ run_supervise(uv_loop_t *loop, const struct run_options *o,
 	} else {
 		rec->state = RUN_RUNNING;
 		note(&s);
+		/* PTY mode: it may have ended before SIGCHLD was watched. */
+		if (o->pty)
+			on_sigchld(&s.sigchld, SIGCHLD);
 		uv_timer_start(&s.overall, on_overall,
 		    (uint64_t)o->timeout_ms, 0);
 		uv_timer_start(&s.quiet, on_quiet,

@@ -30,6 +30,8 @@ struct run_options {
 	long long		 grace_ms;	/* TERM, then KILL after this */
 	bool			 passthrough;	/* copy output to ours */
 	bool			 keep_stdout;	/* its stdout only kept (parsed) */
+	bool			 pty;		/* PTY mode: run/pty.h */
+	unsigned		 cols, rows;	/* PTY mode */
 };
 
 /*

@@ -272,3 +272,32 @@ test('SUP-RUN backends as data: a user backend (stdin prompt, jsonl, session arg
 		assert.match(r.stderr, re, file);
 	}
 });
+
+test('SUP-RUN PTY mode: a terminal of its own that is its controlling terminal, of the size asked; its tree ended', T, async (t) => {
+	const { dirs, env } = setup(t);
+	let r = await run(env, ['--pty', '--cols', '91', '--rows', '17', '--json', '--', 'sh', '-c',
+		'test -t 0 && test -t 1 && echo is-a-tty; stty size; ps -o tty= -p $$ | grep -q "?" || echo has-ctty; echo to-err >&2; exit 4']);
+	assert.equal(r.code, 4, JSON.stringify(r));
+	const j = JSON.parse(r.stdout);
+	assert.equal(j.mode, 'pty');
+	assert.equal(j.exit_code, 4);
+	assert.match(j.stdout, /^is-a-tty\r?$/m, j.stdout);
+	assert.match(j.stdout, /^17 91\r?$/m, j.stdout);
+	assert.match(j.stdout, /^has-ctty\r?$/m, j.stdout);
+	assert.match(j.stdout, /^to-err\r?$/m, 'one stream: stderr is the terminal too');
+	assert.equal(j.stderr, '');
+
+	r = await run(env, ['--pty', 'no-such-command-xyz']);
+	assert.equal(r.code, 127, JSON.stringify(r));
+	assert.match(r.stderr, /spawn-error: no-such-command-xyz: No such file or directory/);
+
+	const script = path.join(dirs.home, 'forker.sh');
+	fs.writeFileSync(script, FORKER, { mode: 0o700 });
+	const four = fs.mkdtempSync(path.join(dirs.home, 'four-'));
+	r = await run(env, ['--pty', '--timeout', '1', '--grace', '0.5', 'sh', '-c', `sh ${script} ${four}; sleep 60`]);
+	assert.equal(r.code, 124, JSON.stringify(r));
+	for (const { k, pid } of await grandchildren(four)) {
+		t.after(() => { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } });
+		assert.equal(alive(pid), false, `the ${k} grandchild ${pid} is gone`);
+	}
+});
