@@ -299,6 +299,31 @@ remove_hooks(struct setup_ctx *x, struct report *rep)
 		owned_save(x->owned, rep);
 }
 
+/*
+ * CTL-CLI: installing hooks into another product's config is a person's
+ * decision (seed 004).  From a terminal Aiterm started, where an agent may
+ * be the one typing, nothing that writes another product's config runs,
+ * and there is no flag to say yes (ADR 0022).  --dry-run and the Codex
+ * Steer status write nothing and still run.
+ */
+static bool
+refused_in_pane(const struct setup_opts *o, struct report *rep)
+{
+	const char *id = getenv("AITERM_SESSION_ID");
+
+	if (id == NULL || *id == '\0' || o->dry_run ||
+	    (o->codex_steer != NULL && strcmp(o->codex_steer, "enable") != 0))
+		return false;
+	report_fatal(rep, "REFUSED_IN_AITERM_PANE", "this terminal is "
+	    "Aiterm's session '%.64s' (AITERM_SESSION_ID), where an agent may "
+	    "be the one typing: installing or removing hooks in another "
+	    "product's config is a person's decision, so aiterm-setup "
+	    "changes nothing from here, and no option overrides this. Run "
+	    "aiterm-setup yourself in a terminal Aiterm did not open "
+	    "(--dry-run shows here what it would change)", id);
+	return true;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -314,6 +339,8 @@ main(int argc, char **argv)
 	    (rc = check_clients(opts.clients)) != 0)
 		return rc;
 	report_init(&rep, &opts);
+	if (refused_in_pane(&opts, &rep))
+		goto done;
 	server = prereq_server(opts.server, &rep);
 	opts.server = server;
 	if (server == NULL)

@@ -80,6 +80,12 @@ schema_of(const struct tool_entry *e)
 	return &schemas[i];
 }
 
+json_t *
+tool_input_schema(const struct tool_entry *e)
+{
+	return schema_of(e)->input;
+}
+
 /*
  * The hints, each only when it differs from the default MCP gives it
  * (readOnlyHint false, destructiveHint true, idempotentHint false,
@@ -164,10 +170,46 @@ finish(struct tool_call *call, json_t *result)
 	call_free(call);
 }
 
+/*
+ * Check the arguments against the schema, relay a call with "remote"
+ * (REM-RELAY), else start the tool: what a client's tools/call and the
+ * aiterm command (CTL-CLI) share.  Steals args.
+ */
+static void
+call_start(struct tool_call *call, const struct tool_entry *e, json_t *args)
+{
+	struct aiterm_error err = ERROR_INIT;
+	json_t *rest;
+
+	call->entry = e;
+	call->args = args;
+	call->next = the_server->pending;
+	the_server->pending = call;
+	if (schema_check(schema_of(e)->input, call->args, &err) != 0) {
+		tool_call_fail(call, "%s: %s", e->name, error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	if (json_object_get(call->args, "remote") != NULL) {
+		rest = json_deep_copy(call->args);
+		json_object_del(rest, "remote");
+		json_object_del(rest, "remote_secret");
+		remote_relay(call, e->name, json_string_value(json_object_get(
+		    call->args, "remote")), json_string_value(json_object_get(
+		    call->args, "remote_secret")), rest);
+		return;
+	}
+	if (json_object_get(call->args, "remote_secret") != NULL) {
+		tool_call_fail(call, "%s: remote_secret is for a remote host: "
+		    "give remote too", e->name);
+		return;
+	}
+	e->call(call);
+}
+
 void
 calls_call_tool(json_t *id, json_t *params)
 {
-	struct aiterm_error err = ERROR_INIT;
 	const struct tool_entry *e;
 	struct tool_call *call;
 	json_t *name, *args, *meta;
@@ -192,33 +234,10 @@ calls_call_tool(json_t *id, json_t *params)
 	}
 	meta = json_object_get(params, "_meta");
 	call = xcalloc(1, sizeof *call);
-	call->entry = e;
 	call->id = json_incref(id);
-	call->args = json_is_object(args) ? json_incref(args) : json_object();
 	call->meta = json_is_object(meta) ? json_incref(meta) : NULL;
-	call->next = the_server->pending;
-	the_server->pending = call;
-	if (schema_check(schema_of(e)->input, call->args, &err) != 0) {
-		tool_call_fail(call, "%s: %s", e->name, error_msg(&err));
-		error_clear(&err);
-		return;
-	}
-	if (json_object_get(call->args, "remote") != NULL) {
-		json_t *rest = json_deep_copy(call->args);
-
-		json_object_del(rest, "remote");
-		json_object_del(rest, "remote_secret");
-		remote_relay(call, e->name, json_string_value(json_object_get(
-		    call->args, "remote")), json_string_value(json_object_get(
-		    call->args, "remote_secret")), rest);
-		return;
-	}
-	if (json_object_get(call->args, "remote_secret") != NULL) {
-		tool_call_fail(call, "%s: remote_secret is for a remote host: "
-		    "give remote too", e->name);
-		return;
-	}
-	e->call(call);
+	call_start(call, e, json_is_object(args) ? json_incref(args) :
+	    json_object());
 }
 
 void
@@ -239,6 +258,24 @@ tool_call_internal(const char *tool, json_t *args, tool_call_done_fn done,
 		tool_call_fail(call, "no tool %s", tool);
 	else
 		e->call(call);
+}
+
+int
+tool_call_checked(const char *tool, json_t *args, tool_call_done_fn done,
+    void *arg)
+{
+	const struct tool_entry *e = tool_find(tool, false);
+	struct tool_call *call;
+
+	if (e == NULL) {
+		json_decref(args);
+		return -1;
+	}
+	call = xcalloc(1, sizeof *call);
+	call->done = done;
+	call->done_arg = arg;
+	call_start(call, e, args);
+	return 0;
 }
 
 void

@@ -39,6 +39,7 @@ struct server {
 	struct tool_call	*pending;	/* list of calls in flight */
 	bool			 stopping;
 	int			 exit_status;
+	bool			 local;		/* server_call_once: no client */
 };
 
 extern struct server *the_server;

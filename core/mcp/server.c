@@ -97,9 +97,13 @@ server_log(enum aiterm_log_level level, const char *logger,
 	va_end(ap);
 	if (text == NULL)
 		return;
-	server_send(jsonrpc_notification("notifications/message",
-	    json_pack("{s:s, s:s, s:s}", "level", level_names[level],
-	    "logger", logger, "data", text)));
+	if (s->local)		/* CTL-CLI: stdout is the command's */
+		fprintf(stderr, "aiterm: %s: %s: %s\n", level_names[level],
+		    logger, text);
+	else
+		server_send(jsonrpc_notification("notifications/message",
+		    json_pack("{s:s, s:s, s:s}", "level", level_names[level],
+		    "logger", logger, "data", text)));
 	free(text);
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <jansson.h>
 #include <uv.h>
 
 #include "aiterm/plugin.h"
@@ -29,6 +30,12 @@ struct server_options {
 /* Serve until stdin closes or SIGTERM/SIGINT; returns the exit status. */
 int		 server_run(const struct server_options *opts);
 uv_loop_t	*server_loop(void);
+/*
+ * CTL-CLI: run one tool call in this process, on the default loop, with
+ * the same checks as tools/call; returns the result object (content,
+ * structuredContent, isError).  SIGINT/SIGTERM cancel the call.
+ */
+json_t		*server_call_once(const char *tool, json_t *args);
 /* Send notifications/message when level is at or above the client's. */
 void		 server_log(enum aiterm_log_level level, const char *logger,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -266,3 +266,11 @@ out:
 	free(buf);
 	return rc;
 }
+
+/* macOS has no child subreaper: a grandchild that left the group escapes. */
+int
+proc_become_subreaper(void)
+{
+	errno = ENOSYS;
+	return -1;
+}

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,4 +378,10 @@ proc_argv(long pid, struct aiterm_buf *out)
 	if (out->data[out->len - 1] != '\0')
 		buf_addc(out, '\0');
 	return 0;
+}
+
+int
+proc_become_subreaper(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -1;
 }

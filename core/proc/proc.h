@@ -94,4 +94,11 @@ int	proc_exe_name(long pid, char *buf, size_t len);
  */
 int	proc_argv(long pid, struct aiterm_buf *out);
 
+/*
+ * Make this process the reaper of its orphaned descendants (SUP-RUN), so
+ * that a grandchild which left its process group is still ours to find
+ * and end.  Returns 0, or -1 where the platform has no such thing.
+ */
+int	proc_become_subreaper(void);
+
 #endif

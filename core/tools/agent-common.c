@@ -4,6 +4,7 @@
 
 #include "agent/record.h"
 #include "plugin/host.h"
+#include "pty/paneenv.h"
 #include "tools/agent-common.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -100,7 +101,7 @@ agent_session_spawn(struct agent_spawn *sp, struct aiterm_error *err)
 	struct aiterm_mux_create mc;
 	const char **av = NULL, **ev = NULL;
 	char *log = NULL, launch_id[33];
-	size_t n;
+	size_t n, mine;
 	int rc = -1;
 
 	if (mux == NULL)
@@ -123,7 +124,7 @@ agent_session_spawn(struct agent_spawn *sp, struct aiterm_error *err)
 		goto out;
 	}
 	av = split(&argv, 0);
-	ev = split(&env, 2);
+	ev = split(&env, PANE_ENV_VARS + 1);
 	if (session_create_log(sp->id, err) != 0)
 		goto out;
 	sp->created = true;
@@ -131,7 +132,8 @@ agent_session_spawn(struct agent_spawn *sp, struct aiterm_error *err)
 		goto out;
 	for (n = 0; ev[n] != NULL; n++)
 		;
-	ev[n++] = xasprintf("AITERM_SESSION_ID=%s", sp->id);
+	mine = n;
+	pane_env_add(ev, &n, sp->id);
 	ev[n++] = xasprintf("AITERM_LAUNCH_ID=%s", launch_id);
 	log = session_path(sp->id, "output.log");
 	memset(&mc, 0, sizeof mc);
@@ -143,8 +145,8 @@ agent_session_spawn(struct agent_spawn *sp, struct aiterm_error *err)
 	mc.rows = AGENT_ROWS;
 	mc.log_path = log;
 	rc = mux->create(host_get(), &mc, err);
-	free((char *)ev[n - 1]);
-	free((char *)ev[n - 2]);
+	while (n > mine)
+		free((char *)ev[--n]);
 out:
 	free(av);
 	free(ev);

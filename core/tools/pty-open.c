@@ -9,6 +9,7 @@
 
 #include "plugin/host.h"
 #include "pty/session.h"
+#include "pty/paneenv.h"
 #include "shell/launch.h"
 #include "state/stateroot.h"
 #include "tools/pty-ready.h"
@@ -182,8 +183,9 @@ open_work(json_t *args, struct mux_result *r)
 	meta.created_ms = session_now_ms();
 
 	vars = json_object_get(args, "env_vars");
-	env = xcalloc(json_object_size(vars) + 16, sizeof *env);
-	env[n++] = xasprintf("AITERM_SESSION_ID=%s", meta.id);
+	env = xcalloc(json_object_size(vars) + PANE_ENV_VARS + 16,
+	    sizeof *env);
+	pane_env_add(env, &n, meta.id);
 	for (i = 0; launch.env != NULL && launch.env[i] != NULL; i++)
 		env[n++] = xstrdup(launch.env[i]);
 	json_object_foreach(vars, key, v) {

@@ -77,6 +77,17 @@ typedef void	(*tool_call_done_fn)(void *arg, json_t *result);
 void		 tool_call_internal(const char *tool, json_t *args,
 		    tool_call_done_fn done, void *arg);
 
+/*
+ * A call of the aiterm command (CTL-CLI): the same checks as a client's
+ * tools/call (schema, remote relay), the result to done with
+ * structuredContent always.  Steals args; -1 when there is no such tool
+ * (test-only tools are not reachable).
+ */
+int		 tool_call_checked(const char *tool, json_t *args,
+		    tool_call_done_fn done, void *arg);
+/* A tool's input schema as tools/list gives it (borrowed). */
+json_t		*tool_input_schema(const struct tool_entry *e);
+
 /* The table, NULL-terminated. */
 extern const struct tool_entry *const tool_table[];
 const struct tool_entry *tool_find(const char *name, bool test_tools);

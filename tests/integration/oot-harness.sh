@@ -86,3 +86,29 @@ tool("pty_close", session_id=sid)
 p.stdin.close()
 p.wait(timeout=10)
 PY
+
+# CTL-CLI (ADR 0022): the installed aiterm launches the same agent, and
+# the agent's pane has what it needs to find Aiterm and its own session.
+aiterm=$(dirname "$server")/aiterm
+"$aiterm" launch my-cli "$tmp/work" --name clil --prompt 'hi there' >/dev/null
+pid=$(tmux -S "$sock" display -p -t clil '#{pane_pid}')
+if test -r "/proc/$pid/environ"; then
+	env=$(tr '\0' '\n' <"/proc/$pid/environ")
+else
+	env=$(tmux -S "$sock" show-environment -t clil)
+fi
+for want in AITERM_SESSION_ID=clil "AITERM_STATE_DIR=$tmp/state" \
+    "AITERM_BIN=$aiterm"; do
+	printf '%s\n' "$env" | grep -qx "$want" || {
+		echo "oot-harness: the agent's pane lacks $want:" >&2
+		printf '%s\n' "$env" | grep '^AITERM_' >&2
+		exit 1
+	}
+done
+answer=$("$aiterm" read clil --agent-transcript --wait --timeout 20)
+case $answer in
+"You said: hi there"*) ;;
+*) echo "oot-harness: aiterm read: $answer" >&2; exit 1 ;;
+esac
+"$aiterm" close clil >/dev/null
+echo "oot-harness: aiterm launch/read/close, and the pane's variables: ok"
