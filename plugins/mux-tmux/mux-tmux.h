@@ -163,6 +163,8 @@ enum tx_ctl_outcome {
 enum tx_ctl_outcome tx_ctl_run(const struct aiterm_host *host,
 	    const struct tx_server *srv, const struct tx_argv *cmd,
 	    struct tx_result *res);
+/* CLOCK_MONOTONIC in milliseconds. */
+long long tx_now_ms(void);
 /* How long the control client may take to answer, in milliseconds. */
 long	 tx_ctl_timeout_ms(void);
 /* Stop the control client (killed by its PID and reaped), if any. */

@@ -82,7 +82,7 @@ struct tx_ctl {
 
 static struct tx_ctl tx_ctl = { .pid = -1, .in = -1, .out = -1 };
 
-static long long
+long long
 tx_now_ms(void)
 {
 	struct timespec ts;

@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mux-tmux.h"
@@ -38,20 +37,11 @@
 static int tx_lock_fd = -1;
 static int tx_lock_depth;
 
-static long long
-tx_lock_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int
 tx_lock_take(const struct aiterm_host *host, const struct tx_server *srv,
     struct aiterm_error *err)
 {
-	long long deadline = tx_lock_now_ms() + TX_LOCK_WAIT_MS;
+	long long deadline = tx_now_ms() + TX_LOCK_WAIT_MS;
 	int fd, r;
 
 	/* Nested (a kill that starts a control client): already ours. */
@@ -79,7 +69,7 @@ tx_lock_take(const struct aiterm_host *host, const struct tx_server *srv,
 				    srv->lock, strerror(errno));
 			break;
 		}
-		if (tx_lock_now_ms() >= deadline) {
+		if (tx_now_ms() >= deadline) {
 			if (err != NULL)
 				host->error(err, "tmux: another aiterm-mcp on "
 				    "this state root held %s for more than %d "
