@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "state/errtally.h"
 #include "state/stateroot.h"
 #include "util/xmalloc.h"
 
@@ -207,6 +208,7 @@ state_root_require(struct aiterm_error *err)
 {
 	if (state_root_dir != NULL)
 		return 0;
+	errtally_note(ERRTALLY_NO_STATE_ROOT);
 	return error_set(err, "no state root: %s", state_root_problem != NULL ?
 	    state_root_problem : "it was never set up");
 }

@@ -19,6 +19,7 @@
 #include "agent/watch.h"
 #include "mcp/server.h"
 #include "pty/session.h"
+#include "state/errtally.h"
 #include "tools/agent-read.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -182,6 +183,8 @@ look(struct tool_call *call, const struct harness *h, const char *session,
 		end = LOOK_WAIT;
 		goto out_rec;
 	}
+	if (located != 0)
+		errtally_note(ERRTALLY_TRANSCRIPT_MISSING);
 	if (located != 0)
 		tool_call_reply(call, xasprintf("[turn %u: no transcript of "
 		    "this launch yet%s]", rec.turn, timeout > 0 ? "; waited" :

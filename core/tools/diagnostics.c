@@ -1,7 +1,8 @@
 /*
  * diagnostics (OPS-DIAG): read-only.  The version, every plugin and its
- * state, the multiplexer binary and version, and the state root.  Nothing
- * here starts a multiplexer server or writes a file.
+ * state, the multiplexer binary and version, the state root, and the
+ * runtime error aggregate (state/errtally.h: codes, counts, times).
+ * Nothing here starts a multiplexer server or writes a file.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "config.h"
 #include "plugin/host.h"
 #include "plugin/registry.h"
+#include "state/errtally.h"
 #include "state/stateroot.h"
 #include "tools/tool.h"
 #include "util/buf.h"
@@ -40,6 +42,25 @@ multiplexer_json(void)
 	    "socket", info.socket);
 }
 
+/* "errors: none counted" or a line a code: count, first and last time. */
+static void
+errtally_text(struct aiterm_buf *b, json_t *errors)
+{
+	json_t *e;
+	size_t i;
+
+	if (json_array_size(errors) == 0)
+		buf_printf(b, "errors: none counted\n");
+	else
+		buf_printf(b, "errors (code count first last, UTC):\n");
+	json_array_foreach(errors, i, e)
+		buf_printf(b, "  %s %" JSON_INTEGER_FORMAT " %s %s\n",
+		    json_string_value(json_object_get(e, "code")),
+		    json_integer_value(json_object_get(e, "count")),
+		    json_string_value(json_object_get(e, "first")),
+		    json_string_value(json_object_get(e, "last")));
+}
+
 static char *
 summary_text(json_t *out)
 {
@@ -63,6 +84,7 @@ summary_text(json_t *out)
 	else
 		buf_printf(&b, "multiplexer: not available: %s\n",
 		    json_string_value(json_object_get(mux, "error")));
+	errtally_text(&b, json_object_get(out, "errors"));
 	buf_printf(&b, "plugins: %zu loaded of %zu found\n", loaded,
 	    json_array_size(plugins));
 	json_array_foreach(plugins, i, p) {
@@ -81,9 +103,10 @@ diagnostics_call(struct tool_call *call)
 	const char *root = state_root();
 	json_t *out;
 
-	out = json_pack("{s:s, s:s, s:o, s:o}", "version", PACKAGE_VERSION,
-	    "state_root", root == NULL ? "" : root,
-	    "plugins", registry_to_json(), "multiplexer", multiplexer_json());
+	out = json_pack("{s:s, s:s, s:o, s:o, s:o}", "version",
+	    PACKAGE_VERSION, "state_root", root == NULL ? "" : root,
+	    "plugins", registry_to_json(), "multiplexer", multiplexer_json(),
+	    "errors", errtally_json());
 	tool_call_reply(call, summary_text(out), out);
 }
 
@@ -91,7 +114,8 @@ const struct tool_entry tool_diagnostics = {
 	.name = "diagnostics",
 	.title = "Diagnostics",
 	.description = "Read-only health check: Aiterm version, state root, "
-	    "plugins and why any did not load, multiplexer binary and version.",
+	    "plugins and why any did not load, multiplexer binary and version, "
+	    "runtime errors counted by code.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{},"
 	    "\"additionalProperties\":false}",
 	.output_schema =
@@ -114,9 +138,15 @@ const struct tool_entry tool_diagnostics = {
 	    "\"plugin\":{\"type\":[\"string\",\"null\"]},"
 	    "\"binary\":{\"type\":\"string\"},\"version\":{\"type\":\"string\"},"
 	    "\"socket\":{\"type\":\"string\"},\"error\":{\"type\":\"string\"}},"
-	    "\"required\":[\"found\"]}},"
+	    "\"required\":[\"found\"]},"
+	    "\"errors\":{\"type\":\"array\",\"items\":{\"type\":"
+	    "\"object\",\"properties\":{\"code\":{\"type\":\"string\"},"
+	    "\"count\":{\"type\":\"integer\"},"
+	    "\"first\":{\"type\":\"string\"},"
+	    "\"last\":{\"type\":\"string\"}},"
+	    "\"required\":[\"code\",\"count\",\"first\",\"last\"]}}},"
 	    "\"required\":[\"version\",\"state_root\",\"plugins\","
-	    "\"multiplexer\"]}",
+	    "\"multiplexer\",\"errors\"]}",
 	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT,
 	.call = diagnostics_call,
 };

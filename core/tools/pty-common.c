@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "pty/output.h"
+#include "state/errtally.h"
 #include "tools/pty-common.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -187,6 +188,7 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 	if (text.len > 0 && text.data[text.len - 1] == '\n')
 		text.data[--text.len] = '\0';
 	if (r != NULL && r->via == VIA_LOST) {
+		errtally_note(ERRTALLY_MUX_LOST);
 		tool_call_fail(pw->call, "session '%s' lost: its terminal no "
 		    "longer exists in the multiplexer; pty_close it and "
 		    "pty_open a new one", pw->session);
