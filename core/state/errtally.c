@@ -28,6 +28,8 @@
 
 /* Larger files are not read (they were not written by us). */
 #define ERRTALLY_FILE_MAX	65536
+/* The format of errors.json (its own: it is not a session file). */
+#define ERRTALLY_FORMAT		1
 #define ERRTALLY_TIME_LEN	20	/* "2026-12-05T09:50:00Z" */
 /* Counts stop here (json_int_t is at least 64 bits wide in practice). */
 #define ERRTALLY_COUNT_MAX	((json_int_t)1 << 53)
@@ -103,8 +105,11 @@ errtally_merge(struct errtally_entry *a, const struct errtally_entry *b)
 	    ERRTALLY_COUNT_MAX : a->count + b->count;
 }
 
-/* The file's entries, through the table, into t (zeroed first). */
-static void
+/*
+ * The file's entries, through the table, into t (zeroed first); -1 when
+ * the file is of a newer format (ERRTALLY_FORMAT), which is not read.
+ */
+static int
 errtally_load(const char *path, struct errtally_entry *t)
 {
 	struct aiterm_error err = ERROR_INIT;
@@ -120,10 +125,15 @@ errtally_load(const char *path, struct errtally_entry *t)
 	    len > ERRTALLY_FILE_MAX) {
 		error_clear(&err);
 		free(data);
-		return;
+		return 0;
 	}
 	root = json_loadb(data, len, 0, NULL);
 	free(data);
+	if (json_integer_value(json_object_get(root, "format")) >
+	    ERRTALLY_FORMAT) {
+		json_decref(root);
+		return -1;
+	}
 	codes = json_object_get(root, "codes");
 	for (i = 0; i < ERRTALLY_COUNT; i++) {
 		o = json_object_get(codes, errtally_names[i]);
@@ -141,6 +151,7 @@ errtally_load(const char *path, struct errtally_entry *t)
 		errtally_merge(&t[i], &e);
 	}
 	json_decref(root);
+	return 0;
 }
 
 static json_t *
@@ -172,7 +183,8 @@ errtally_store(const char *path, const struct errtally_entry *t)
 			json_object_set_new(codes, errtally_names[i],
 			    json_pack("{s:I, s:s, s:s}", "count", t[i].count,
 			    "first", t[i].first, "last", t[i].last));
-	root = json_pack("{s:i, s:o}", "format", 1, "codes", codes);
+	root = json_pack("{s:i, s:o}", "format", ERRTALLY_FORMAT, "codes",
+	    codes);
 	text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
 	rc = atomic_replace(path, text, strlen(text), &err);
 	error_clear(&err);
@@ -197,7 +209,8 @@ errtally_flush(void)
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0)
 		goto out;
-	errtally_load(path, t);
+	if (errtally_load(path, t) != 0)
+		goto out;	/* a newer format: left as it is */
 	for (i = 0; i < ERRTALLY_COUNT; i++)
 		errtally_merge(&t[i], &errtally_pending[i]);
 	if (errtally_store(path, t) == 0)
@@ -247,8 +260,9 @@ errtally_json(void)
 	int i;
 
 	memset(t, 0, sizeof t);
-	if ((path = state_path("errors.json")) != NULL)
-		errtally_load(path, t);
+	if ((path = state_path("errors.json")) != NULL &&
+	    errtally_load(path, t) != 0)
+		memset(t, 0, sizeof t);
 	free(path);
 	for (i = 0; i < ERRTALLY_COUNT; i++)
 		errtally_merge(&t[i], &errtally_pending[i]);

@@ -75,7 +75,9 @@ summary_text(json_t *out)
 	}
 	buf_printf(&b, "aiterm-mcp %s\nstate root: %s\n",
 	    json_string_value(json_object_get(out, "version")),
-	    json_string_value(json_object_get(out, "state_root")));
+	    json_object_get(out, "state_root_error") != NULL ? json_string_value(
+	    json_object_get(out, "state_root_error")) : json_string_value(
+	    json_object_get(out, "state_root")));
 	if (json_is_true(json_object_get(mux, "found")))
 		buf_printf(&b, "multiplexer: %s %s (%s)\n",
 		    json_string_value(json_object_get(mux, "binary")),
@@ -102,11 +104,18 @@ diagnostics_call(struct tool_call *call)
 {
 	const char *root = state_root();
 	json_t *out;
+	struct aiterm_error err = ERROR_INIT;
 
 	out = json_pack("{s:s, s:s, s:o, s:o, s:o}", "version",
 	    PACKAGE_VERSION, "state_root", root == NULL ? "" : root,
 	    "plugins", registry_to_json(), "multiplexer", multiplexer_json(),
 	    "errors", errtally_json());
+	/* Why there is none: a newer state format, a read-only parent... */
+	if (root == NULL && state_root_problem(&err) != 0) {
+		json_object_set_new(out, "state_root_error",
+		    json_string(error_msg(&err)));
+		error_clear(&err);
+	}
 	tool_call_reply(call, summary_text(out), out);
 }
 
@@ -122,6 +131,7 @@ const struct tool_entry tool_diagnostics = {
 	    "{\"type\":\"object\",\"properties\":{"
 	    "\"version\":{\"type\":\"string\"},"
 	    "\"state_root\":{\"type\":\"string\"},"
+	    "\"state_root_error\":{\"type\":\"string\"},"
 	    "\"plugins\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
 	    "\"properties\":{\"manifest\":{\"type\":\"string\"},"
 	    "\"name\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},"
