@@ -3,5 +3,6 @@ core_libaiterm_la_SOURCES += \
 	core/pty/render.c core/pty/render.h \
 	core/pty/waiter.c core/pty/waiter.h \
 	core/pty/send.c core/pty/send.h \
-	core/pty/output.c core/pty/output.h
+	core/pty/output.c core/pty/output.h \
+	core/pty/logpipe.c core/pty/logpipe.h
 include $(srcdir)/core/pty/logread.mk

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "plugin/host.h"
+#include "pty/logpipe.h"
 #include "pty/session.h"
 #include "shell/launch.h"
 #include "state/stateroot.h"
@@ -203,6 +204,7 @@ pty_open_call(struct tool_call *call)
 	mc.cols = meta.cols;
 	mc.rows = meta.rows;
 	mc.log_path = log;
+	mc.log_writer = logpipe_writer();
 	if (mux->create(host_get(), &mc, &err) != 0)
 		goto out_fail;
 	mux->probe(host_get(), &info, &err);
