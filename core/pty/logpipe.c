@@ -35,6 +35,9 @@ struct logpipe {
 	char		 marks[LOGPIPE_MARKS_MAX];
 	size_t		 nmarks;
 	unsigned	 kept;		/* marks kept in this gap */
+	/* Where the gap is in the log: its size when the log took bytes
+	 * again (-1: not yet). */
+	long long	 offset;
 	/* The OSC 133 scanner: the sequence so far, across chunks. */
 	char		 seq[LOGPIPE_SEQ_MAX];
 	size_t		 nseq;
@@ -94,12 +97,14 @@ logpipe_scan(struct logpipe *lp, const char *p, size_t len)
 		}
 		/* ESC ends an OSC: as ST (ESC \\), or by starting another. */
 		if (lp->seq[lp->nseq - 1] == '\033' && c != '\\') {
-			lp->nseq = 0;
-			i--;	/* this byte again, from the start */
+			lp->seq[0] = '\033';
+			lp->nseq = 1;
+			i--;	/* this byte again, after that ESC */
 			continue;
 		}
 		lp->seq[lp->nseq++] = c;
-		if (c == '\a' || c == '\\') {
+		if (c == '\a' || (c == '\\' &&
+		    lp->seq[lp->nseq - 2] == '\033')) {
 			if (lp->nmarks + lp->nseq <= sizeof lp->marks) {
 				memcpy(lp->marks + lp->nmarks, lp->seq,
 				    lp->nseq);
@@ -120,62 +125,79 @@ logpipe_lose(struct logpipe *lp, const char *p, size_t len)
 		return;
 	if (lp->lost == 0) {
 		lp->from_ms = now;
-		lp->nseq = 0;
+		lp->offset = -1;
 	}
 	lp->to_ms = now;
 	lp->lost += len;
 	logpipe_scan(lp, p, len);
 }
 
-/*
- * Record the gap, then put the kept marks into the log: 0, or -1 when
- * there was no room for one of them (what was not written stays pending;
- * a record is written whole or not at all).
- */
+/* Append the gap's record to <log>.gaps, whole or not at all; 0 or -1. */
 static int
-logpipe_close_gap(struct logpipe *lp)
+logpipe_record(struct logpipe *lp)
 {
-	struct stat st, gs;
+	struct stat gs;
 	char line[256];
 	size_t done;
 	int n;
 
-	if (lp->lost > 0) {
-		if (fstat(lp->log, &st) != 0 || fstat(lp->gaps, &gs) != 0)
-			return -1;
-		n = snprintf(line, sizeof line, "{\"format\":1,\"offset\":%jd,"
-		    "\"bytes\":%" PRIu64 ",\"from_ms\":%lld,\"to_ms\":%lld,"
-		    "\"marks\":%u}\n", (intmax_t)st.st_size, lp->lost,
-		    lp->from_ms, lp->to_ms, lp->kept);
-		if (logpipe_write(lp->gaps, line, (size_t)n, &done) != 0) {
-			if (done > 0 && ftruncate(lp->gaps, gs.st_size) != 0)
-				(void)write(lp->gaps, "\n", 1);
-			return -1;
-		}
-		lp->lost = 0;
-		lp->kept = 0;
-	}
-	if (logpipe_write(lp->log, lp->marks, lp->nmarks, &done) != 0) {
-		memmove(lp->marks, lp->marks + done, lp->nmarks - done);
-		lp->nmarks -= done;
+	if (fstat(lp->gaps, &gs) != 0)
+		return -1;
+	n = snprintf(line, sizeof line, "{\"format\":1,\"offset\":%lld,"
+	    "\"bytes\":%" PRIu64 ",\"from_ms\":%lld,\"to_ms\":%lld,"
+	    "\"marks\":%u}\n", lp->offset, lp->lost, lp->from_ms, lp->to_ms,
+	    lp->kept);
+	if (logpipe_write(lp->gaps, line, (size_t)n, &done) != 0) {
+		if (done > 0 && ftruncate(lp->gaps, gs.st_size) != 0)
+			(void)write(lp->gaps, "\n", 1);
 		return -1;
 	}
-	lp->nmarks = 0;
+	lp->lost = 0;
+	lp->kept = 0;
+	lp->offset = -1;
 	return 0;
 }
 
+/*
+ * Take a chunk (len may be 0: a retry).  During a gap its record goes
+ * first (so a reader woken by the bytes that follow finds it; it is on
+ * the same file system, so its write succeeding means there is room),
+ * then the kept marks, then the chunk.  What fails after the record
+ * starts a new gap.  final: the pane's output has ended.
+ */
 static void
-logpipe_take(struct logpipe *lp, const char *p, size_t len)
+logpipe_take(struct logpipe *lp, const char *p, size_t len, bool final)
 {
-	size_t done;
+	struct stat st;
+	size_t done = 0, mdone = 0;
 
-	/* The kept marks go first: a later chunk never passes them. */
-	if ((lp->lost > 0 || lp->nmarks > 0) && logpipe_close_gap(lp) != 0) {
+	(void)final;
+	if (lp->lost > 0) {
+		if (fstat(lp->log, &st) != 0) {
+			logpipe_lose(lp, p, len);
+			return;
+		}
+		lp->offset = (long long)st.st_size;
+		if (logpipe_record(lp) != 0) {
+			logpipe_lose(lp, p, len);
+			return;
+		}
+	}
+	if (lp->nmarks > 0 &&
+	    logpipe_write(lp->log, lp->marks, lp->nmarks, &mdone) != 0) {
+		memmove(lp->marks, lp->marks + mdone, lp->nmarks - mdone);
+		lp->nmarks -= mdone;
 		logpipe_lose(lp, p, len);
 		return;
 	}
-	if (logpipe_write(lp->log, p, len, &done) != 0)
+	lp->nmarks = 0;
+	if (len > 0 && logpipe_write(lp->log, p, len, &done) != 0) {
+		/* Bytes that landed end the scan: a mark cut by them is lost. */
+		if (done > 0)
+			lp->nseq = 0;
 		logpipe_lose(lp, p + done, len - done);
+	} else if (len > 0)
+		lp->nseq = 0;
 }
 
 int
@@ -188,6 +210,7 @@ logpipe_main(const char *log)
 	ssize_t n;
 	int rc = 0;
 
+	lp->offset = -1;
 	lp->log = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	lp->gaps = open(gaps, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (lp->log < 0 || lp->gaps < 0) {
@@ -198,13 +221,13 @@ logpipe_main(const char *log)
 	}
 	for (;;) {
 		/*
-		 * During a gap the kept marks are tried again every
-		 * LOGPIPE_RETRY_MS, so a command's end mark reaches the log
-		 * once there is room even if the pane prints nothing more.
+		 * Kept marks are tried again every LOGPIPE_RETRY_MS, so a
+		 * command's end mark reaches the log once there is room even
+		 * if the pane prints nothing more.
 		 */
 		if ((lp->lost > 0 || lp->nmarks > 0) &&
 		    poll(&pfd, 1, LOGPIPE_RETRY_MS) == 0) {
-			(void)logpipe_close_gap(lp);
+			logpipe_take(lp, NULL, 0, false);
 			continue;
 		}
 		n = read(STDIN_FILENO, buf, sizeof buf);
@@ -212,11 +235,11 @@ logpipe_main(const char *log)
 			continue;
 		if (n <= 0)
 			break;
-		logpipe_take(lp, buf, (size_t)n);
+		logpipe_take(lp, buf, (size_t)n, false);
 	}
-	/* The pane's output ended during a gap: one last try to record it. */
+	/* The pane's output ended during a gap: record it if at all possible. */
 	if (lp->lost > 0 || lp->nmarks > 0)
-		(void)logpipe_close_gap(lp);
+		logpipe_take(lp, NULL, 0, true);
 out:
 	if (lp->log >= 0)
 		close(lp->log);

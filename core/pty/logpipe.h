@@ -5,8 +5,8 @@
  * bytes it could not write are counted, with the time of the first and
  * last, and the terminal's OSC 133 marks among them are kept (up to
  * LOGPIPE_MARKS_MAX bytes), so that a command's end mark is never lost.
- * At the first write that succeeds again the kept marks go to the log
- * first, and one line is appended to <log>.gaps:
+ * When there is room again (the next chunk, or a retry every 250 ms)
+ * one line is appended to <log>.gaps, then the kept marks to the log:
  *   {"format":1,"offset":O,"bytes":N,"from_ms":A,"to_ms":B,"marks":K}
  * O is the log's size where the gap is (the kept marks start there).
  */
