@@ -127,6 +127,12 @@ struct aiterm_mux_create {
 	const char *const *argv;	/* NULL-terminated command; NULL: default shell */
 	unsigned cols, rows;
 	const char *log_path;		/* append-only output log (pipe-pane) */
+	/*
+	 * The program that writes the log: run as "<log_writer> --log-pipe
+	 * <log_path>" with the pane's output on its stdin (it counts what a
+	 * full disk loses); NULL: the plugin's own appender.
+	 */
+	const char *log_writer;
 };
 
 struct aiterm_pane_info {
