@@ -12,3 +12,14 @@ tests_integration_check_mux_tmux_SOURCES = tests/integration/check_mux_tmux.c \
 	plugins/mux-tmux/mux-tmux.h
 tests_integration_check_mux_tmux_CFLAGS = $(unit_cflags)
 tests_integration_check_mux_tmux_LDADD = $(unit_ldadd)
+
+# tests/integration/check_mux_psmux: the mux-psmux plugin's command layer
+# on a real tmux standing in for psmux (ADR 0024; what that covers and
+# what it does not is at the top of the file).  psmux-mingw.sh, run by
+# ./quickstart check, cross-compiles the plugin for Windows.
+check_PROGRAMS += tests/integration/check_mux_psmux
+TESTS += tests/integration/check_mux_psmux
+tests_integration_check_mux_psmux_SOURCES = tests/integration/check_mux_psmux.c
+tests_integration_check_mux_psmux_CFLAGS = $(unit_cflags)
+tests_integration_check_mux_psmux_LDADD = $(unit_ldadd)
+EXTRA_DIST += tests/integration/psmux-mingw.sh
