@@ -178,6 +178,14 @@ proc_table_read(struct proc_table *t)
 	return 0;
 }
 
+/* macOS has no children list to walk: the whole table. */
+int
+proc_tree_read(struct proc_table *t, long root)
+{
+	(void)root;
+	return proc_table_read(t);
+}
+
 void
 proc_table_free(struct proc_table *t)
 {

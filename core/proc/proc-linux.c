@@ -267,6 +267,17 @@ proc_dirent_pid(const char *name)
 	return pid > 0 ? pid : -1;
 }
 
+/* The kernel lists a thread's children (CONFIG_PROC_CHILDREN). */
+static int
+proc_children_supported(void)
+{
+	char path[96];
+
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children",
+	    (long)getpid(), (long)getpid());
+	return access(path, R_OK) == 0;
+}
+
 int
 proc_table_read(struct proc_table *t)
 {
@@ -290,6 +301,83 @@ proc_table_read(struct proc_table *t)
 			t->n++;
 	}
 	closedir(d);
+	return 0;
+}
+
+/* A pid list file the size of this or more is not trusted whole. */
+#define PROC_CHILDREN_SIZE	8192
+/* More processes under one pane than this: the whole table instead. */
+#define PROC_TREE_MAX		65536
+
+static void
+proc_table_add(struct proc_table *t, long pid)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap == 0 ? 256 : t->cap * 2;
+		t->procs = xrealloc(t->procs, t->cap * sizeof *t->procs);
+	}
+	/* Gone since it was named: left out. */
+	if (proc_stat_of(pid, &t->procs[t->n]) == 0)
+		t->n++;
+}
+
+/*
+ * Add the children of every thread of pid (/proc/<pid>/task/<tid>/
+ * children).  0; 1 when pid is gone; -1 when the kernel has no such
+ * file or a list did not fit (the caller reads the whole table then).
+ */
+static int
+proc_children_add(struct proc_table *t, long pid)
+{
+	char path[320], list[PROC_CHILDREN_SIZE], *p, *end;
+	struct dirent *de;
+	ssize_t len;
+	long kid;
+	DIR *d;
+	int rc = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/task", pid);
+	if ((d = opendir(path)) == NULL)
+		return 1;
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (proc_dirent_pid(de->d_name) == -1)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/task/%s/children", pid,
+		    de->d_name);
+		/* -1: the thread ended since readdir (the kernel has it). */
+		if ((len = proc_read_file(path, list, sizeof list)) == -1)
+			continue;
+		if ((size_t)len >= sizeof list - 1) {
+			rc = -1;
+			break;
+		}
+		for (p = list; *p != '\0'; p = end) {
+			kid = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			if (kid > 0 && t->n < PROC_TREE_MAX)
+				proc_table_add(t, kid);
+			else if (kid > 0)
+				rc = -1;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+int
+proc_tree_read(struct proc_table *t, long root)
+{
+	size_t i;
+
+	t->n = 0;
+	if (!proc_children_supported())
+		return proc_table_read(t);
+	proc_table_add(t, root);
+	for (i = 0; i < t->n; i++) {
+		if (proc_children_add(t, t->procs[i].pid) == -1)
+			return proc_table_read(t);
+	}
 	return 0;
 }
 

@@ -77,6 +77,14 @@ struct proc_table {
  * while the table is read are left out.  Returns 0, or -1 with errno.
  */
 int	proc_table_read(struct proc_table *t);
+/*
+ * root and its descendants only, as the parent links say now (what
+ * proc_table_read would show of them, without reading every process):
+ * Linux walks /proc/<pid>/task/<tid>/children; where that is missing, or
+ * a list is too long to trust, the whole table.  Returns 0, or -1 with
+ * errno; a root that is gone gives an empty table.
+ */
+int	proc_tree_read(struct proc_table *t, long root);
 void	proc_table_free(struct proc_table *t);
 
 /* Now on the clock and at the resolution of proc_stat.start_ms. */

@@ -61,31 +61,26 @@ add_session(const char *id, long created,
 	json_array_append_new(l->sessions, o);
 }
 
-static bool
-listed(json_t *sessions, const char *id)
-{
-	size_t i;
-	json_t *o;
-
-	json_array_foreach(sessions, i, o) {
-		if (strcmp(json_string_value(json_object_get(o, "session_id")),
-		    id) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* Sessions with files but no terminal: their tmux server or session died. */
+/*
+ * Sessions with files but no terminal: their tmux server or session died.
+ * The listed ids go into a hash first, so 500 sessions cost 500 lookups,
+ * not 500 x 500 comparisons.
+ */
 static void
 add_lost(json_t *sessions)
 {
 	char *dir = state_path("sessions");
 	struct dirent *de;
 	DIR *d = dir == NULL ? NULL : opendir(dir);
+	json_t *seen = json_object(), *o;
+	size_t i;
 
+	json_array_foreach(sessions, i, o)
+		json_object_set(seen, json_string_value(json_object_get(o,
+		    "session_id")), json_true());
 	while (d != NULL && (de = readdir(d)) != NULL) {
 		if (!session_id_valid(de->d_name) ||
-		    listed(sessions, de->d_name))
+		    json_object_get(seen, de->d_name) != NULL)
 			continue;
 		json_array_append_new(sessions, json_pack(
 		    "{s:s, s:b, s:b, s:s, s:b}", "session_id", de->d_name,
@@ -93,6 +88,7 @@ add_lost(json_t *sessions)
 	}
 	if (d != NULL)
 		closedir(d);
+	json_decref(seen);
 	free(dir);
 }
 

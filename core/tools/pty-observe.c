@@ -208,7 +208,7 @@ observe(struct observation *o, struct aiterm_error *err)
 	/* A live pane whose process the multiplexer does not name. */
 	o->tree.why = HARNESS_NO_ROOT;
 	if (o->pane.exists && !o->pane.dead && o->pane.pid > 0) {
-		if (proc_table_read(&o->table) != 0)
+		if (proc_tree_read(&o->table, o->pane.pid) != 0)
 			return error_set(err, "cannot read the process table: "
 			    "%s", strerror(errno));
 		build_tree(o);

@@ -667,6 +667,75 @@ START_TEST(real_processes)
 }
 END_TEST
 
+/* Whether pid is under root by the parent links of t. */
+static bool
+under(const struct proc_table *t, long pid, long root)
+{
+	const struct proc_stat *ps;
+	int hops;
+
+	for (hops = 0; hops < 64 && pid > 1; hops++) {
+		if (pid == root)
+			return true;
+		if ((ps = row_of(t, pid)) == NULL)
+			return false;
+		pid = ps->ppid;
+	}
+	return pid == root;
+}
+
+/*
+ * OBS-PROC: proc_tree_read(root) holds exactly the processes of the
+ * whole table under root (a child and its grandchild here), and a root
+ * that is gone gives an empty table (issue 17: pty_observe no longer
+ * reads every process).
+ */
+START_TEST(tree_read_matches_table)
+{
+	struct proc_table all = PROC_TABLE_INIT, tree = PROC_TABLE_INIT;
+	long me = (long)getpid();
+	size_t i, mine = 0;
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		setpgid(0, 0);	/* so that one kill ends the sleeps too */
+		execl("/bin/sh", "sh", "-c", "sleep 30 & sleep 30; wait",
+		    (char *)NULL);
+		_exit(127);
+	}
+	/* Until both sleeps are there. */
+	for (i = 0; i < 500; i++) {
+		ck_assert_int_eq(proc_tree_read(&tree, me), 0);
+		if (tree.n >= 4)
+			break;
+		usleep(10000);
+	}
+	ck_assert_int_eq(proc_table_read(&all), 0);
+	ck_assert_int_eq(proc_tree_read(&tree, me), 0);
+	ck_assert_int_eq(tree.procs[0].pid, me);
+	for (i = 0; i < all.n; i++)
+		if (under(&all, all.procs[i].pid, me)) {
+			mine++;
+			ck_assert_msg(row_of(&tree, all.procs[i].pid) != NULL,
+			    "pid %ld under the root is missing from the tree",
+			    all.procs[i].pid);
+		}
+	ck_assert_uint_eq(tree.n, mine);
+	ck_assert_uint_ge(tree.n, 4);	/* us, sh, two sleeps */
+	for (i = 0; i < tree.n; i++)
+		ck_assert(under(&all, tree.procs[i].pid, me));
+	ck_assert_int_eq(kill(-pid, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(proc_tree_read(&tree, pid), 0);
+	ck_assert_uint_eq(tree.n, 0);
+	proc_table_free(&all);
+	proc_table_free(&tree);
+}
+END_TEST
+
 static Suite *
 make_observe_suite(void)
 {
@@ -701,6 +770,7 @@ make_observe_suite(void)
 
 	tc = tcase_create("Real processes");
 	tcase_add_test(tc, real_processes);
+	tcase_add_test(tc, tree_read_matches_table);
 	suite_add_tcase(s, tc);
 	return s;
 }
