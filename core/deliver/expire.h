@@ -27,7 +27,7 @@
 bool	delivery_expire(struct delivery *d);
 /* Every record of the folder; how many expired. */
 size_t	delivery_expire_all(void);
-/* The periodic check on loop (unreferenced: it keeps the loop from nothing). */
+/* The periodic check on loop (an unreferenced timer: it keeps no loop up). */
 void	delivery_expiry_start(uv_loop_t *loop);
 
 #endif
