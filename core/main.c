@@ -4,6 +4,7 @@
  *   aiterm-mcp                      serve MCP on stdin/stdout
  *   aiterm-mcp --list-plugins       print every plugin found, as JSON
  *   aiterm-mcp --version | --help
+ *   aiterm-mcp --log-pipe LOG       a session's output log writer (pipe-pane)
  *
  * Options: --max-message-bytes N (also $AITERM_MAX_MESSAGE_BYTES),
  * --state-dir DIR (also $AITERM_STATE_DIR), --structured (structuredContent
@@ -23,6 +24,7 @@
 #include "deliver/observe.h"
 #include "mcp/server.h"
 #include "plugin/registry.h"
+#include "pty/logpipe.h"
 #include "pty/session.h"
 #include "state/stateroot.h"
 #include "util/error.h"
@@ -152,6 +154,9 @@ main(int argc, char **argv)
 	const char *env;
 	int rc;
 
+	/* tmux's pipe-pane runs this as a session's log writer. */
+	if (argc == 3 && strcmp(argv[1], "--log-pipe") == 0)
+		return logpipe_main(argv[2]);
 	if (parse_args(argc, argv, &a) != 0)
 		return 2;
 	switch (a.mode) {

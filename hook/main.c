@@ -240,12 +240,13 @@ static const struct {
 };
 
 static int
-usage(void)
+usage(FILE *to)
 {
-	fprintf(stderr, "usage: aiterm-hook claude-pre|claude-post|claude-end|"
+	fprintf(to, "usage: aiterm-hook claude-pre|claude-post|claude-end|"
 	    "cursor-after|cursor-post [--state-dir DIR] < hook-input.json\n"
-	    "       aiterm-hook codex-queue [--state-dir DIR] DELIVERY_ID\n");
-	return 1;
+	    "       aiterm-hook codex-queue [--state-dir DIR] DELIVERY_ID\n"
+	    "       aiterm-hook --help\n");
+	return to == stdout ? 0 : 1;
 }
 
 int
@@ -258,7 +259,9 @@ main(int argc, char **argv)
 	int rc, k = 2;
 
 	if (argc < 2)
-		return usage();
+		return usage(stderr);
+	if (argc == 2 && strcmp(argv[1], "--help") == 0)
+		return usage(stdout);
 	if (k + 1 < argc && strcmp(argv[k], "--state-dir") == 0) {
 		dir = argv[k + 1];
 		k += 2;
@@ -266,7 +269,7 @@ main(int argc, char **argv)
 	if (k < argc)
 		id = argv[k++];
 	if (k != argc)
-		return usage();
+		return usage(stderr);
 	if (state_root_init(dir, &err) != 0) {
 		fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
 		error_clear(&err);
@@ -274,14 +277,14 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "codex-queue") == 0)
 		return id != NULL && delivery_id_valid(id) ?
-		    hook_codex_queue(id) : usage();
+		    hook_codex_queue(id) : usage(stderr);
 	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		if (strcmp(argv[1], commands[i].name) == 0)
 			break;
 	}
 	if (i == sizeof commands / sizeof commands[0] || id != NULL) {
 		fprintf(stderr, "aiterm-hook: unknown hook '%s'\n", argv[1]);
-		return usage();
+		return usage(stderr);
 	}
 	if ((in = read_input()) == NULL || !json_is_object(in)) {
 		fprintf(stderr, "aiterm-hook: %s: the hook input is not a JSON "

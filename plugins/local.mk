@@ -8,3 +8,4 @@ include $(srcdir)/plugins/harness-claude/local.mk
 include $(srcdir)/plugins/harness-codex/local.mk
 include $(srcdir)/plugins/harness-grok/local.mk
 include $(srcdir)/plugins/harness-cursor/local.mk
+include $(srcdir)/plugins/mux-psmux/local.mk

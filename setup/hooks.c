@@ -40,11 +40,12 @@ static const struct {
 	bool			 grouped;	/* Claude's {matcher, hooks:[...]} */
 	const char		*minimum;	/* client version, or NULL */
 	const char		*verb_prefix;	/* what makes a command ours */
+	bool			 argv;		/* "command" + "args": no shell */
 } sets[] = {
 	[HOOKS_CLAUDE] = { claude_hooks, "CLAUDE_CONFIG_DIR", ".claude",
-	    "settings.json", true, CLAUDE_HOOKS_MIN, " claude-" },
+	    "settings.json", true, CLAUDE_HOOKS_MIN, "claude-", true },
 	[HOOKS_CURSOR] = { cursor_hooks, NULL, ".cursor", "hooks.json", false,
-	    NULL, " cursor-" },
+	    NULL, "cursor-", false },
 };
 
 static char *
@@ -91,13 +92,29 @@ version_cmp(const char *a, const char *b)
 	}
 }
 
+/*
+ * Ours: the command runs aiterm-hook with one of the set's verbs, as its
+ * first argument (the argv form) or a word after it (a shell command,
+ * what Aiterm wrote before, or Cursor's).
+ */
 static bool
 command_ours(enum hookset s, json_t *entry)
 {
 	const char *cmd = json_string_value(json_object_get(entry, "command"));
 	const char *at = cmd != NULL ? strstr(cmd, "aiterm-hook") : NULL;
+	const char *verb = json_string_value(json_array_get(
+	    json_object_get(entry, "args"), 0)), *p;
+	size_t n = strlen(sets[s].verb_prefix);
 
-	return at != NULL && strstr(at, sets[s].verb_prefix) != NULL;
+	if (at == NULL)
+		return false;
+	if (verb != NULL)
+		return strncmp(verb, sets[s].verb_prefix, n) == 0;
+	for (p = at; (p = strstr(p, sets[s].verb_prefix)) != NULL; p += n) {
+		if (p[-1] == ' ')
+			return true;
+	}
+	return false;
 }
 
 /* An entry of an event's list: Claude's group holds the commands. */
@@ -141,14 +158,31 @@ strip(enum hookset s, json_t *root)
 	return any;
 }
 
+/*
+ * One hook's command.  The argv form (Claude Code): the program and its
+ * arguments, spawned without a shell.  Else a shell command line.
+ */
+static json_t *
+command(enum hookset s, const struct hook *k, const char *program)
+{
+	json_t *h;
+	char *cmd;
+
+	if (sets[s].argv)
+		return json_pack("{s:s, s:[s, s, s]}", "command", program,
+		    "args", k->verb, "--state-dir", state_root());
+	cmd = xasprintf("'%s' %s --state-dir '%s'", program, k->verb,
+	    state_root());
+	h = json_pack("{s:s}", "command", cmd);
+	free(cmd);
+	return h;
+}
+
 static json_t *
 entry(enum hookset s, const struct hook *k, const char *program)
 {
-	char *cmd = xasprintf("'%s' %s --state-dir '%s'", program, k->verb,
-	    state_root());
-	json_t *h = json_pack("{s:s}", "command", cmd), *g;
+	json_t *h = command(s, k, program), *g;
 
-	free(cmd);
 	if (!sets[s].grouped)
 		return h;
 	json_object_set_new(h, "type", json_string("command"));
@@ -182,14 +216,29 @@ hooks_install(enum hookset s, const char *version, bool dry,
 		free(path);
 		return 0;
 	}
+	program = path_sibling("aiterm-hook", AITERM_BINDIR);
+	/*
+	 * Claude Code replaces ${CLAUDE_PROJECT_DIR} (and refuses other
+	 * ${...} names) in each argument of an argv-form hook.
+	 */
+	if (sets[s].argv && (strstr(program, "${") != NULL ||
+	    strstr(state_root(), "${") != NULL)) {
+		rc = setup_fail(o, "HOOK_PATH_UNSUPPORTED", "parent hooks not "
+		    "installed: %s or the state folder %s holds \"${\", which "
+		    "Claude Code would substitute in a hook's arguments",
+		    program, state_root());
+		free(program);
+		free(path);
+		return rc;
+	}
 	if (!dry)
 		ensure_dir(path);
 	if (jconf_load(&c, path, o) != 0) {
 		jconf_free(&c);
+		free(program);
 		free(path);
 		return -1;
 	}
-	program = path_sibling("aiterm-hook", AITERM_BINDIR);
 	want = json_deep_copy(c.root);
 	strip(s, want);
 	if (s == HOOKS_CURSOR && json_object_get(want, "version") == NULL)

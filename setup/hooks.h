@@ -2,7 +2,7 @@
  * Parent hooks (SET-HOOKS): Aiterm's entries in a client's user hook
  * file, each running aiterm-hook with a verb.  Claude Code
  * (~/.claude/settings.json): PreToolUse, PostToolUse (asyncRewake) and
- * SessionEnd (DLV-CLAUDE).  Cursor (~/.cursor/hooks.json, version 1):
+ * SessionEnd (DLV-CLAUDE), as argv arrays run without a shell.  Cursor (~/.cursor/hooks.json, version 1):
  * afterMCPExecution and postToolUse (DLV-CURSOR).  Everyone else's
  * hooks, and their order, stay; ours are known by their command running
  * aiterm-hook with one of our verbs.
@@ -14,8 +14,12 @@
 
 #include "setup.h"
 
-/* The oldest Claude Code whose asyncRewake hook was seen to work here. */
-#define CLAUDE_HOOKS_MIN	"2.1.197"
+/*
+ * The oldest Claude Code the parent hooks are installed for: the seed's
+ * 2.1.259 (tests run 2.1.332).  Its hooks are written in the argv form
+ * ("command" and "args", no shell), which 2.1.197 already had.
+ */
+#define CLAUDE_HOOKS_MIN	"2.1.259"
 
 enum hookset { HOOKS_CLAUDE, HOOKS_CURSOR };
 

@@ -27,3 +27,4 @@ include $(srcdir)/tests/mcp/local.mk
 include $(srcdir)/tests/clients/local.mk
 include $(srcdir)/tests/harness/local.mk
 include $(srcdir)/tests/integration/local.mk
+include $(srcdir)/tests/pkg/local.mk

@@ -5,6 +5,7 @@
 
 #include "agent/dispatch.h"
 #include "agent/input.h"
+#include "state/errtally.h"
 #include "agent/screen.h"
 #include "agent/steer.h"
 #include "agent/transcript.h"
@@ -606,6 +607,8 @@ agent_dispatch(const struct harness *h, const char *session, const char *text,
 			error_set(&err, "session busy: another sender (pid %ld) "
 			    "is typing into it", owner.pid);
 		else if (st == LOCK_STALE)
+			errtally_note(ERRTALLY_LOCK_STALE);
+		if (st == LOCK_STALE)
 			error_set(&err, "stale send lock %s (pid %ld is gone); "
 			    "pty_close the session to recover", d->lock,
 			    owner.pid);

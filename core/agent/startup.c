@@ -232,12 +232,29 @@ typed(void *arg, int rc, const char *error)
 	schedule(s, SETTLE_MS);
 }
 
+/* list ("a, b, c") names the first len bytes of name. */
+static bool
+advanced_has(const char *list, const char *name, size_t len)
+{
+	const char *p = list;
+
+	while (*p != '\0') {
+		if (strncmp(p, name, len) == 0 && (p[len] == ',' ||
+		    p[len] == '\0'))
+			return true;
+		if ((p = strchr(p, ',')) == NULL)
+			return false;
+		p += 2;		/* ", " */
+	}
+	return false;
+}
+
 static void
 advance(struct startup *s, const struct aiterm_screen_verdict *v)
 {
 	const struct aiterm_input_step *keys = v->dialog == NULL ? NULL :
 	    s->h->ops->startup_keys(v->dialog, s->trust);
-	size_t n = strlen(s->r.advanced);
+	size_t n = strlen(s->r.advanced), base;
 
 	if (keys != NULL && strcmp(s->answered, v->dialog) == 0 &&
 	    uv_now(server_loop()) - s->answered_at < ANSWER_PATIENCE_MS) {
@@ -251,9 +268,11 @@ advance(struct startup *s, const struct aiterm_screen_verdict *v)
 	}
 	snprintf(s->answered, sizeof s->answered, "%s", v->dialog);
 	s->answered_at = uv_now(server_loop());
-	if (strstr(s->r.advanced, v->dialog) == NULL)
-		snprintf(s->r.advanced + n, sizeof s->r.advanced - n, "%s%s",
-		    n > 0 ? ", " : "", v->dialog);
+	/* "screen:step" is a step through that screen: the receipt names it. */
+	base = strcspn(v->dialog, ":");
+	if (!advanced_has(s->r.advanced, v->dialog, base))
+		snprintf(s->r.advanced + n, sizeof s->r.advanced - n, "%s%.*s",
+		    n > 0 ? ", " : "", (int)base, v->dialog);
 	s->typing = true;
 	agent_input_play(s->session, keys, NULL, 0, typed, s);
 }

@@ -10,6 +10,7 @@
 
 #include "deliver/store.h"
 #include "state/atomic.h"
+#include "state/format.h"
 #include "state/stateroot.h"
 #include "util/xmalloc.h"
 
@@ -129,8 +130,12 @@ int
 delivery_write(const struct delivery *d, struct aiterm_error *err)
 {
 	json_t *j = delivery_json(d);
-	char *text = json_dumps(j, JSON_COMPACT), *path = delivery_path(d->id, "json");
-	int rc = atomic_write(path, text, strlen(text), err);
+	char *text, *path = delivery_path(d->id, "json");
+	int rc;
+
+	state_format_stamp(j);
+	text = json_dumps(j, JSON_COMPACT);
+	rc = atomic_write(path, text, strlen(text), err);
 
 	json_decref(j);
 	free(text);
@@ -160,6 +165,10 @@ delivery_read(const char *id, struct delivery *d, struct aiterm_error *err)
 	free(path);
 	if (j == NULL)
 		return error_set(err, "no delivery %s", id);
+	if (state_format_check(j, id, err) != 0) {
+		json_decref(j);
+		return -1;
+	}
 	snprintf(d->id, sizeof d->id, "%s", id);
 	copy(d->session, sizeof d->session, json_object_get(j, "session_id"));
 	copy(d->state, sizeof d->state, json_object_get(j, "state"));

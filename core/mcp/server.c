@@ -12,6 +12,7 @@
 #include "mcp/jsonrpc.h"
 #include "mcp/server-int.h"
 #include "pty/muxjob.h"
+#include "state/errtally.h"
 #include "util/buf.h"
 
 struct server *the_server;
@@ -73,6 +74,7 @@ server_send(json_t *msg)
 	if (write_all(STDOUT_FILENO, line.data, line.len) != 0 &&
 	    the_server != NULL && !the_server->stopping) {
 		/* The client is gone (EPIPE): stop; sessions live on. */
+		errtally_note(ERRTALLY_STDOUT_CLOSED);
 		fprintf(stderr, "aiterm-mcp: stdout closed (%s); exiting\n",
 		    strerror(errno));
 		server_stop(0);

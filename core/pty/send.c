@@ -17,6 +17,7 @@
 #include "shell/sentinel.h"
 #include "shell/utf8.h"
 #include "state/atomic.h"
+#include "state/errtally.h"
 #include "state/lock.h"
 #include "state/stateroot.h"
 #include "util/buf.h"
@@ -65,11 +66,13 @@ send_check_session(const char *id, struct session_meta *meta,
 	memset(info, 0, sizeof *info);
 	if (mux->pane_info(host_get(), id, info, err) != 0)
 		return -1;
-	if (!info->exists)
+	if (!info->exists) {
+		errtally_note(ERRTALLY_MUX_LOST);
 		return error_set(err, "session '%s' lost: its terminal no "
 		    "longer exists in the multiplexer (the tmux server or the "
 		    "session was killed); pty_close it and pty_open a new one",
 		    id);
+	}
 	if (info->dead)
 		return error_set(err, "session '%s': its process has exited "
 		    "(status %d); pty_close it and pty_open a new one", id,
@@ -366,14 +369,17 @@ job_try(struct send_job *j)
 		error_clear(&err);
 		return 1;
 	}
-	if (st == LOCK_STALE)
+	if (st == LOCK_STALE) {
+		errtally_note(ERRTALLY_LOCK_STALE);
 		error_set(&err, "stale send lock %s: its owner (pid %ld, start "
 		    "%s) is gone. It is not removed automatically; recover "
 		    "with pty_close on this session and pty_open with the "
 		    "same name", j->lock, owner.pid, owner.start);
-	else if (st == LOCK_HELD)
+	} else if (st == LOCK_HELD) {
+		errtally_note(ERRTALLY_SESSION_BUSY);
 		error_set(&err, "session busy: another sender (pid %ld) holds "
 		    "%s", owner.pid, j->lock);
+	}
 	job_end(j, -1, error_msg(&err));
 	error_clear(&err);
 	return 1;

@@ -16,6 +16,7 @@
 #include "pty/muxjob.h"
 #include "pty/session.h"
 #include "state/atomic.h"
+#include "state/format.h"
 #include "state/stateroot.h"
 #include "util/xmalloc.h"
 
@@ -91,6 +92,7 @@ json_write(const char *id, const char *name, json_t *o, bool durable,
 		json_decref(o);
 		return error_set(err, "no state root");
 	}
+	state_format_stamp(o);
 	text = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	rc = durable ? atomic_write(path, text, strlen(text), err) :
@@ -124,6 +126,10 @@ session_json_read(const char *id, const char *name, struct aiterm_error *err)
 	o = json_loadb(data, len, 0, &jerr);
 	if (o == NULL)
 		error_set(err, "%s: %s", path, jerr.text);
+	else if (state_format_check(o, path, err) != 0) {
+		json_decref(o);
+		o = NULL;
+	}
 out:
 	free(data);
 	free(path);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "state/atomic.h"
+#include "state/errtally.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
@@ -27,6 +28,15 @@
 #define ATOMIC_RANDOM_LEN 6
 
 /* The directory part of path ("." when it has none); allocated. */
+/* Count a failed state write in the error aggregate (errno kept). */
+static void
+atomic_tally(int e)
+{
+	errtally_note(e == ENOSPC || e == EDQUOT ? ERRTALLY_DISK_FULL :
+	    ERRTALLY_STATE_WRITE_FAILED);
+	errno = e;
+}
+
 static char *
 atomic_dirname(const char *path)
 {
@@ -70,6 +80,7 @@ atomic_open(const char *path, struct atomic_file *af, struct aiterm_error *err)
 
 	/* mkostemp creates the file 0600 at most; fchmod makes it exactly so. */
 	if ((af->fd = mkostemp(af->tmp, O_CLOEXEC)) == -1) {
+		atomic_tally(errno);
 		error_set(err, "cannot create a temporary file beside '%s': %s",
 		    path, strerror(errno));
 		goto out_free;
@@ -138,6 +149,7 @@ atomic_commit(struct atomic_file *af, struct aiterm_error *err)
 	int fd, rc;
 
 	if (fsync(af->fd) == -1) {
+		atomic_tally(errno);
 		error_set(err, "cannot sync '%s': %s", af->tmp, strerror(errno));
 		goto out_abort;
 	}
@@ -146,10 +158,12 @@ atomic_commit(struct atomic_file *af, struct aiterm_error *err)
 	fd = af->fd;
 	af->fd = -1;
 	if (close(fd) == -1) {
+		atomic_tally(errno);
 		error_set(err, "cannot close '%s': %s", af->tmp, strerror(errno));
 		goto out_abort;
 	}
 	if (rename(af->tmp, af->path) == -1) {
+		atomic_tally(errno);
 		error_set(err, "cannot rename '%s' to '%s': %s", af->tmp,
 		    af->path, strerror(errno));
 		goto out_abort;
@@ -174,9 +188,11 @@ atomic_append(struct atomic_file *af, const void *data, size_t len,
 		n = write(af->fd, p, len);
 		if (n == -1 && errno == EINTR)
 			continue;
-		if (n == -1)
-			return error_set(err, "cannot write '%s': %s", af->path,
-			    strerror(errno));
+		if (n == -1) {
+			atomic_tally(errno);
+			return error_set(err, "cannot write '%s': %s",
+			    af->path, strerror(errno));
+		}
 		p += n;
 		len -= (size_t)n;
 	}
@@ -214,10 +230,12 @@ atomic_replace(const char *path, const void *data, size_t len,
 	fd = af.fd;
 	af.fd = -1;
 	if (close(fd) == -1) {
+		atomic_tally(errno);
 		error_set(err, "cannot close '%s': %s", af.tmp, strerror(errno));
 		goto out_abort;
 	}
 	if (rename(af.tmp, af.path) == -1) {
+		atomic_tally(errno);
 		error_set(err, "cannot rename '%s' to '%s': %s", af.tmp,
 		    af.path, strerror(errno));
 		goto out_abort;

@@ -13,12 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "state/errtally.h"
+#include "state/format.h"
 #include "state/stateroot.h"
 #include "util/xmalloc.h"
 
 static char *state_root_dir;
 /* Why the last state_root_init failed, for the tools that need a root. */
-static char *state_root_problem;
+static char *state_root_why;
 
 /* An environment variable that is set and not empty, else NULL. */
 static const char *
@@ -187,15 +189,17 @@ state_root_init(const char *override, struct aiterm_error *err)
 		    "AITERM_STATE_DIR, XDG_STATE_HOME or HOME is set");
 	else if ((root = state_root_absolute(root, &why)) != NULL &&
 	    state_mkdir(root, &why) == 0 &&
-	    state_root_secure(root, &why) == 0) {
+	    state_format_root_check(root, &why) == 0 &&
+	    state_root_secure(root, &why) == 0 &&
+	    state_format_root_mark(root, &why) == 0) {
 		free(state_root_dir);
 		state_root_dir = root;
 		root = NULL;
 		rc = 0;
 	}
 	free(root);
-	free(state_root_problem);
-	state_root_problem = rc == 0 ? NULL : xstrdup(error_msg(&why));
+	free(state_root_why);
+	state_root_why = rc == 0 ? NULL : xstrdup(error_msg(&why));
 	if (rc != 0)
 		error_set(err, "%s", error_msg(&why));
 	error_clear(&why);
@@ -203,12 +207,21 @@ state_root_init(const char *override, struct aiterm_error *err)
 }
 
 int
+state_root_problem(struct aiterm_error *err)
+{
+	if (state_root_dir != NULL)
+		return 0;
+	return error_set(err, "no state root: %s", state_root_why != NULL ?
+	    state_root_why : "it was never set up");
+}
+
+int
 state_root_require(struct aiterm_error *err)
 {
 	if (state_root_dir != NULL)
 		return 0;
-	return error_set(err, "no state root: %s", state_root_problem != NULL ?
-	    state_root_problem : "it was never set up");
+	errtally_note(ERRTALLY_NO_STATE_ROOT);
+	return state_root_problem(err);
 }
 
 const char *
@@ -221,9 +234,9 @@ void
 state_root_reset(void)
 {
 	free(state_root_dir);
-	free(state_root_problem);
+	free(state_root_why);
 	state_root_dir = NULL;
-	state_root_problem = NULL;
+	state_root_why = NULL;
 }
 
 char *

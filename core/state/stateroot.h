@@ -22,6 +22,8 @@ const char	*state_root(void);
  * failure of state_root_init, such as a read-only file system).
  */
 int		 state_root_require(struct aiterm_error *err);
+/* As state_root_require, but not counted as an error met (diagnostics). */
+int		 state_root_problem(struct aiterm_error *err);
 /* Forget the root (tests). */
 void		 state_root_reset(void);
 /*

@@ -5,6 +5,7 @@
 #include "agent/record.h"
 #include "plugin/host.h"
 #include "pty/paneenv.h"
+#include "pty/logpipe.h"
 #include "tools/agent-common.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -144,6 +145,7 @@ agent_session_spawn(struct agent_spawn *sp, struct aiterm_error *err)
 	mc.cols = AGENT_COLS;
 	mc.rows = AGENT_ROWS;
 	mc.log_path = log;
+	mc.log_writer = logpipe_writer();
 	rc = mux->create(host_get(), &mc, err);
 	while (n > mine)
 		free((char *)ev[--n]);

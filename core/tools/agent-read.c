@@ -20,6 +20,7 @@
 #include "mcp/server.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
+#include "state/errtally.h"
 #include "tools/agent-read.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -246,6 +247,8 @@ look(struct said *out, const struct harness *h, const char *session,
 		end = LOOK_WAIT;
 		goto out_rec;
 	}
+	if (located != 0)
+		errtally_note(ERRTALLY_TRANSCRIPT_MISSING);
 	if (located != 0)
 		say(out, xasprintf("[turn %u: no transcript of "
 		    "this launch yet%s]", rec.turn, timeout > 0 ? "; waited" :

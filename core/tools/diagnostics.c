@@ -1,7 +1,8 @@
 /*
  * diagnostics (OPS-DIAG): read-only.  The version, every plugin and its
- * state, the multiplexer binary and version, and the state root.  Nothing
- * here starts a multiplexer server or writes a file.
+ * state, the multiplexer binary and version, the state root, and the
+ * runtime error aggregate (state/errtally.h: codes, counts, times).
+ * Nothing here starts a multiplexer server or writes a file.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "config.h"
 #include "plugin/host.h"
 #include "plugin/registry.h"
+#include "state/errtally.h"
 #include "state/stateroot.h"
 #include "tools/tool.h"
 #include "util/buf.h"
@@ -42,6 +44,25 @@ multiplexer_json(void)
 	    "socket", info.socket);
 }
 
+/* "errors: none counted" or a line a code: count, first and last time. */
+static void
+errtally_text(struct aiterm_buf *b, json_t *errors)
+{
+	json_t *e;
+	size_t i;
+
+	if (json_array_size(errors) == 0)
+		buf_printf(b, "errors: none counted\n");
+	else
+		buf_printf(b, "errors (code count first last, UTC):\n");
+	json_array_foreach(errors, i, e)
+		buf_printf(b, "  %s %" JSON_INTEGER_FORMAT " %s %s\n",
+		    json_string_value(json_object_get(e, "code")),
+		    json_integer_value(json_object_get(e, "count")),
+		    json_string_value(json_object_get(e, "first")),
+		    json_string_value(json_object_get(e, "last")));
+}
+
 static char *
 summary_text(json_t *out)
 {
@@ -56,7 +77,9 @@ summary_text(json_t *out)
 	}
 	buf_printf(&b, "aiterm-mcp %s\nstate root: %s\n",
 	    json_string_value(json_object_get(out, "version")),
-	    json_string_value(json_object_get(out, "state_root")));
+	    json_object_get(out, "state_root_error") != NULL ? json_string_value(
+	    json_object_get(out, "state_root_error")) : json_string_value(
+	    json_object_get(out, "state_root")));
 	if (json_is_true(json_object_get(mux, "found")))
 		buf_printf(&b, "multiplexer: %s %s (%s)\n",
 		    json_string_value(json_object_get(mux, "binary")),
@@ -65,6 +88,7 @@ summary_text(json_t *out)
 	else
 		buf_printf(&b, "multiplexer: not available: %s\n",
 		    json_string_value(json_object_get(mux, "error")));
+	errtally_text(&b, json_object_get(out, "errors"));
 	buf_printf(&b, "plugins: %zu loaded of %zu found\n", loaded,
 	    json_array_size(plugins));
 	json_array_foreach(plugins, i, p) {
@@ -83,11 +107,19 @@ diagnostics_work(json_t *args, struct mux_result *r)
 {
 	const char *root = state_root();
 	json_t *out;
+	struct aiterm_error err = ERROR_INIT;
 
 	(void)args;
-	out = json_pack("{s:s, s:s, s:o, s:o}", "version", PACKAGE_VERSION,
-	    "state_root", root == NULL ? "" : root,
-	    "plugins", registry_to_json(), "multiplexer", multiplexer_json());
+	out = json_pack("{s:s, s:s, s:o, s:o, s:o}", "version",
+	    PACKAGE_VERSION, "state_root", root == NULL ? "" : root,
+	    "plugins", registry_to_json(), "multiplexer", multiplexer_json(),
+	    "errors", errtally_json());
+	/* Why there is none: a newer state format, a read-only parent... */
+	if (root == NULL && state_root_problem(&err) != 0) {
+		json_object_set_new(out, "state_root_error",
+		    json_string(error_msg(&err)));
+		error_clear(&err);
+	}
 	r->text = summary_text(out);
 	r->structured = out;
 }
@@ -102,13 +134,15 @@ const struct tool_entry tool_diagnostics = {
 	.name = "diagnostics",
 	.title = "Diagnostics",
 	.description = "Read-only health check: Aiterm version, state root, "
-	    "plugins and why any did not load, multiplexer binary and version.",
+	    "plugins and why any did not load, multiplexer binary and version, "
+	    "runtime errors counted by code.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{},"
 	    "\"additionalProperties\":false}",
 	.output_schema =
 	    "{\"type\":\"object\",\"properties\":{"
 	    "\"version\":{\"type\":\"string\"},"
 	    "\"state_root\":{\"type\":\"string\"},"
+	    "\"state_root_error\":{\"type\":\"string\"},"
 	    "\"plugins\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
 	    "\"properties\":{\"manifest\":{\"type\":\"string\"},"
 	    "\"name\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},"
@@ -125,9 +159,15 @@ const struct tool_entry tool_diagnostics = {
 	    "\"plugin\":{\"type\":[\"string\",\"null\"]},"
 	    "\"binary\":{\"type\":\"string\"},\"version\":{\"type\":\"string\"},"
 	    "\"socket\":{\"type\":\"string\"},\"error\":{\"type\":\"string\"}},"
-	    "\"required\":[\"found\"]}},"
+	    "\"required\":[\"found\"]},"
+	    "\"errors\":{\"type\":\"array\",\"items\":{\"type\":"
+	    "\"object\",\"properties\":{\"code\":{\"type\":\"string\"},"
+	    "\"count\":{\"type\":\"integer\"},"
+	    "\"first\":{\"type\":\"string\"},"
+	    "\"last\":{\"type\":\"string\"}},"
+	    "\"required\":[\"code\",\"count\",\"first\",\"last\"]}}},"
 	    "\"required\":[\"version\",\"state_root\",\"plugins\","
-	    "\"multiplexer\"]}",
+	    "\"multiplexer\",\"errors\"]}",
 	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT,
 	.call = diagnostics_call,
 };

@@ -1,7 +1,12 @@
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "plugin/host.h"
+#include "pty/logpipe.h"
 #include "pty/output.h"
+#include "state/errtally.h"
 #include "tools/pty-common.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -142,6 +147,60 @@ result_json(const char *session, const struct waiter_result *r,
 	return j;
 }
 
+/* "HH:MM:SS" (UTC) of a time in ms, and the whole ISO form into iso. */
+static void
+lost_time(long long ms, char hms[16], char iso[32])
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(hms, 16, "%H:%M:%S", &tm);
+	strftime(iso, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/*
+ * Output the log could not take (a full disk) inside the bytes this read
+ * covers: said in the text with what the screen shows now, and as
+ * "lost" in the structured result (core/pty/logpipe.h).
+ */
+static void
+lost_report(const char *session, const struct output_text *out,
+    struct aiterm_buf *text, json_t *result)
+{
+	struct aiterm_error err = ERROR_INIT;
+	const struct aiterm_mux_ops *mux;
+	struct aiterm_buf screen = BUF_INIT, clean = BUF_INIT;
+	struct logpipe_gap gap;
+	char *log = session_path(session, "output.log");
+	char from[16], to[16], from_iso[32], to_iso[32];
+
+	if (log == NULL || logpipe_gaps(log, out->from, out->to, &gap) == 0)
+		goto out;
+	errtally_note(ERRTALLY_LOG_WRITE_FAILED);
+	lost_time(gap.from_ms, from, from_iso);
+	lost_time(gap.to_ms, to, to_iso);
+	mux = session_mux(&err);
+	if (mux == NULL || mux->capture(host_get(), session, &screen,
+	    &err) != 0)
+		error_clear(&err);
+	else
+		output_utf8_clean(buf_str(&screen), screen.len, &clean);
+	buf_printf(text, "[%" PRIu64 " bytes of output were lost from %s to "
+	    "%s UTC: the state root's disk was full. The screen now "
+	    "shows:]\n%s", gap.bytes, from, to,
+	    clean.len > 0 ? buf_str(&clean) : "(the screen could not be read)\n");
+	if (text->len > 0 && text->data[text->len - 1] != '\n')
+		buf_addc(text, '\n');
+	json_object_set_new(result, "lost", json_pack("{s:I, s:s, s:s, s:s}",
+	    "bytes", (json_int_t)gap.bytes, "from", from_iso, "to", to_iso,
+	    "screen", clean.len > 0 ? buf_str(&clean) : ""));
+out:
+	buf_free(&screen);
+	buf_free(&clean);
+	free(log);
+}
+
 static void
 reply(struct pending_wait *pw, const struct waiter_result *r)
 {
@@ -160,6 +219,7 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 	struct aiterm_error err = ERROR_INIT;
 	struct output_text out;
 	struct aiterm_buf text = BUF_INIT;
+	json_t *result;
 
 	if (output_collect(&req, &out, &err) != 0) {
 		tool_call_fail(pw->call, "%s", error_msg(&err));
@@ -180,6 +240,8 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 	    out.text.len);
 	if (text.len > 0 && text.data[text.len - 1] != '\n')
 		buf_addc(&text, '\n');
+	result = result_json(pw->session, r, &out, "output");
+	lost_report(pw->session, &out, &text, result);
 	if (r != NULL)
 		status_line(&text, r, pw->timeout, out.text.len > 0);
 	else
@@ -187,13 +249,15 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 	if (text.len > 0 && text.data[text.len - 1] == '\n')
 		text.data[--text.len] = '\0';
 	if (r != NULL && r->via == VIA_LOST) {
+		errtally_note(ERRTALLY_MUX_LOST);
 		tool_call_fail(pw->call, "session '%s' lost: its terminal no "
 		    "longer exists in the multiplexer; pty_close it and "
 		    "pty_open a new one", pw->session);
 	} else {
-		tool_call_reply(pw->call, buf_steal(&text, NULL),
-		    result_json(pw->session, r, &out, "output"));
+		tool_call_reply(pw->call, buf_steal(&text, NULL), result);
+		result = NULL;
 	}
+	json_decref(result);
 	buf_free(&text);
 	output_text_free(&out);
 }

@@ -42,6 +42,9 @@
 	"\"omitted\":{\"type\":[\"array\",\"null\"],\"items\":" \
 	"{\"type\":\"integer\"}}," \
 	"\"reducer\":{\"type\":[\"string\",\"null\"]}," \
+	"\"lost\":{\"type\":\"object\",\"properties\":{" \
+	"\"bytes\":{\"type\":\"integer\"},\"from\":{\"type\":\"string\"}," \
+	"\"to\":{\"type\":\"string\"},\"screen\":{\"type\":\"string\"}}}," \
 	"\"mode\":{\"type\":\"string\"}}," \
 	"\"required\":[\"session_id\",\"complete\",\"via\",\"cursor\"]}"
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "plugin/host.h"
+#include "pty/logpipe.h"
 #include "pty/session.h"
 #include "pty/paneenv.h"
 #include "shell/launch.h"
@@ -215,6 +216,7 @@ open_work(json_t *args, struct mux_result *r)
 	mc.cols = meta.cols;
 	mc.rows = meta.rows;
 	mc.log_path = log;
+	mc.log_writer = logpipe_writer();
 	if (mux->create(host_get(), &mc, &err) != 0)
 		goto out_fail;
 	mux->probe(host_get(), &info, &err);

@@ -127,6 +127,12 @@ struct aiterm_mux_create {
 	const char *const *argv;	/* NULL-terminated command; NULL: default shell */
 	unsigned cols, rows;
 	const char *log_path;		/* append-only output log (pipe-pane) */
+	/*
+	 * The program that writes the log: run as "<log_writer> --log-pipe
+	 * <log_path>" with the pane's output on its stdin (it counts what a
+	 * full disk loses); NULL: the plugin's own appender.
+	 */
+	const char *log_writer;
 };
 
 struct aiterm_pane_info {
@@ -277,7 +283,9 @@ struct aiterm_screen_verdict {
 	/*
 	 * For BLOCKING_DIALOG: the static id of a known start-up screen that
 	 * startup_keys can advance ("trust_folder", "theme_picker", ...), or
-	 * NULL for one the core must leave alone.  For RATE_LIMITED: the id
+	 * NULL for one the core must leave alone; "<screen>:<step>" is one
+	 * step through that screen (a cursor moved before Enter), which the
+	 * launch's receipt names as <screen>.  For RATE_LIMITED: the id
 	 * of a usage-limit card over an ended turn that startup_keys(id, 0)
 	 * dismisses (the core presses them once, at a plain dispatch, after
 	 * the turn ended with an error), or NULL.  For INPUT_READY and

@@ -1,15 +1,19 @@
 /*
- * Claude Code's screens (2.1.197, recorded in
- * tests/harness/fixtures/claude-code-2.1.197): a table of what a screen
+ * Claude Code's screens (2.1.197 and 2.1.332, recorded in
+ * tests/harness/fixtures/claude-code-<version>): a table of what a screen
  * shows, first match wins, then the footer and the composer.  The footer
  * (the last line) is the best key: "esc to interrupt" while a turn runs,
  * "? for shortcuts" when idle.  The spinner's word and glyph are random
  * and the welcome box changes with the project: neither is looked at.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "claude.h"
 #include "hlib.h"
+
+#define CURSOR		"\xe2\x9d\xaf "	/* U+276F and a space */
+#define TRUST_QUESTION	"Is this a project you created or one you trust?"
 
 /* Dialogs and cards, before the footer is looked at. */
 static const struct hl_known known[] = {
@@ -19,8 +23,21 @@ static const struct hl_known known[] = {
 	    AITERM_SCREEN_ONBOARDING, "login_method", NULL },
 	{ "Unable to connect to Anthropic services", NULL,
 	    AITERM_SCREEN_ONBOARDING, "login_preflight_failed", NULL },
-	{ "Is this a project you created or one you trust?", NULL,
+	/*
+	 * The trust screen: Enter takes the option under the cursor.  2.1.197
+	 * lists "1. Yes, I trust this folder" first, under it; 2.1.332 lists
+	 * "No, exit" first, under it, without numbers (a digit does
+	 * nothing): Down moves to Yes, then it is the first case.  With the
+	 * cursor anywhere else the screen is the user's.
+	 */
+	{ TRUST_QUESTION, CURSOR "1. Yes, I trust this folder",
 	    AITERM_SCREEN_BLOCKING_DIALOG, "trust_folder", "trust_folder" },
+	{ TRUST_QUESTION, CURSOR "Yes, I trust this folder",
+	    AITERM_SCREEN_BLOCKING_DIALOG, "trust_folder", "trust_folder" },
+	{ TRUST_QUESTION, CURSOR "No, ", AITERM_SCREEN_BLOCKING_DIALOG,
+	    "trust_folder", "trust_folder:to_yes" },
+	{ TRUST_QUESTION, NULL, AITERM_SCREEN_BLOCKING_DIALOG, "trust_folder",
+	    NULL },
 	{ "Choose the text style that looks best with your terminal", NULL,
 	    AITERM_SCREEN_BLOCKING_DIALOG, "theme_picker", "theme_picker" },
 	{ "Security notes:", "Press Enter to continue",
@@ -29,6 +46,12 @@ static const struct hl_known known[] = {
 	{ "New MCP server found in this project", NULL,
 	    AITERM_SCREEN_BLOCKING_DIALOG, "mcp_server_consent",
 	    "mcp_server_consent" },
+	/*
+	 * 2.1.332 offers a user in manual mode to make auto mode the default,
+	 * once, ~100 ms after the composer first shows: the user's choice.
+	 */
+	{ "Make auto mode your default permission mode?", NULL,
+	    AITERM_SCREEN_BLOCKING_DIALOG, "auto_mode_offer", NULL },
 	{ "Settings Error", "Exit and fix manually",
 	    AITERM_SCREEN_BLOCKING_DIALOG, "settings_error", NULL },
 	{ "Do you want to proceed?", " 1. Yes",
@@ -38,6 +61,24 @@ static const struct hl_known known[] = {
 	{ "Do you want to create ", " 1. Yes",
 	    AITERM_SCREEN_APPROVAL, "create_permission_dialog", NULL },
 };
+
+/* Grey hints an empty composer shows (2.1.332 after an API error). */
+static const char *const placeholders[] = {
+	"Resend your message to try again",
+	NULL,
+};
+
+static bool
+placeholder(const char *text, size_t len)
+{
+	const char *const *p;
+
+	for (p = placeholders; *p != NULL; p++) {
+		if (len == strlen(*p) && memcmp(text, *p, len) == 0)
+			return true;
+	}
+	return false;
+}
 
 void
 claude_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
@@ -61,7 +102,8 @@ claude_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 	/* The composer: its line starts with the prompt glyph. */
 	if (hl_line_starting(s, "\xe2\x9d\xaf", &rest, &rlen)) {
 		v->state = AITERM_SCREEN_INPUT_READY;
-		v->reason = rlen == 0 ? "composer_empty" : "composer_has_text";
+		v->reason = rlen == 0 || placeholder(rest, rlen) ?
+		    "composer_empty" : "composer_has_text";
 		return;
 	}
 	if (hl_has(s, "Welcome to Claude Code")) {
@@ -73,8 +115,19 @@ claude_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 	v->reason = "no_known_screen";
 }
 
-/* A digit selects and confirms in Claude's lists; Enter takes the selected. */
-HL_KEYS(yes_keys, { AITERM_INPUT_KEY, "1" });
+/*
+ * 2.1.332's dialogs (trust, permission) drop the keys that come within
+ * 500 ms of their opening, against a stray key: every answer first waits
+ * that long (the dialog may have opened just now).  A digit selects and
+ * confirms in Claude's numbered lists; Enter takes the selected; the
+ * trust screen's list has no numbers: Down to Yes.
+ */
+#define ARM_MS	"600"
+HL_KEYS(yes_keys, { AITERM_INPUT_PAUSE, ARM_MS }, { AITERM_INPUT_KEY, "1" });
+HL_KEYS(deny_keys, { AITERM_INPUT_PAUSE, ARM_MS },
+    { AITERM_INPUT_KEY, "Escape" });
+HL_KEYS(to_yes_keys, { AITERM_INPUT_PAUSE, ARM_MS },
+    { AITERM_INPUT_KEY, "Down" });
 
 /*
  * A pasted prompt does not submit; Enter after it sends the whole text as
@@ -97,9 +150,13 @@ claude_startup_keys(const char *dialog, int trust_project)
 	    strcmp(dialog, "security_notes") == 0)
 		return hl_enter_keys;
 	/* Trust and project MCP consent: the launch's own decision. */
-	if (trust_project && (strcmp(dialog, "trust_folder") == 0 ||
-	    strcmp(dialog, "mcp_server_consent") == 0))
+	if (!trust_project)
+		return NULL;
+	if (strcmp(dialog, "trust_folder") == 0 ||
+	    strcmp(dialog, "mcp_server_consent") == 0)
 		return hl_enter_keys;
+	if (strcmp(dialog, "trust_folder:to_yes") == 0)
+		return to_yes_keys;
 	return NULL;
 }
 
@@ -109,8 +166,27 @@ static const char *const choices[] = { "approve_once", "deny", NULL };
 #define SUBJECT_LINES	12
 
 /*
+ * Not the subject: 2.1.332 fences the command with dashed rules (U+254C)
+ * and may show a "Tip:" about auto mode under the title.
+ */
+static bool
+decoration(const char *p, size_t n)
+{
+	size_t i;
+
+	if (n >= 5 && memcmp(p, "Tip: ", 5) == 0)
+		return true;
+	for (i = 0; i + 3 <= n; i += 3) {
+		if (memcmp(p + i, "\xe2\x95\x8c", 3) != 0)
+			return false;
+	}
+	return i == n;
+}
+
+/*
  * The permission dialog: the tool's title line (" Bash command"), then
- * the subject lines up to "Do you want to proceed?".
+ * the subject lines up to "Do you want to proceed?" (2.1.197: command,
+ * description; 2.1.332: description, command).
  */
 int
 claude_approval(const struct aiterm_host *host, const struct aiterm_screen *s,
@@ -147,7 +223,7 @@ claude_approval(const struct aiterm_host *host, const struct aiterm_screen *s,
 		n = (size_t)(nl - p);
 		while (n > 0 && p[n - 1] == ' ')
 			n--;
-		if (n > 0) {
+		if (n > 0 && !decoration(p, n)) {
 			if (host->buf_len(a->subject) > 0)
 				host->buf_add(a->subject, "\n", 1);
 			host->buf_add(a->subject, p, n);
@@ -169,6 +245,6 @@ claude_approval_keys(const char *choice)
 	if (strcmp(choice, "approve_once") == 0)
 		return yes_keys;
 	if (strcmp(choice, "deny") == 0)
-		return hl_escape_keys;
+		return deny_keys;
 	return NULL;
 }

@@ -1,8 +1,8 @@
 /*
- * Claude Code's transcript (2.1.197): <config>/projects/<slug of the real
- * cwd>/<session id>.jsonl, config being $CLAUDE_CONFIG_DIR or ~/.claude
- * and the slug the path with every character that is not a letter or a
- * digit made '-'.  The file appears at the first prompt.
+ * Claude Code's transcript (2.1.197, 2.1.332): <config>/projects/<slug
+ * of the real cwd>/<session id>.jsonl, config being $CLAUDE_CONFIG_DIR or
+ * ~/.claude and the slug the path with every character that is not a
+ * letter or a digit made '-'.  The file appears at the first prompt.
  *
  * Records are not always in time order in the file (after an API error
  * Claude rewrites it), so they are taken by their timestamps.  A turn
@@ -12,8 +12,10 @@
  * message either joins the turn at a tool boundary or runs right after
  * it as a prompt of its own, and both belong to this turn.  The answer is
  * the text of the last end_turn assistant message of each part.  An
- * assistant record with isApiErrorMessage ends the turn with an error;
- * "[Request interrupted by user" (a denied permission, Esc) too.
+ * assistant record with isApiErrorMessage ends the turn with an error
+ * (2.1.197 writes turn_duration after it, 2.1.332 nothing: the error is
+ * then the turn's last record; retries write nothing until the last one
+ * failed); "[Request interrupted by user" (a denied permission, Esc) too.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -274,6 +276,7 @@ claude_read_turn(const struct aiterm_host *host, const char *bytes,
 	size_t *starts, n, i, from, to, nanswers = 0;
 	const char *error_text = NULL, *last_answer = NULL;
 	bool ended = false, interrupted = false, waiting = false;
+	bool error_last = false;	/* nothing of the turn after the error */
 
 	(void)err;
 	recs_load(&rs, bytes, len);
@@ -291,9 +294,11 @@ claude_read_turn(const struct aiterm_host *host, const char *bytes,
 		switch (r->kind) {
 		case R_PROMPT:
 			ended = false;
+			error_last = false;
 			last_answer = NULL;
 			break;
 		case R_USER:
+			error_last = false;
 			if (r->text != NULL && strstr(r->text,
 			    "[Request interrupted by user") != NULL)
 				interrupted = true;
@@ -301,9 +306,11 @@ claude_read_turn(const struct aiterm_host *host, const char *bytes,
 		case R_ANSWER:
 			last_answer = r->text;
 			ended = false;
+			error_last = false;
 			break;
 		case R_API_ERROR:
 			error_text = r->text;
+			error_last = true;
 			break;
 		case R_END:
 			ended = true;
@@ -323,7 +330,7 @@ claude_read_turn(const struct aiterm_host *host, const char *bytes,
 			break;
 		}
 	}
-	if (error_text != NULL && ended) {
+	if (error_text != NULL && (ended || error_last)) {
 		turn->state = AITERM_TURN_ERROR;
 		turn->reason = "api_error";
 		host->buf_add(turn->answer, error_text, strlen(error_text));

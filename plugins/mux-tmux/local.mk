@@ -4,7 +4,8 @@ plugins_mux_tmux_mux_tmux_la_SOURCES = \
 	plugins/mux-tmux/mux-tmux.c plugins/mux-tmux/mux-tmux.h \
 	plugins/mux-tmux/tmux-run.c plugins/mux-tmux/tmux-ctl.c \
 	plugins/mux-tmux/tmux-create.c plugins/mux-tmux/tmux-pane.c \
-	plugins/mux-tmux/tmux-conf.c plugins/mux-tmux/keys.c
+	plugins/mux-tmux/tmux-conf.c plugins/mux-tmux/tmux-lock.c \
+	plugins/mux-tmux/keys.c
 plugins_mux_tmux_mux_tmux_la_CFLAGS = $(AM_CFLAGS)
 plugins_mux_tmux_mux_tmux_la_LDFLAGS = $(plugin_ldflags)
 dist_pluginexec_DATA += plugins/mux-tmux/mux-tmux.yaml

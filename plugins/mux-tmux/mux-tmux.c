@@ -105,7 +105,7 @@ tmux_create(const struct aiterm_host *host, const struct aiterm_mux_create *o,
 	struct tx_argv cmd = TX_ARGV_INIT, undo = TX_ARGV_INIT;
 	struct tx_result res = TX_RESULT_INIT, ignored = TX_RESULT_INIT;
 	char version[64], cwd[PATH_MAX];
-	int has_env_flag, rc = -1;
+	int has_env_flag, locked = 0, rc = -1;
 
 	if (tmux_create_check(host, o, err) != 0)
 		goto out;
@@ -118,6 +118,10 @@ tmux_create(const struct aiterm_host *host, const struct aiterm_mux_create *o,
 	if (o->log_path != NULL && tmux_log_open(host, o->log_path, err) != 0)
 		goto out;
 	tx_create_argv(&abs, has_env_flag, &cmd);
+	/* One creation at a time on this tmux server (tmux-lock.c). */
+	if (tx_lock_take(host, &srv, err) != 0)
+		goto out;
+	locked = 1;
 	if (tx_run_spawn(host, &srv, &cmd, &res, err) != 0)
 		goto out;
 	if (res.status != 0) {
@@ -136,6 +140,8 @@ tmux_create(const struct aiterm_host *host, const struct aiterm_mux_create *o,
 	}
 	rc = 0;
 out:
+	if (locked)
+		tx_lock_drop();
 	tx_result_free(&ignored);
 	tx_result_free(&res);
 	tx_argv_free(&undo);
@@ -510,14 +516,19 @@ tmux_kill(const struct aiterm_host *host, const char *session,
 	struct tx_server srv;
 	struct tx_argv cmd = TX_ARGV_INIT;
 	struct tx_result res = TX_RESULT_INIT;
-	int rc = -1;
+	int r, rc = -1;
 
 	if (tx_session_check(host, session, err) != 0 ||
 	    tx_server_get(host, &srv, err) != 0)
 		goto out;
 	tx_argv_add(&cmd, "kill-session");
 	tx_argv_target(&cmd, session);
-	if (tx_run(host, &srv, &cmd, TX_RESEND_OK, &res, err) != 0)
+	/* Removing a session notifies control clients too (tmux-lock.c). */
+	if (tx_lock_take(host, &srv, err) != 0)
+		goto out;
+	r = tx_run(host, &srv, &cmd, TX_RESEND_OK, &res, err);
+	tx_lock_drop();
+	if (r != 0)
 		goto out;
 	if (res.status != 0 && !tx_result_missing(&res))
 		tx_result_fail(host, err, "kill-session", session, &res);

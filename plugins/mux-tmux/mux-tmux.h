@@ -7,6 +7,7 @@
  *   tmux-run.c     strings, quoting, argv building, running tmux, errors
  *   tmux-ctl.c     the control-mode client that runs most commands
  *   tmux-create.c  the one invocation that creates a session
+ *   tmux-lock.c    the state root's lock around creation (ADR 0020)
  *   tmux-pane.c    the pane_info and list formats and their parsers
  *   tmux-conf.c    the private server: binary, socket, config, version
  *   keys.c         the key names send_key accepts
@@ -100,7 +101,21 @@ struct tx_server {
 	char	binary[512];	/* absolute path of tmux */
 	char	socket[512];	/* <state_root>/tmux.sock */
 	char	config[512];	/* <state_root>/tmux.conf */
+	char	lock[512];	/* <state_root>/tmux.lock (tmux-lock.c) */
 };
+
+/* The longest tx_lock_take waits for another server, in milliseconds. */
+#define TX_LOCK_WAIT_MS	2000
+
+/*
+ * Take srv->lock, the state root's creation lock, waiting at most
+ * TX_LOCK_WAIT_MS: 0, or -1 with err set (unless NULL).  A take while
+ * this process holds it is counted and returns 0 at once; every 0 is
+ * paired with one tx_lock_drop.
+ */
+int	 tx_lock_take(const struct aiterm_host *host,
+	    const struct tx_server *srv, struct aiterm_error *err);
+void	 tx_lock_drop(void);
 
 /* What one tmux invocation gave back. */
 struct tx_result {
@@ -149,6 +164,8 @@ enum tx_ctl_outcome {
 enum tx_ctl_outcome tx_ctl_run(const struct aiterm_host *host,
 	    const struct tx_server *srv, const struct tx_argv *cmd,
 	    struct tx_result *res);
+/* CLOCK_MONOTONIC in milliseconds. */
+long long tx_now_ms(void);
 /* How long the control client may take to answer, in milliseconds. */
 long	 tx_ctl_timeout_ms(void);
 /* Stop the control client (killed by its PID and reaped), if any. */

@@ -127,6 +127,7 @@ tx_server_get(const struct aiterm_host *host, struct tx_server *srv,
 		goto out;
 	snprintf(srv->socket, sizeof srv->socket, "%s/tmux.sock", root);
 	snprintf(srv->config, sizeof srv->config, "%s/tmux.conf", root);
+	snprintf(srv->lock, sizeof srv->lock, "%s/tmux.lock", root);
 	if (strlen(root) + sizeof "/tmux.sock" - 1 > limit) {
 		host->error(err, "tmux socket path %s/tmux.sock is %zu bytes, "
 		    "longer than the %zu a Unix socket allows; set "

@@ -20,7 +20,10 @@
  * the pipe-pane command alone it is /bin/sh, so the POSIX quoting of the
  * log path holds whatever the user's shell is.
  *
- * The log is opened once and cat is started again whenever it fails to
+ * With a log writer (the core's "aiterm-mcp --log-pipe LOG", issue 17)
+ * the pipe-pane command is "exec 'WRITER' --log-pipe 'LOG'": it counts
+ * and reports what a full disk loses (core/pty/logpipe.h).  Without one:
+ * the log is opened once and cat is started again whenever it fails to
  * write (a full file system): what the pane prints while the log cannot
  * take it is lost, but the log goes on once there is room, where a lone
  * cat would have ended the pipe and left the session deaf for good.  cat
@@ -127,12 +130,21 @@ static void
 tx_create_pipe(const struct aiterm_mux_create *o, struct tx_argv *cmd)
 {
 	struct tx_str line = TX_STR_INIT;
-	char *quoted, *escaped;
+	char *quoted, *escaped, *writer;
 
 	quoted = tx_shell_quote(o->log_path);
-	tx_str_adds(&line, "exec 3>> ");
-	tx_str_adds(&line, quoted);
-	tx_str_adds(&line, "; until cat >&3; do :; done");
+	if (o->log_writer != NULL) {
+		writer = tx_shell_quote(o->log_writer);
+		tx_str_adds(&line, "exec ");
+		tx_str_adds(&line, writer);
+		tx_str_adds(&line, " --log-pipe ");
+		tx_str_adds(&line, quoted);
+		free(writer);
+	} else {
+		tx_str_adds(&line, "exec 3>> ");
+		tx_str_adds(&line, quoted);
+		tx_str_adds(&line, "; until cat >&3; do :; done");
+	}
 	escaped = tx_format_escape(line.data);
 
 	tx_argv_next(cmd);

@@ -82,7 +82,7 @@ struct tx_ctl {
 
 static struct tx_ctl tx_ctl = { .pid = -1, .in = -1, .out = -1 };
 
-static long long
+long long
 tx_now_ms(void)
 {
 	struct timespec ts;
@@ -457,16 +457,29 @@ tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
 	enum tx_ctl_outcome outcome = TX_CTL_UNSENT;
 	long long deadline;
 	char *line = NULL;
-	int r;
+	int r, locked = 0;
 
 	if (!tx_ctl_enabled() || cmd->n == 0)
 		goto out;
 	if (tx_ctl.pid > 0 && (strcmp(tx_ctl.socket, srv->socket) != 0 ||
 	    strcmp(tx_ctl.binary, srv->binary) != 0 || tx_ctl_alive() != 0))
 		tx_ctl_stop();
-	if (tx_ctl.pid <= 0 && (tx_now_ms() < tx_ctl.retry_ms ||
-	    tx_ctl_start(host, srv) != 0))
-		goto out;
+	if (tx_ctl.pid <= 0) {
+		/*
+		 * A client is started under the creation lock, held until
+		 * its first answer (tmux-lock.c): its attach, and its
+		 * new-session of TX_CTL_SESSION, run alone.
+		 */
+		if (tx_now_ms() < tx_ctl.retry_ms)
+			goto out;
+		if (tx_lock_take(host, srv, NULL) != 0) {
+			tx_ctl.retry_ms = tx_now_ms() + TX_CTL_RETRY_MS;
+			goto out;
+		}
+		locked = 1;
+		if (tx_ctl_start(host, srv) != 0)
+			goto out;
+	}
 
 	line = tx_argv_line(cmd);
 	deadline = tx_now_ms() + tx_ctl_timeout_ms();
@@ -501,6 +514,8 @@ tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
 		outcome = !tx_server_up(srv->socket) ? TX_CTL_UNSENT :
 		    TX_CTL_LOST;
 out:
+	if (locked)
+		tx_lock_drop();
 	free(line);
 	return outcome;
 }

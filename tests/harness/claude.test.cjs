@@ -1,7 +1,7 @@
 'use strict';
 /*
  * agent_launch, pty_send and pty_read{agent_transcript} on the real Claude
- * Code CLI (@anthropic-ai/claude-code 2.1.197, tests/clients' lock) in a
+ * Code CLI (@anthropic-ai/claude-code 2.1.332, tests/clients' lock) in a
  * private tmux server, against a mock Anthropic Messages API on 127.0.0.1
  * (lib/claude-mock.cjs): AGT-LAUNCH, AGT-START, AGT-TURN, AGT-SEND,
  * AGT-CLAUDE-MARK.  What is asserted is the text the model reads.
@@ -100,6 +100,16 @@ test('AGT-START: an API key the user has not approved is the user\'s decision: v
 	assert.equal(mock.main.length, 0);
 });
 
+test('AGT-START: Claude Code 2.1.332\'s offer to make auto mode the default is the user\'s decision: needs_user, nothing typed', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, { permissionMode: 'default', autoModeOffer: true });
+	const r = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Never sent' });
+	assert.match(r.text, /^startup: needs_user; screen blocking_dialog\/auto_mode_offer$/m, r.text);
+	assert.match(r.text, /^prompt: not_sent$/m, r.text);
+	assert.equal(mock.main.length, 0);
+	const cfg = JSON.parse(fs.readFileSync(path.join(rig.dirs.home, '.claude', 'settings.json'), 'utf8'));
+	assert.equal(cfg.permissions.defaultMode, 'default', 'the user\'s mode is untouched');
+});
+
 test('AGT-CLAUDE-MARK: an API error end (no Stop) is reported for that turn, and the next send is a new turn', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t, {}, { CLAUDE_CODE_MAX_RETRIES: '0' });
 	mock.push({ type: 'error', status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });
@@ -149,7 +159,7 @@ test('AGT-LAUNCH: unknown harness and bad model are specific errors', T, async (
 });
 
 test('AGT-APPROVAL: Claude\'s permission dialog: the wait says so, claude_approval inspects it, a changed approval refuses, the right digest answers', T, async (t) => {
-	const { rig, mock } = await rigWithMock(t);
+	const { rig, mock } = await rigWithMock(t, { permissionMode: 'default' });
 	mock.push({ type: 'tool', name: 'Bash', input: { command: 'echo first > approved.txt', description: 'Write the first file' } });
 	mock.push({ type: 'tool', name: 'Bash', input: { command: 'echo second > second.txt', description: 'Write the second file' } });
 	mock.push({ type: 'text', text: 'Both files written.' });
@@ -158,7 +168,7 @@ test('AGT-APPROVAL: Claude\'s permission dialog: the wait says so, claude_approv
 	const w = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
 	assert.match(w.text, /^\[turn 1 waits for an approval \(permission_dialog\): agent_approval session_id=\S+ shows it\]$/, w.text);
 	const i1 = await rig.call('claude_approval', { session_id: id });
-	assert.match(i1.text, /^\S+ asks \(command\):\nBash command\necho first > approved\.txt\n/m, i1.text);
+	assert.match(i1.text, /^\S+ asks \(command\):\nBash command\nWrite the first file\necho first > approved\.txt\nDo you want to proceed\?\n/m, i1.text);
 	const d1 = i1.text.match(/^approve_once: claude_approval session_id=\S+ choice=approve_once digest=([0-9a-f]{16})$/m)[1];
 	/* A digest answers only its own choice. */
 	const wrong = await rig.call('claude_approval', { session_id: id, choice: 'deny', digest: d1 });
@@ -172,7 +182,7 @@ test('AGT-APPROVAL: Claude\'s permission dialog: the wait says so, claude_approv
 	assert.match(w2.text, /waits for an approval/, w2.text);
 	const stale = await rig.call('claude_approval', { session_id: id, choice: 'approve_once', digest: d1 });
 	assert.equal(stale.isError, true, stale.text);
-	assert.match(stale.text, /nothing typed: the approval changed \(it is now command: Bash command\necho second > second\.txt/, stale.text);
+	assert.match(stale.text, /nothing typed: the approval changed \(it is now command: Bash command\nWrite the second file\necho second > second\.txt/, stale.text);
 	const i2 = await rig.call('agent_approval', { session_id: id });
 	const d2 = i2.text.match(/choice=approve_once digest=([0-9a-f]{16})$/m)[1];
 	await rig.call('agent_approval', { session_id: id, choice: 'approve_once', digest: d2 });

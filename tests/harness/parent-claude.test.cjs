@@ -47,6 +47,28 @@ function setupParent(rig, hooks) {
 	return r;
 }
 
+/*
+ * Every running aiterm-hook <verb>: its argv (from /proc) and its parent's
+ * command name, polled every 50 ms until stop() (a PostToolUse hook lives
+ * while it waits for the answer).
+ */
+function watchHooks(verb) {
+	const seen = new Map();
+	const timer = setInterval(() => {
+		for (const pid of fs.readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+			try {
+				const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+				if (!argv[0] || !argv[0].endsWith('/aiterm-hook') || argv[1] !== verb || seen.has(pid))
+					continue;
+				const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+				const ppid = st.slice(st.lastIndexOf(')') + 2).split(' ')[1];
+				seen.set(pid, { argv, parent: fs.readFileSync(`/proc/${ppid}/comm`, 'utf8').trim() });
+			} catch { /* gone */ }
+		}
+	}, 50);
+	return { seen, stop: () => clearInterval(timer) };
+}
+
 async function rigWithMock(t, hooks) {
 	const mock = await startClaudeMock({ defaultText: 'Default answer.' });
 	t.after(() => mock.close());
@@ -64,6 +86,15 @@ test('DLV-CLAUDE: the child\'s answer wakes the Claude Code parent through its a
 	assert.match(setup.clients[0].message, /parent hooks installed in/);
 	const settings = JSON.parse(fs.readFileSync(path.join(rig.dirs.home, '.claude', 'settings.json'), 'utf8'));
 	assert.equal(settings.hooks.PostToolUse[0].matcher, 'Bash', 'the user\'s hook stays first');
+	/* Ours are argv arrays: the program and its arguments, no shell line. */
+	for (const [event, verb] of [['PreToolUse', 'claude-pre'], ['PostToolUse', 'claude-post'], ['SessionEnd', 'claude-end']]) {
+		const ours = settings.hooks[event].flatMap((g) => g.hooks).filter((h) => String(h.command).endsWith('/aiterm-hook'));
+		assert.equal(ours.length, 1, JSON.stringify(settings.hooks[event]));
+		assert.ok(path.isAbsolute(ours[0].command), ours[0].command);
+		assert.deepEqual(ours[0].args, [verb, '--state-dir', rig.dirs.state]);
+	}
+	const post = watchHooks('claude-post');
+	t.after(() => post.stop());
 	const parentFirst = (b) => has(b, 'Ask the child') && !has(b, 'tool_result');
 	mock.push(
 		{ type: 'tool', name: 'mcp__aiterm__agent_launch', input: { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Child question?' }, when: parentFirst },
@@ -79,6 +110,14 @@ test('DLV-CLAUDE: the child\'s answer wakes the Claude Code parent through its a
 	const msgs = JSON.stringify(woke.body.messages);
 	t.diagnostic(`the parent read: ${msgs.slice(msgs.indexOf('Aiterm: the answer') - 200, msgs.indexOf('Aiterm: the answer') + 200)}`);
 	assert.match(msgs, /Aiterm: the answer of \S+ \(turn 1, delivery d[0-9a-f]{16}\):\\nThe child says 42\.\\n\[turn 1 done/);
+	/* Claude Code spawned the waiting hook itself, with those arguments: no shell between. */
+	post.stop();
+	const runs = [...post.seen.values()];
+	assert.ok(runs.length >= 1, 'the PostToolUse hook was seen running');
+	for (const r of runs) {
+		assert.equal(r.parent, 'claude', JSON.stringify(r));
+		assert.deepEqual(r.argv.slice(1), ['claude-post', '--state-dir', rig.dirs.state]);
+	}
 	const list = await rig.call('parent_deliveries', {});
 	assert.match(list.text, /^d[0-9a-f]{16}\tsubmitted\t\S+ turn 1\tdone$/m, list.text);
 	assert.equal(list.sc.deliveries[0].parent, 'claude');

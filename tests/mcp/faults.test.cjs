@@ -396,6 +396,44 @@ test('OPS-BOUNDARY output while the state root is full is lost, but the log goes
 	assert.ok(hasLine(n.text, 'next-5'), show(n.r));
 });
 
+/*
+ * Issue 17: the loss is said.  The command's output and its end mark are
+ * printed while the disk is full and nothing is printed after the space
+ * comes back: the next read says how many bytes were lost and when,
+ * shows the screen, and completes with the command's exit code (the
+ * writer kept the end mark and wrote it once there was room).
+ */
+test('OPS-BOUNDARY output lost while the state root is full is reported on the next read (bytes, times, the screen); completion stays correct', rootOnly, async (t) => {
+	const rig = new Rig(t);
+	const { mnt } = smallFs(t, rig, '2m');
+	const c = await rig.server();
+	await c.open({ name: 'full', shell: 'bash' });
+	await c.expectExit('full', 'true', 0);
+	await c.ok('pty_send', { session_id: 'full', text: 'sleep 1; seq 1 20000; (exit 3)' });
+	const filler = fill(t, mnt);
+	await delay(3000);
+	fs.rmSync(filler);
+	const r = await c.ok('pty_read', { session_id: 'full', wait: true, timeout: 20 }, 40000);
+	assert.equal(r.sc.complete, true, `the end mark printed while full is seen: ${show(r.r)}`);
+	assert.equal(r.sc.via, 'sentinel', show(r.r));
+	assert.equal(r.sc.exit_code, 3, show(r.r));
+	assert.ok(r.sc.lost && r.sc.lost.bytes > 0, `structured: lost bytes: ${show(r.r)}`);
+	assert.match(r.sc.lost.from, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+	assert.ok(r.sc.lost.from <= r.sc.lost.to, show(r.r));
+	assert.match(r.sc.lost.screen, /^20000$/m, `the screen still shows seq's end: ${show(r.r)}`);
+	assert.match(r.text, new RegExp(`\\[${r.sc.lost.bytes} bytes of output were lost from \\d\\d:\\d\\d:\\d\\d to \\d\\d:\\d\\d:\\d\\d UTC: the state root's disk was full\\. The screen now shows:\\]\n`),
+		`the text says it: ${show(r.r)}`);
+	assert.match(r.text, /^20000$/m, show(r.r));
+	assert.match(r.text, /\[exit 3\]$/, show(r.r));
+	t.diagnostic(`lost ${r.sc.lost.bytes} bytes from ${r.sc.lost.from} to ${r.sc.lost.to}`);
+	/* The next command's read reports nothing lost. */
+	const n = await c.expectExit('full', 'echo next-$((2+3))', 0);
+	assert.ok(hasLine(n.text, 'next-5'), show(n.r));
+	assert.equal(n.sc.lost, undefined, show(n.r));
+	const d = await c.ok('diagnostics', {});
+	assert.ok(d.sc.errors.some((e) => e.code === 'log_write_failed'), show(d.r));
+});
+
 /* Without a state root pty_open used to dereference its NULL path (SIGSEGV). */
 test('OPS-BOUNDARY a state root that cannot be created (read-only filesystem): every PTY tool says why, the server keeps serving', rootOnly, async (t) => {
 	const rig = new Rig(t);

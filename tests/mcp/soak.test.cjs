@@ -8,7 +8,13 @@
  * printed at the start and the end and must stay flat.
  *
  * make check runs 60 commands per client; AITERM_SOAK_COMMANDS raises it
- * (the figures in doc/reliability.md are from 500).
+ * (the figures in doc/reliability.md are from 500).  AITERM_SOAK_SECONDS
+ * runs for that long instead (the 2-hour soak, bench/soak-2h.sh, not in
+ * CI), each session pausing AITERM_SOAK_PAUSE_MS between its commands,
+ * with every server's RSS sampled each AITERM_SOAK_SAMPLE_S (60) seconds.
+ *
+ * The servers open their own sessions at once (issue 17: creation under
+ * the state root's tmux lock, ADR 0020).
  */
 const fs = require('node:fs');
 const test = require('node:test');
@@ -27,6 +33,10 @@ function sanitized(pid) {
 const CLIENTS = 8;
 const SESSIONS = 50;
 const COMMANDS = Number(process.env.AITERM_SOAK_COMMANDS || 60);
+const SECONDS = Number(process.env.AITERM_SOAK_SECONDS || 0);
+const PAUSE_MS = Number(process.env.AITERM_SOAK_PAUSE_MS || 0);
+const SAMPLE_S = Number(process.env.AITERM_SOAK_SAMPLE_S || 60);
+const delay = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /* Resident set size of pid in KiB. */
 function rssKiB(pid) {
@@ -39,24 +49,24 @@ const markerCmd = (s, i) => `echo SOAK-${s}-${i}-$((${i}+0))`;
 const marker = (s, i) => `SOAK-${s}-${i}-${i}`;
 const MARK_RE = /^SOAK-(s\d+)-(\d+)-(\d+)$/;
 
-test(`PTY-SEND soak: ${CLIENTS} clients x ${COMMANDS} commands over ${SESSIONS} sessions`,
-	{ timeout: Math.max(120000, COMMANDS * CLIENTS * 400) }, async (t) => {
+test(`PTY-SEND soak: ${CLIENTS} clients x ${SECONDS > 0 ? `${SECONDS} s of` : COMMANDS} commands over ${SESSIONS} sessions`,
+	{ timeout: SECONDS > 0 ? SECONDS * 1000 + 1800000 : Math.max(120000, COMMANDS * CLIENTS * 400) }, async (t) => {
 	const rig = new Rig(t);
 	const conns = [];
 	for (let i = 0; i < CLIENTS; i++)
 		conns.push(await rig.server());
 	/* Session k belongs to client k % CLIENTS: one sender per session, as the lock demands. */
 	const ids = Array.from({ length: SESSIONS }, (_, k) => `s${k}`);
-	/*
-	 * One server opens them all (as pty-scale.test.cjs): pty_open calls
-	 * from several servers at once can fail ("server exited unexpectedly")
-	 * or lose sessions to a second tmux server on the one socket (known
-	 * race, doc/reliability.md).  Any server may use any session.
-	 */
-	await Promise.all(ids.map((id) => conns[0].open({ name: id, shell: 'bash' }, 60000)));
+	/* Each server opens its own sessions, all at once. */
+	await Promise.all(ids.map((id, k) => conns[k % CLIENTS].open({ name: id, shell: 'bash' }, 60000)));
 	const rssStart = conns.map((c) => rssKiB(c.pid));
 	const sent = new Map(ids.map((id) => [id, 0]));
 	const started = Date.now();
+	const deadline = started + SECONDS * 1000;
+	const samples = [];
+	const sampler = SECONDS > 0 ? setInterval(() => {
+		samples.push(`${Math.round((Date.now() - started) / 1000)}s: ${conns.map((c) => rssKiB(c.pid)).join(' ')}`);
+	}, SAMPLE_S * 1000) : null;
 	let done = 0;
 
 	/* Each client sends its commands round robin over its sessions, one in flight per session. */
@@ -66,7 +76,9 @@ test(`PTY-SEND soak: ${CLIENTS} clients x ${COMMANDS} commands over ${SESSIONS} 
 		for (let n = 0; n < COMMANDS; n++)
 			quota[n % mine.length]++;
 		await Promise.all(mine.map(async (id, j) => {
-			for (let q = 0; q < quota[j]; q++) {
+			for (let q = 0; SECONDS > 0 ? Date.now() < deadline : q < quota[j]; q++) {
+				if (PAUSE_MS > 0)
+					await delay(PAUSE_MS);
 				const i = sent.get(id);
 				sent.set(id, i + 1);
 				const res = await conns[ci].run(id, markerCmd(id, i), { timeout: 60 });
@@ -78,10 +90,16 @@ test(`PTY-SEND soak: ${CLIENTS} clients x ${COMMANDS} commands over ${SESSIONS} 
 			}
 		}));
 	};
-	await Promise.all(conns.map((_, ci) => client(ci)));
+	try {
+		await Promise.all(conns.map((_, ci) => client(ci)));
+	} finally {
+		if (sampler)
+			clearInterval(sampler);
+	}
 	const elapsed = Date.now() - started;
 	const rssEnd = conns.map((c) => rssKiB(c.pid));
-	assert.equal(done, CLIENTS * COMMANDS);
+	const expected = SECONDS > 0 ? [...sent.values()].reduce((a, b) => a + b, 0) : CLIENTS * COMMANDS;
+	assert.equal(done, expected);
 
 	/* Every marker in the whole log of its session, once, in order. */
 	let total = 0;
@@ -94,11 +112,13 @@ test(`PTY-SEND soak: ${CLIENTS} clients x ${COMMANDS} commands over ${SESSIONS} 
 		assert.deepEqual(seen, want, `${id}: every marker once, in order`);
 		total += seen.length;
 	}
-	assert.equal(total, CLIENTS * COMMANDS);
-	t.diagnostic(`${CLIENTS} clients x ${COMMANDS} commands over ${SESSIONS} sessions: ${total} markers in ${elapsed} ms ` +
+	assert.equal(total, expected);
+	t.diagnostic(`${CLIENTS} clients x ${SECONDS > 0 ? `${SECONDS} s of` : COMMANDS} commands over ${SESSIONS} sessions: ${total} markers in ${elapsed} ms ` +
 		`(${Math.round(total * 1000 / elapsed)} commands/s)`);
 	t.diagnostic(`RSS KiB start: ${rssStart.join(' ')}`);
 	t.diagnostic(`RSS KiB end:   ${rssEnd.join(' ')}`);
+	for (const line of samples)
+		t.diagnostic(`RSS KiB at ${line}`);
 	/*
 	 * Flat: a leak of even 1 KiB per command would show at 500 commands.
 	 * Under AddressSanitizer freed memory sits in its quarantine and RSS

@@ -257,6 +257,81 @@ START_TEST(test_claude_approval)
 }
 END_TEST
 
+#define CC2 "claude-code-2.1.332"
+
+static const struct screen_case claude2_screens[] = {
+	/* No under the cursor first: Down before Enter; then Enter. */
+	{ "trust-dialog", AITERM_SCREEN_BLOCKING_DIALOG, "trust_folder",
+	    "trust_folder:to_yes" },
+	{ "trust-dialog-yes-selected", AITERM_SCREEN_BLOCKING_DIALOG,
+	    "trust_folder", "trust_folder" },
+	/* Its "❯ Yes, set auto mode" line is not a composer. */
+	{ "auto-mode-offer", AITERM_SCREEN_BLOCKING_DIALOG, "auto_mode_offer",
+	    NULL },
+	{ "ready-auto-mode", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
+	{ "running-auto-mode", AITERM_SCREEN_RUNNING, "esc_to_interrupt",
+	    NULL },
+	/* "❯ Resend your message to try again" is a grey placeholder. */
+	{ "api-error", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
+	{ "permission-bash", AITERM_SCREEN_APPROVAL, "permission_dialog",
+	    NULL },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct turn_case claude2_turns[] = {
+	{ "bash-approved", 1, 0, AITERM_TURN_DONE, "turn_duration",
+	    "Wrote hi.", NULL },
+	{ "turn-then-api-error", 2, 0, AITERM_TURN_DONE, "turn_duration",
+	    "Slow answer.", NULL },
+	/* No turn_duration after the error: the error is the last record. */
+	{ "turn-then-api-error", 2, 1, AITERM_TURN_ERROR, "api_error", NULL,
+	    "API Error: 529" },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+START_TEST(test_claude2_screens)
+{
+	const struct aiterm_input_step *k;
+	struct harness h;
+
+	check_screens("claude-code", CC2, claude2_screens);
+	/* The trust step waits out the 500 ms the screen drops keys. */
+	load("claude-code", &h);
+	ck_assert_ptr_null(h.ops->startup_keys("trust_folder:to_yes", 0));
+	k = h.ops->startup_keys("trust_folder:to_yes", 1);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(k[0].kind, AITERM_INPUT_PAUSE);
+	ck_assert_int_ge(atoi(k[0].arg), 500);
+	ck_assert_int_eq(k[1].kind, AITERM_INPUT_KEY);
+	ck_assert_str_eq(k[1].arg, "Down");
+	ck_assert_int_eq(k[2].kind, AITERM_INPUT_END);
+	ck_assert_ptr_null(h.ops->startup_keys("auto_mode_offer", 1));
+}
+END_TEST
+
+START_TEST(test_claude2_turns)
+{
+	check_turns("claude-code", CC2, "transcripts", claude2_turns);
+}
+END_TEST
+
+START_TEST(test_claude2_approval)
+{
+	const struct aiterm_input_step *k;
+	struct harness h;
+
+	/* The dashed rules and the auto-mode tip are not the subject. */
+	check_approval("claude-code", CC2, "permission-bash", 1, "command",
+	    "Bash command\nWrite hi to a file\necho hi > x.txt\n"
+	    "Do you want to proceed?");
+	load("claude-code", &h);
+	k = h.ops->approval_keys("approve_once");
+	ck_assert_int_eq(k[0].kind, AITERM_INPUT_PAUSE);
+	ck_assert_str_eq(k[1].arg, "1");
+}
+END_TEST
+
 START_TEST(test_claude_launch)
 {
 	struct aiterm_buf argv = BUF_INIT, env = BUF_INIT;
@@ -750,6 +825,9 @@ harness_suite(void)
 	tcase_add_test(tc, test_claude_turns);
 	tcase_add_test(tc, test_claude_approval);
 	tcase_add_test(tc, test_claude_launch);
+	tcase_add_test(tc, test_claude2_screens);
+	tcase_add_test(tc, test_claude2_turns);
+	tcase_add_test(tc, test_claude2_approval);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("codex-cli");
 	tcase_add_test(tc, test_codex_screens);

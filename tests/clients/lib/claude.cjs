@@ -183,7 +183,10 @@ async function runClaude(opts = {}) {
 	out.results = mock.script.results.filter(Boolean).map((r) => ({ tool: r.tool, args: r.args, seen: r.seen, isError: r.isError, raw: r.raw }));
 	out.scriptErrors = mock.script.errors;
 	out.finished = mock.script.finished;
-	out.toolsShown = lastMain ? (lastMain.body.tools || []).filter((t) => t.name.startsWith(prefix)) : [];
+	/* With tool search the schemas come after ToolSearch, with defer_loading. */
+	out.toolsShown = lastMain ? (lastMain.body.tools || []).filter((t) => t.name.startsWith(prefix))
+		.map(({ defer_loading: _, ...t }) => t) : [];
+	out.toolSearch = mock.main.some((r) => r.toolSearch);
 	out.instructionsShown = lastMain ? findInstructions(lastMain.body, serverName, opts.instructions) : { found: false };
 	out.requests = mock.requests;
 	out.main = mock.main;

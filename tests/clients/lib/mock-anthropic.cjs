@@ -6,8 +6,10 @@
  * content_block_start/delta/stop with text_delta or input_json_delta,
  * message_delta with stop_reason and usage, message_stop) or plain JSON,
  * as the request asks.  The main loop is the request whose tools include
- * mcp__<server>__*: it gets the script's next tool_use (or the final
- * text).  Every other request (title or topic generation with a small
+ * mcp__<server>__*, or that lists them as deferred tools (tool search):
+ * it gets, first, a ToolSearch call that loads all of them when they are
+ * deferred and not loaded yet, then the script's next tool_use (or the
+ * final text).  Every other request (title or topic generation with a small
  * model, and the like) gets a short harmless text; count_tokens gets a
  * count.  Every request is recorded.
  */
@@ -16,6 +18,40 @@ const { Script, flatten, serve, sse, json } = require('./script.cjs');
 function isMain(body, prefix) {
 	return !!(body && Array.isArray(body.tools) && body.tools.some((t) => t && typeof t.name === 'string' && t.name.startsWith(prefix)));
 }
+
+/*
+ * Tool search (Claude Code 2.1.332 by default): the MCP tools are not in
+ * tools; a system message lists their names as deferred, and the model
+ * loads their schemas with the ToolSearch tool ("select:<a>,<b>").
+ * Returns the deferred names of the server, or [] when its tools are not
+ * deferred in this request.
+ */
+function deferredNames(body, prefix) {
+	if (!body || !Array.isArray(body.tools) || !body.tools.some((t) => t && t.name === 'ToolSearch'))
+		return [];
+	const names = new Set();
+	const re = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\w+$`, 'gm');
+	for (const m of body.messages || []) {
+		const text = m ? flatten(m.content) : '';
+		if (!/deferred tools/.test(text))
+			continue;
+		for (const x of text.match(re) || [])
+			names.add(x);
+	}
+	return [...names];
+}
+
+/*
+ * Whether the mock's ToolSearch call was answered in this request: its
+ * tool_result holds tool_reference blocks, and from then on the tools
+ * are in tools (with defer_loading: true; the API expands those).
+ */
+function searched(body) {
+	return (body.messages || []).some((m) => m && m.role === 'user' && Array.isArray(m.content) &&
+		m.content.some((b) => b && b.type === 'tool_result' && String(b.tool_use_id).startsWith(SEARCH_ID)));
+}
+
+const SEARCH_ID = 'toolu_search_';
 
 /* The tool results for our ids in a request's messages: Map k -> {seen, raw, isError}. */
 function findResults(script, body) {
@@ -109,6 +145,7 @@ async function startAnthropicMock(opts = {}) {
 	const script = new Script(opts.steps, { final: opts.final, idPrefix: 'toolu_aiterm_' });
 	const main = [];
 	const side = [];
+	let searches = 0;
 	const srv = await serve(async (req, res, body, rec) => {
 		const url = req.url.split('?')[0];
 		if (req.method === 'POST' && url.endsWith('/v1/messages/count_tokens')) {
@@ -117,7 +154,17 @@ async function startAnthropicMock(opts = {}) {
 			return;
 		}
 		if (req.method === 'POST' && url.endsWith('/v1/messages')) {
-			if (isMain(body, prefix)) {
+			const deferred = deferredNames(body, prefix);
+			if (deferred.length > 0 && !searched(body)) {
+				/* The model first loads the server's tools, all of them. */
+				rec.kind = 'main';
+				rec.toolSearch = true;
+				main.push(rec);
+				reply(res, body, [{ type: 'tool_use', id: `${SEARCH_ID}${++searches}`, name: 'ToolSearch',
+					input: { query: `select:${deferred.join(',')}`, max_results: deferred.length } }], 'tool_use');
+				return;
+			}
+			if (isMain(body, prefix) || deferred.length > 0) {
 				const act = script.answer(rec, findResults(script, body), main);
 				if (act.kind === 'tool')
 					reply(res, body, [{ type: 'tool_use', id: act.id, name: prefix + act.tool, input: act.args }], 'tool_use');

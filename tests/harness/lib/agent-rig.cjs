@@ -59,7 +59,20 @@ function seedClaude(home, cwd, parts = {}) {
 	if (p.approveKey)
 		cfg.customApiKeyResponses = { approved: [API_KEY.slice(-20)], rejected: [] };
 	cfg.projects = { [cwd]: { hasTrustDialogAccepted: !!p.trust } };
+	/* 2.1.332 offers auto mode once to a user in manual mode, at start. */
+	if (!p.autoModeOffer)
+		cfg.hasSeenAutoDefaultNudge = true;
 	fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify(cfg, null, 2));
+	/*
+	 * permissionMode: the user's permissions.defaultMode (2.1.332 starts in
+	 * "auto", which runs a plain Bash command without asking; "default"
+	 * asks).  autoModeOffer: the user has not yet been offered auto mode.
+	 */
+	if (p.permissionMode) {
+		fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
+		fs.writeFileSync(path.join(home, '.claude', 'settings.json'),
+			JSON.stringify({ permissions: { defaultMode: p.permissionMode } }, null, 2));
+	}
 }
 
 /* Every process below pid (by the parent PIDs of /proc). */

@@ -15,7 +15,8 @@ const path = require('node:path');
 
 const CLAUDE_BIN = process.env.CLAUDE_BIN || path.resolve(__dirname, '../../../build/tests/clients/node_modules/@anthropic-ai/claude-code-linux-x64/claude');
 const API_KEY = 'sk-ant-api03-mock-key-for-the-aiterm-harness-00000000000000AA';
-const FIX = path.resolve(__dirname, '../fixtures/claude-code-2.1.197');
+/* Where recordings go: $CLAUDE_FIXTURES, else the 2.1.197 folder. */
+const FIX = process.env.CLAUDE_FIXTURES || path.resolve(__dirname, '../fixtures/claude-code-2.1.197');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function makeRun() {
