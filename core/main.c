@@ -20,6 +20,7 @@
 #include <uv.h>
 
 #include "config.h"
+#include "deliver/expire.h"
 #include "deliver/observe.h"
 #include "mcp/server.h"
 #include "plugin/registry.h"
@@ -190,6 +191,8 @@ main(int argc, char **argv)
 	uv_timer_init(uv_default_loop(), &resume);
 	uv_timer_start(&resume, on_resume, 0, 0);
 	uv_unref((uv_handle_t *)&resume);
+	/* Ready answers nobody claims in time end failed (DLV-CORE). */
+	delivery_expiry_start(uv_default_loop());
 	rc = server_run(&so);
 	registry_reset();
 	return rc;

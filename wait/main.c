@@ -8,7 +8,9 @@
  *   aiterm-wait [--state-dir DIR] [--timeout SECONDS] DELIVERY_ID
  *
  * Exit status: 0 the answer was printed (the child's own outcome is in
- * its last line), 1 the delivery failed (why on stderr), 2 bad usage or
+ * its last line), 1 the delivery failed (why on stderr; an answer nobody
+ * claimed within 24 hours is failed, and stderr names the file that
+ * keeps it), 2 bad usage or
  * no such delivery, 3 someone else claimed it, 4 timed out.
  */
 #include "config.h"
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "deliver/expire.h"
 #include "deliver/waiter.h"
 #include "state/stateroot.h"
 
@@ -48,6 +51,20 @@ print_body(const struct delivery *d)
 	    fflush(stdout) != 0 ? 1 : 0;
 	free(body);
 	return rc;
+}
+
+/* An answer nobody claimed in time is kept: where (deliver/expire.h). */
+static void
+expired_note(const struct delivery *d)
+{
+	char *path;
+
+	if (strcmp(d->outcome, EXPIRY_OUTCOME) != 0)
+		return;
+	path = delivery_path(d->id, "body");
+	fprintf(stderr, "aiterm-wait: nobody claimed its answer within %d "
+	    "hours; the answer is kept in %s\n", DELIVERY_TTL_S / 3600, path);
+	free(path);
 }
 
 int
@@ -101,6 +118,7 @@ main(int argc, char **argv)
 	case WAITED_FAILED:
 		fprintf(stderr, "aiterm-wait: delivery %s is %s (%s)\n", d.id,
 		    d.state, d.outcome);
+		expired_note(&d);
 		return 1;
 	case WAITED_GONE:
 		fprintf(stderr, "aiterm-wait: %s\n", error_msg(&err));

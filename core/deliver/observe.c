@@ -2,14 +2,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "deliver/expire.h"
 #include "deliver/observe.h"
 #include "deliver/receiver.h"
 #include "plugin/host.h"
 #include "tools/tool.h"
 #include "util/xmalloc.h"
-
-/* A receiver waits this long for a turn (seed 000: 24 hours). */
-#define OBSERVE_S	(24 * 3600)
 
 struct observer {
 	struct delivery	 d;
@@ -76,14 +74,15 @@ delivery_observe(const struct delivery *d, int lock_fd)
 	ob->lock_fd = lock_fd;
 	tool_call_internal("pty_read", json_pack("{s:s, s:b, s:b, s:i, s:i}",
 	    "session_id", d->session, "agent_transcript", 1, "wait", 1,
-	    "timeout", OBSERVE_S, "turn", (int)d->turn), observed, ob);
+	    "timeout", DELIVERY_TTL_S, "turn", (int)d->turn), observed, ob);
 }
 
 /*
  * A record whose owner is gone, taken over when its lock is free: a
  * waiting one is observed again from its boundary; a ready one goes to
  * its receiver again (what that starts claims it exclusively, so a body
- * already handed over is not handed over twice).
+ * already handed over is not handed over twice), unless nobody claimed
+ * it for DELIVERY_TTL_S: then it is failed, whoever its owner.
  */
 static void
 resume_one(const char *id, void *arg)
@@ -93,7 +92,7 @@ resume_one(const char *id, void *arg)
 	int fd;
 
 	(void)arg;
-	if (delivery_read(id, &d, &err) != 0 ||
+	if (delivery_read(id, &d, &err) != 0 || delivery_expire(&d) ||
 	    (strcmp(d.state, "waiting") != 0 &&
 	    strcmp(delivery_state(&d), "ready") != 0) ||
 	    (fd = delivery_take(id)) < 0) {

@@ -36,8 +36,8 @@ delivery_dir(void)
 	return state_path(DIRNAME);
 }
 
-static char *
-file_of(const char *id, const char *ext)
+char *
+delivery_path(const char *id, const char *ext)
 {
 	return state_path(DIRNAME "/%s.%s", id, ext);
 }
@@ -65,7 +65,7 @@ new_id(char id[DELIVERY_ID_MAX + 1])
 static int
 lock_open(const char *id, bool create)
 {
-	char *path = file_of(id, "lock");
+	char *path = delivery_path(id, "lock");
 	int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
 
 	free(path);
@@ -130,7 +130,7 @@ int
 delivery_write(const struct delivery *d, struct aiterm_error *err)
 {
 	json_t *j = delivery_json(d);
-	char *text, *path = file_of(d->id, "json");
+	char *text, *path = delivery_path(d->id, "json");
 	int rc;
 
 	state_format_stamp(j);
@@ -160,7 +160,7 @@ delivery_read(const char *id, struct delivery *d, struct aiterm_error *err)
 	memset(d, 0, sizeof *d);
 	if (!delivery_id_valid(id))
 		return error_set(err, "'%s' is not a delivery id", id);
-	path = file_of(id, "json");
+	path = delivery_path(id, "json");
 	j = json_load_file(path, 0, &je);
 	free(path);
 	if (j == NULL)
@@ -198,7 +198,7 @@ delivery_abandon(const struct delivery *d, int lock_fd)
 	size_t i;
 
 	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-		path = file_of(d->id, ext[i]);
+		path = delivery_path(d->id, ext[i]);
 		unlink(path);
 		free(path);
 	}
@@ -210,7 +210,7 @@ int
 delivery_store(struct delivery *d, const char *state, const char *outcome,
     const char *body, size_t len, struct aiterm_error *err)
 {
-	char *path = file_of(d->id, "body");
+	char *path = delivery_path(d->id, "body");
 	int rc = atomic_write(path, body, len, err);
 
 	free(path);
@@ -220,6 +220,25 @@ delivery_store(struct delivery *d, const char *state, const char *outcome,
 	snprintf(d->outcome, sizeof d->outcome, "%s", outcome);
 	d->updated_ms = session_now_ms();
 	return delivery_write(d, err);
+}
+
+int
+delivery_claim_create(const char *id, const char *line,
+    struct aiterm_error *err)
+{
+	char *path = delivery_path(id, "claim");
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int rc = 0;
+
+	free(path);
+	if (fd < 0)
+		return errno == EEXIST ? 1 : error_set(err, "cannot claim %s: "
+		    "%s", id, strerror(errno));
+	if (write(fd, line, strlen(line)) < 0 || fsync(fd) != 0)
+		rc = error_set(err, "cannot record the claim of %s: %s", id,
+		    strerror(errno));
+	close(fd);
+	return rc;
 }
 
 int
@@ -258,7 +277,7 @@ const char *
 delivery_state(const struct delivery *d)
 {
 	struct stat st;
-	char *path = file_of(d->id, "claim");
+	char *path = delivery_path(d->id, "claim");
 	bool claimed = stat(path, &st) == 0;
 
 	free(path);

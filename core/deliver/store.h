@@ -10,7 +10,9 @@
  *
  * States: waiting (the turn is out, its end not seen), ready (the body is
  * stored), submitted (a receiver claimed it: aiterm-wait printed it),
- * unknown (the send to the child may or may not have happened), failed.
+ * unknown (the send to the child may or may not have happened), failed
+ * (also a ready body nobody claimed within DELIVERY_TTL_S: its claim is
+ * "expired <pid>" and the body stays).
  */
 #ifndef AITERM_DELIVER_STORE_H
 #define AITERM_DELIVER_STORE_H
@@ -24,6 +26,11 @@
 #include "util/error.h"
 
 #define DELIVERY_ID_MAX	24
+/*
+ * How long an answer is owed (seed 000: 24 hours): a turn is watched this
+ * long, and a ready body waits this long for its claim (deliver/expire.h).
+ */
+#define DELIVERY_TTL_S	(24 * 3600)
 
 struct delivery {
 	char		 id[DELIVERY_ID_MAX + 1];
@@ -44,6 +51,8 @@ struct delivery {
 bool	 delivery_id_valid(const char *id);
 /* The folder (allocated). */
 char	*delivery_dir(void);
+/* One of a record's files, "<id>.<ext>" (allocated). */
+char	*delivery_path(const char *id, const char *ext);
 /*
  * A new record, waiting, owned by this process; *lock_fd holds it.  d's
  * parent, ref and conversation are the caller's (set before).
@@ -58,6 +67,12 @@ void	 delivery_abandon(const struct delivery *d, int lock_fd);
 /* The body stored, then the record ready (or failed). */
 int	 delivery_store(struct delivery *d, const char *state,
 	    const char *outcome, const char *body, size_t len,
+	    struct aiterm_error *err);
+/*
+ * Create <id>.claim exclusively, holding line: 0, 1 when it exists (the
+ * record is someone else's), -1 with err.
+ */
+int	 delivery_claim_create(const char *id, const char *line,
 	    struct aiterm_error *err);
 /* Take over a record whose owner is gone: its lock, or -1. */
 int	 delivery_take(const char *id);

@@ -92,31 +92,20 @@ int
 delivery_claim(const struct delivery *d, char **body, size_t *len,
     struct aiterm_error *err)
 {
-	char *claim = state_path("parent-deliveries/%s.claim", d->id);
-	char *path = state_path("parent-deliveries/%s.body", d->id);
+	char *path = delivery_path(d->id, "body");
 	char pid[32];
-	int fd, rc = 0;
+	int rc;
 
-	*body = NULL;
-	if (file_read(path, body, len, err) != 0) {
-		rc = -1;
-		goto out;
-	}
-	fd = open(claim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		free(*body);
+	rc = file_read(path, body, len, err);
+	free(path);
+	if (rc != 0) {
 		*body = NULL;
-		rc = errno == EEXIST ? 1 : error_set(err, "cannot claim %s: %s",
-		    d->id, strerror(errno));
-		goto out;
+		return -1;
 	}
 	snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-	if (write(fd, pid, strlen(pid)) < 0 || fsync(fd) != 0)
-		rc = error_set(err, "cannot record the claim of %s: %s", d->id,
-		    strerror(errno));
-	close(fd);
-out:
-	free(claim);
-	free(path);
+	if ((rc = delivery_claim_create(d->id, pid, err)) != 0) {
+		free(*body);
+		*body = NULL;
+	}
 	return rc;
 }

@@ -1,12 +1,13 @@
 /*
  * parent_deliveries (DLV-CORE): the delivery records under the state
  * root, newest first, with the state a reader sees (a claimed ready one
- * is submitted) and the command that prints a waiting or ready answer.
+ * is submitted; one nobody claimed within 24 hours turns failed here,
+ * deliver/expire.h) and the command that prints a waiting or ready answer.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "deliver/store.h"
+#include "deliver/expire.h"
 #include "state/stateroot.h"
 #include "tools/tool.h"
 #include "util/buf.h"
@@ -42,6 +43,7 @@ collect(const char *id, void *arg)
 	}
 	if (m->session != NULL && strcmp(m->session, d.session) != 0)
 		return;
+	delivery_expire(&d);
 	m->v = xrealloc(m->v, (m->n + 1) * sizeof *m->v);
 	m->v[m->n++] = d;
 }
