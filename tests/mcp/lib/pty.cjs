@@ -222,11 +222,12 @@ class Rig {
 	/*
 	 * Starts one more server on this state root.  opts.structured false:
 	 * connect as the real AI clients do, without asking for
-	 * structuredContent (the model's view); opts.args: server arguments.
+	 * structuredContent (the model's view); opts.args: server arguments;
+	 * opts.command: another aiterm-mcp than the one under test.
 	 */
 	async server(opts = {}) {
 		const transport = new StdioClientTransport({
-			command: serverBinary(),
+			command: opts.command || serverBinary(),
 			args: opts.args || [],
 			env: this.env,
 			cwd: this.dirs.home,
