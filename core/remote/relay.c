@@ -9,6 +9,7 @@
 
 #include "mcp/server.h"
 #include "remote/askpass.h"
+#include "remote/records.h"
 #include "remote/relay.h"
 #include "state/stateroot.h"
 #include "util/buf.h"
@@ -307,9 +308,12 @@ got(struct rhost *h, json_t *msg)
 		tool_call_fail(c->call, "%s (remote %s): %s", c->tool, h->host,
 		    json_string_value(json_object_get(err, "message")) ?
 		    json_string_value(json_object_get(err, "message")) : "?");
-	else
+	else {
+		remote_records_note(h->host, c->tool, c->args,
+		    json_object_get(msg, "result"));
 		tool_call_finish(c->call, json_incref(json_object_get(msg,
 		    "result")));
+	}
 	rcall_free(c);
 }
 

@@ -12,6 +12,7 @@
 #include "agent/screen.h"
 #include "plugin/host.h"
 #include "pty/session.h"
+#include "remote/records.h"
 #include "state/stateroot.h"
 #include "tools/on-mux.h"
 #include "tools/tool.h"
@@ -174,7 +175,7 @@ add_agents(json_t *sessions)
 static void
 list_work(json_t *args, struct mux_result *r)
 {
-	json_t *keys = json_object_get(args, "env_keys"), *o, *agent;
+	json_t *keys = json_object_get(args, "env_keys"), *o, *agent, *remote;
 	struct aiterm_buf text = BUF_INIT;
 	struct listing l;
 	size_t i;
@@ -206,10 +207,19 @@ list_work(json_t *args, struct mux_result *r)
 			    agent, "turn")));
 		buf_addc(&text, '\n');
 	}
+	/* Opened on other hosts by this state root's servers (REM-RELAY). */
+	remote = remote_records_json();
+	json_array_foreach(remote, i, o)
+		buf_printf(&text, "%s\tremote %s\n", json_string_value(
+		    json_object_get(o, "session_id")), json_string_value(
+		    json_object_get(o, "host")));
 	if (text.len == 0)
 		buf_adds(&text, "no sessions");
 	r->text = buf_steal(&text, NULL);
 	r->structured = json_pack("{s:o}", "sessions", l.sessions);
+	if (json_array_size(remote) > 0)
+		json_object_set(r->structured, "remote_sessions", remote);
+	json_decref(remote);
 }
 
 static void
@@ -241,7 +251,11 @@ const struct tool_entry tool_pty_list = {
 	    "\"boolean\"},\"managed\":{\"type\":\"boolean\"},\"command\":"
 	    "{\"type\":\"string\"},\"lost\":{\"type\":\"boolean\"},\"env\":"
 	    "{\"type\":\"object\"},\"agent\":{\"type\":\"object\"}},"
-	    "\"required\":[\"session_id\",\"alive\"]}}},"
+	    "\"required\":[\"session_id\",\"alive\"]}},"
+	    "\"remote_sessions\":{\"type\":\"array\",\"items\":{\"type\":"
+	    "\"object\",\"properties\":{\"host\":{\"type\":\"string\"},"
+	    "\"session_id\":{\"type\":\"string\"},\"tool\":{\"type\":"
+	    "\"string\"},\"created_ms\":{\"type\":\"integer\"}}}}},"
 	    "\"required\":[\"sessions\"]}",
 	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT | TOOL_OPEN_WORLD,
 	.call = pty_list_call,

@@ -69,9 +69,10 @@ test('REM-RELAY AGT-LAUNCH AGT-TURN: agent_launch of Claude Code on another host
 	const a = await local.call('pty_read', { remote: 'far', session_id: id, agent_transcript: true, wait: true, timeout: 60 }, 90000);
 	assert.equal(a.isError, false, a.text);
 	assert.match(a.text, /^The far answer is forty-two\.\n\[turn 1 done( · [\d.]+s)?\]$/, a.text);
-	/* There, not here. */
+	/* There, not here: here only the record that it was opened there. */
 	const here = await local.call('pty_list', {});
-	assert.ok(!here.text.includes(id), here.text);
+	assert.ok(here.text.split('\n').every((line) => !line.startsWith(id) || line === `${id}\tremote far`), here.text);
+	assert.match(here.text, new RegExp(`^${id}\\tremote far$`, 'm'), here.text);
 	const there = await local.call('pty_list', { remote: 'far' });
 	assert.ok(there.text.includes(id), there.text);
 	assert.ok(mock.main.some((r) => JSON.stringify(r.body.messages).includes('What is the far answer?')), 'the mock got the prompt');

@@ -33,9 +33,19 @@ test('REM-RELAY: pty_open, pty_send and pty_close on another host; exit codes an
 	/* The reducers run there: a long listing comes back folded. */
 	res = await c.ok('pty_send', { remote: 'far', session_id: 'far1', text: 'seq 1 30000', wait: true, timeout: 30 });
 	assert.ok(res.text.length < 20000, `reduced on the far side: ${res.text.length} chars`);
-	/* Not a local session. */
+	/*
+	 * Not a local session, but recorded as one opened on that host
+	 * (REM-RELAY records: <root>/remote/<host hash>/), which a restarted
+	 * server still lists.
+	 */
 	const local = await c.ok('pty_list', {});
-	assert.ok(!local.text.includes('far1'), local.text);
+	assert.ok(!local.sc.sessions.some((x) => x.session_id === 'far1'), show(local.r));
+	assert.deepEqual(local.sc.remote_sessions.map((x) => [x.host, x.session_id, x.tool]), [['far', 'far1', 'pty_open']], show(local.r));
+	assert.match(local.text, /^far1\tremote far$/m, local.text);
+	const again = await rig.server();
+	const relisted = await again.ok('pty_list', {});
+	assert.match(relisted.text, /^far1\tremote far$/m, relisted.text);
+	await again.close();
 	const remote = await c.ok('pty_list', { remote: 'far' });
 	assert.ok(remote.text.includes('far1'), remote.text);
 	assert.equal(sshProcs(rig).length, 1, 'one ssh connection carried every call');
@@ -46,6 +56,9 @@ test('REM-RELAY: pty_open, pty_send and pty_close on another host; exit codes an
 	assert.equal((log.match(/Accepted publickey for /g) || []).length, 1, log);
 	assert.equal((log.match(/Starting session: /g) || []).length, 1, log);
 	await c.ok('pty_close', { remote: 'far', session_id: 'far1' });
+	const after = await c.ok('pty_list', {});
+	assert.equal(after.sc.remote_sessions, undefined, `closed there, no record here: ${show(after.r)}`);
+	assert.equal(after.text, 'no sessions');
 });
 
 test('REM-RELAY: the connection killed mid-wait is an error that says to read again; the next call reads the rest', T, async (t) => {
