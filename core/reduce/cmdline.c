@@ -109,14 +109,22 @@ skip_redirect(const char *p)
 	}
 	/*
 	 * The target: a plain or quoted word, its quotes not checked.  A LF
-	 * or CR ends it, so that the caller sees a second line.
+	 * or CR ends it, so that the caller sees a second line.  A backslash
+	 * escapes the next byte outside single quotes, as the shell reads
+	 * it: an escaped quote opens nothing that could hide a LF.
 	 */
 	while (*p != '\0' && strchr(" \t\n\r|&;<>()", *p) == NULL) {
-		if (*p == '\'' || *p == '"') {
+		if (*p == '\\') {
+			if (*++p == '\0')
+				return NULL;
+		} else if (*p == '\'' || *p == '"') {
 			char q = *p++;
 
-			while (*p != '\0' && *p != q)
+			while (*p != '\0' && *p != q) {
+				if (q == '"' && *p == '\\' && p[1] != '\0')
+					p++;
 				p++;
+			}
 			if (*p == '\0')
 				return NULL;
 		}

@@ -78,6 +78,9 @@ static const struct {
 	/* A LF after a redirect is a second line too (fuzz/crashes/cmd-argv-*). */
 	{ "make >log\ngit status", "(none)" },
 	{ "cat </etc/hosts\r\nls", "(none)" },
+	/* An escaped quote in a redirect target opens no quote (fuzz). */
+	{ "a <b\\\"c\nd\"", "(none)" },
+	{ "a >\"x\\\"\ny\" z", "a|z" },
 	{ "echo 'a\nb' >x", "echo|a\nb" },
 	{ "make # build\nrm -rf x", "(none)" },
 	{ "echo `date`", "(none)" },
