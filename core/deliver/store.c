@@ -129,16 +129,9 @@ delivery_json(const struct delivery *d)
 int
 delivery_write(const struct delivery *d, struct aiterm_error *err)
 {
-	json_t *j = delivery_json(d);
-	char *text, *path = delivery_path(d->id, "json");
-	int rc;
+	char *path = delivery_path(d->id, "json");
+	int rc = state_json_write(path, delivery_json(d), err);
 
-	state_format_stamp(j);
-	text = json_dumps(j, JSON_COMPACT);
-	rc = atomic_write(path, text, strlen(text), err);
-
-	json_decref(j);
-	free(text);
 	free(path);
 	return rc;
 }

@@ -355,10 +355,13 @@ proc_children_add(struct proc_table *t, long pid)
 			kid = strtol(p, &end, 10);
 			if (end == p)
 				break;
-			if (kid > 0 && t->n < PROC_TREE_MAX)
-				proc_table_add(t, kid);
-			else if (kid > 0)
+			if (kid <= 0)
+				continue;
+			if (t->n >= PROC_TREE_MAX) {
 				rc = -1;
+				break;
+			}
+			proc_table_add(t, kid);
 		}
 	}
 	closedir(d);

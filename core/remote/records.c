@@ -6,7 +6,6 @@
 
 #include "pty/session.h"
 #include "remote/records.h"
-#include "state/atomic.h"
 #include "state/format.h"
 #include "state/stateroot.h"
 #include "util/sha256.h"
@@ -24,22 +23,6 @@ host_dir(const char *host)
 	return state_path("remote/%s", hex);
 }
 
-static int
-write_json(const char *path, json_t *o)
-{
-	struct aiterm_error err = ERROR_INIT;
-	char *text;
-	int rc;
-
-	state_format_stamp(o);
-	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
-	rc = atomic_write(path, text, strlen(text), &err);
-	error_clear(&err);
-	free(text);
-	json_decref(o);
-	return rc;
-}
-
 static void
 record_add(const char *host, const char *tool, const char *id)
 {
@@ -52,12 +35,13 @@ record_add(const char *host, const char *tool, const char *id)
 	if (state_mkdir(sub, &err) != 0)
 		goto out;
 	path = xasprintf("%s/host.json", dir);
-	if (write_json(path, json_pack("{s:s}", "host", host)) != 0)
+	if (state_json_write(path, json_pack("{s:s}", "host", host),
+	    &err) != 0)
 		goto out;
 	free(path);
 	path = xasprintf("%s/%s.json", sub, id);
-	write_json(path, json_pack("{s:s, s:s, s:I}", "session_id", id,
-	    "tool", tool, "created_ms", (json_int_t)session_now_ms()));
+	state_json_write(path, json_pack("{s:s, s:s, s:I}", "session_id", id,
+	    "tool", tool, "created_ms", (json_int_t)session_now_ms()), &err);
 out:
 	error_clear(&err);
 	free(path);

@@ -18,6 +18,20 @@ state_format_stamp(json_t *o)
 }
 
 int
+state_json_write(const char *path, json_t *o, struct aiterm_error *err)
+{
+	char *text;
+	int rc;
+
+	state_format_stamp(o);
+	text = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	rc = atomic_write(path, text, strlen(text), err);
+	free(text);
+	return rc;
+}
+
+int
 state_format_check(const json_t *o, const char *what,
     struct aiterm_error *err)
 {
@@ -64,19 +78,13 @@ state_format_root_check(const char *root, struct aiterm_error *err)
 int
 state_format_root_mark(const char *root, struct aiterm_error *err)
 {
-	char *path = format_path(root), *text;
+	char *path = format_path(root);
 	json_t *o;
 	int rc = 0;
 
 	o = json_load_file(path, 0, NULL);
-	if (json_integer_value(json_object_get(o, "format")) != STATE_FORMAT) {
-		json_decref(o);
-		o = json_object();
-		state_format_stamp(o);
-		text = json_dumps(o, JSON_COMPACT);
-		rc = atomic_write(path, text, strlen(text), err);
-		free(text);
-	}
+	if (json_integer_value(json_object_get(o, "format")) != STATE_FORMAT)
+		rc = state_json_write(path, json_object(), err);
 	json_decref(o);
 	free(path);
 	return rc;

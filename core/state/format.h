@@ -18,6 +18,11 @@
 /* Set "format": STATE_FORMAT in o (an object). */
 void	state_format_stamp(json_t *o);
 /*
+ * Stamp o and write it to path durably (atomic_write: temporary file,
+ * fsync, rename).  Steals o.  0, or -1 with err.
+ */
+int	state_json_write(const char *path, json_t *o, struct aiterm_error *err);
+/*
  * 0 when o's format is one this server reads (none, or at most
  * STATE_FORMAT); else -1 with err naming what (a path or a name) and
  * both formats, counted as state_format_newer.
