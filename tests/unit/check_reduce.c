@@ -17,6 +17,7 @@
 #include "reduce/lines.h"
 #include "reduce/pipeline.h"
 #include "reduce/repeat.h"
+#include "reduce/shape.h"
 #include "reduce/strip.h"
 #include "reduce/u8.h"
 #include "util/buf.h"
@@ -1522,6 +1523,48 @@ START_TEST(test_hostile_lone_esc)
 }
 END_TEST
 
+/* RED-FAITHFUL: what a line's shape is made of. */
+static bool
+same_shape(const char *a, const char *b)
+{
+	return red_shape_hash(a, strlen(a)) == red_shape_hash(b, strlen(b));
+}
+
+START_TEST(test_shape_template)
+{
+	struct aiterm_buf a = BUF_INIT, b = BUF_INIT;
+	int i;
+
+	/* Numbers, hex runs with a digit, blanks: masked. */
+	ck_assert(same_shape("took 12 ms at 0x7ffd3a", "took 9981 ms at 0xdead01"));
+	ck_assert(same_shape("  a   b\t c", "a b c"));
+	ck_assert(same_shape("id 3f9a2c1 done", "id 77 done"));
+	/* Hex runs without a digit are words. */
+	ck_assert(!same_shape("cafe", "beef"));
+	ck_assert(!same_shape("added face", "added fade"));
+	/* A path's file name is masked, its folders are not. */
+	ck_assert(same_shape("/usr/include/stdio.h", "/usr/include/zlib.h"));
+	ck_assert(!same_shape("/usr/include/stdio.h", "/usr/lib/stdio.h"));
+	ck_assert(same_shape("doc/a/", "doc/b/"));
+	ck_assert(!same_shape("doc/a/", "src/a/"));
+	ck_assert(!same_shape("a b", "ab"));
+	ck_assert(!same_shape("", "x"));
+	ck_assert_uint_ne(red_shape_hash("", 0), 0);
+	/* Lines longer than one hashing block: every byte counts. */
+	for (i = 0; i < 300; i++) {
+		buf_addc(&a, (char)('g' + i % 19));
+		buf_addc(&b, (char)('g' + i % 19));
+	}
+	ck_assert_uint_eq(red_shape_hash(a.data, a.len),
+	    red_shape_hash(b.data, b.len));
+	b.data[257] = 'z';
+	ck_assert_uint_ne(red_shape_hash(a.data, a.len),
+	    red_shape_hash(b.data, b.len));
+	buf_free(&a);
+	buf_free(&b);
+}
+END_TEST
+
 Suite *
 make_reduce_suite(void);
 
@@ -1532,6 +1575,7 @@ make_reduce_suite(void)
 	TCase *tc;
 
 	tc = tcase_create("Valid");
+	tcase_add_test(tc, test_shape_template);
 	tcase_add_test(tc, test_strip_plain);
 	tcase_add_test(tc, test_strip_progress_cr);
 	tcase_add_test(tc, test_strip_crlf);
