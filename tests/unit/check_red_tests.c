@@ -174,12 +174,15 @@ END_TEST
  * Deliberate differences from rtk (RED-FAITHFUL asks for more).
  */
 
-/* rtk cuts the reason at the second " - " and at 100 characters. */
+/*
+ * rtk cuts the reason at the second " - " and at 100 characters, and
+ * puts it under "[FAIL] node": the summary line is shown whole.
+ */
 START_TEST(test_pytest_whole_reason)
 {
 	static const char *const want[] = {
-		"1. [FAIL] t.py::test_a\n"
-		"     AssertionError: a - b - c and a reason much longer than "
+		"1. FAILED t.py::test_a - "
+		"AssertionError: a - b - c and a reason much longer than "
 		"a hundred characters, which rtk would cut short here: "
 		"the end\n", NULL,
 	};
@@ -251,11 +254,14 @@ START_TEST(test_pytest_error_count)
 {
 	static const char *const want[] = {
 		"Pytest: 1 failed, 2 passed, 1 warning, 1 error in 0.10s\n",
-		/* The summary line it stands for gives the test's file. */
-		"1. ERROR at setup of tests/test_a.py::test_db\n",
+		"1. ERROR at setup of test_db\n",
 		"E       ModuleNotFoundError: No module named 'psycopg2'\n",
 		"2. [FAIL] test_b\n",
 		"E       assert 1 == 2\n",
+		/* The summary lines, whole: they give the tests' file. */
+		"3. FAILED tests/test_a.py::test_b - assert 1 == 2\n",
+		"4. ERROR tests/test_a.py::test_db - ModuleNotFoundError: No "
+		"module named 'psycopg2'\n",
 		/* The warnings summary rtk leaves out. */
 		"\nWarnings:\n  tests/test_a.py::test_c\n  DeprecationWarning: "
 		"old\n",

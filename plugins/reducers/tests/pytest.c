@@ -6,12 +6,15 @@
  * Where RED-FAITHFUL asks for more than rtk prints, this reducer prints
  * more, and nothing else differs:
  *
- * - A FAILED or ERROR summary line keeps its whole reason (everything
- *   after the first " - "), and no line is cut at 100 or 120 characters.
+ * - A FAILED or ERROR summary line is shown as pytest printed it,
+ *   "4. FAILED a.py::test_x - reason", where rtk prints "4. [FAIL]
+ *   a.py::test_x" and the reason on a line of its own: the line a person
+ *   greps for stays whole (RED-FAITHFUL).  No line is cut at 100 or 120
+ *   characters.
  * - The ERRORS section (collection errors, setup and teardown errors) is
  *   read like FAILURES; its blocks appear as "N. ERROR collecting x.py"
- *   or "N. ERROR at setup of test_x".  An ERROR summary line repeats such
- *   a block and is shown only when no block names its test.
+ *   or "N. ERROR at setup of test_x".  Its ERROR summary line is listed
+ *   too, as a FAILED one is.
  * - When the summary counts something rtk's header cannot say (errors,
  *   warnings, deselected ...), the header is pytest's own summary line,
  *   "Pytest: 6 failed, 17 passed, 1 warning, 1 error in 0.14s", and
@@ -22,8 +25,8 @@
  *   an exception ("E   SyntaxError: ...") are always among the three
  *   lines shown; the other lines shown are rtk's relevant lines that are
  *   not "E" lines, and the lines left out are counted ("… +9 lines").
- * - When more than ten entries would be listed, FAILED summary lines that
- *   repeat a block of the same test are dropped first, so that a failing
+ * - When more than ten entries would be listed, FAILED and ERROR summary
+ *   lines that repeat a block of the same test are dropped first, so that a failing
  *   test's name is not pushed behind "… +N more failures" by duplicates.
  * - The warnings summary, which rtk leaves out, follows as "Warnings:":
  *   each distinct line once, at most PY_MAX_WARN.
@@ -65,6 +68,7 @@ struct py_entry {
 	enum py_kind	 kind;
 	struct rl_line	 name;		/* block title, or the node id */
 	struct rl_line	 reason;	/* summary lines: after " - " */
+	struct rl_line	 line;		/* summary lines: the whole line */
 	size_t		 first;		/* blocks: body lines [first, end) */
 	size_t		 end;
 	bool		 hidden;	/* repeats a block */
@@ -209,6 +213,7 @@ split_summary_line(struct rl_line l, size_t skip, struct py_entry *e)
 {
 	const char *dash;
 
+	e->line = rl_trim(l);
 	l.p += skip;
 	l.len -= skip;
 	l = rl_trim(l);
@@ -538,11 +543,8 @@ put_entries(const struct aiterm_host *h, struct aiterm_buf *out,
 			break;
 		case PY_FAILED_LINE:
 		case PY_ERROR_LINE:
-			h->buf_printf(out, "%zu. [%s] %.*s\n", k,
-			    e->kind == PY_FAILED_LINE ? "FAIL" : "ERROR",
-			    (int)e->name.len, e->name.p);
-			if (e->reason.len > 0)
-				put_body_line(h, out, e->reason);
+			h->buf_printf(out, "%zu. %.*s\n", k,
+			    (int)e->line.len, e->line.p);
 			break;
 		}
 	}
@@ -639,9 +641,10 @@ build(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		h->buf_printf(out, "Pytest: No tests collected\n");
 		return 0;
 	}
-	hide_repeats(r, PY_ERROR_LINE, PY_ERROR_BLOCK);
-	if (visible(r) > PY_MAX_FAILURES)
+	if (visible(r) > PY_MAX_FAILURES) {
+		hide_repeats(r, PY_ERROR_LINE, PY_ERROR_BLOCK);
 		hide_repeats(r, PY_FAILED_LINE, PY_FAIL_BLOCK);
+	}
 	extras = c->skipped > 0 || c->xfailed > 0 || c->xpassed > 0 ||
 	    r->nxfail > 0 || r->nintr > 0 || visible(r) > 0 || r->nwarn > 0;
 	if (c->failed == 0 && c->errors == 0 && c->passed > 0 && !extras) {
