@@ -18,6 +18,7 @@
 #include "plugin/host.h"
 #include "state/stateroot.h"
 #include "util/buf.h"
+#include "util/envnum.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -103,14 +104,8 @@ host_state_root(void)
 static long long
 run_timeout_ms(void)
 {
-	const char *env = getenv("AITERM_HOST_RUN_TIMEOUT_MS");
-	char *end;
-	long long ms;
-
-	if (env == NULL || *env == '\0')
-		return HOST_RUN_TIMEOUT_MS;
-	ms = strtoll(env, &end, 10);
-	return *end == '\0' && ms > 0 ? ms : HOST_RUN_TIMEOUT_MS;
+	return env_num("AITERM_HOST_RUN_TIMEOUT_MS", HOST_RUN_TIMEOUT_MS, 1,
+	    HOST_RUN_TIMEOUT_MS * 1000);
 }
 
 static long long

@@ -13,12 +13,14 @@
 #include "remote/relay.h"
 #include "state/stateroot.h"
 #include "util/buf.h"
+#include "util/envnum.h"
 #include "util/path.h"
 #include "util/xmalloc.h"
 
 #define HOST_MAX	255
 #define ERR_TAIL	600	/* ssh's stderr kept for messages */
 #define START_MS	45000	/* ssh, auth, probe and initialize, at most */
+#define START_MS_MIN	100
 
 extern char **environ;
 
@@ -490,12 +492,31 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 	uv_close((uv_handle_t *)p, host_closed);
 }
 
+/*
+ * How long a host has to start: START_MS, or AITERM_REMOTE_START_MS (read
+ * on every connection; tests give a short one).
+ */
+static unsigned
+start_ms(void)
+{
+	return (unsigned)env_num("AITERM_REMOTE_START_MS", START_MS,
+	    START_MS_MIN, START_MS);
+}
+
 static void
 on_deadline(uv_timer_t *t)
 {
 	struct rhost *h = t->data;
+	static const char *const stuck[] = {
+		[PH_PROBE] = "no answer to the login shell probe",
+		[PH_LAUNCH] = "the launch line did not say ready",
+		[PH_MCP] = "aiterm-mcp there did not answer initialize",
+	};
+	unsigned ms = start_ms();
 	char *why = xasprintf("REMOTE_UNREACHABLE: %s did not start aiterm-mcp "
-	    "within %d s (%s)", h->host, START_MS / 1000, h->errtail);
+	    "within %u.%u s: %s%s%s", h->host, ms / 1000, ms % 1000 / 100,
+	    stuck[h->phase], h->errtail[0] != '\0' ? "; ssh said: " : "",
+	    h->errtail);
 
 	host_end(h, why);
 	free(why);
@@ -681,7 +702,7 @@ host_start(const char *host, char **why)
 	}
 	uv_read_start((uv_stream_t *)&h->out, alloc_cb, on_out);
 	uv_read_start((uv_stream_t *)&h->err, alloc_cb, on_err);
-	uv_timer_start(&h->deadline, on_deadline, START_MS, 0);
+	uv_timer_start(&h->deadline, on_deadline, start_ms(), 0);
 	if (h->phase == PH_LAUNCH)
 		launch(h);	/* probed before, in this process */
 	return h;

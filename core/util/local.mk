@@ -5,4 +5,5 @@ core_libaiterm_la_SOURCES += \
 	core/util/sha256.c core/util/sha256.h \
 	core/util/path.c core/util/path.h \
 	core/util/names.c core/util/names.h \
-	core/util/linerpc.c core/util/linerpc.h
+	core/util/linerpc.c core/util/linerpc.h \
+	core/util/envnum.c core/util/envnum.h

@@ -11,7 +11,8 @@ EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/pty.test.cjs tests/mcp/pty-persist.test.cjs \
 	tests/mcp/pty-scale.test.cjs tests/mcp/pty-ssh.test.cjs \
 	tests/mcp/remote.test.cjs tests/mcp/remote-auth.test.cjs \
-	tests/mcp/remote-shell.test.cjs tests/mcp/lib/remote.cjs \
+	tests/mcp/remote-shell.test.cjs tests/mcp/remote-start.test.cjs \
+	tests/mcp/lib/remote.cjs \
 	tests/mcp/pty-errors.test.cjs tests/mcp/pty-observe.test.cjs \
 	tests/mcp/faults.test.cjs tests/mcp/security.test.cjs \
 	tests/mcp/soak.test.cjs tests/mcp/model-view.test.cjs \

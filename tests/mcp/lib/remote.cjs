@@ -18,10 +18,12 @@ const { serverBinary } = require('./server.cjs');
 const { skip } = require('./skip.cjs');
 
 /*
- * opts: mcp (AITERM_REMOTE_MCP; default the wrapper), sshd (startSshd's
+ * opts: mcp (AITERM_REMOTE_MCP, or a function of the far folder giving
+ * it; default the wrapper), sshd (startSshd's
  * options; a function of the far folder for those that need it), prepare
  * (far) before sshd starts, ssh (extra lines for every alias), aliases
- * (more names for the same sshd).
+ * (more names for the same sshd), env (more variables for the local
+ * server).
  * Returns { rig, c, sshd, far, farState } or null when skipped.
  */
 async function remoteRig(t, opts = {}) {
@@ -59,8 +61,9 @@ async function remoteRig(t, opts = {}) {
 		AITERM_SYSTEM_PLUGINDIR: '', AITERM_SHELL_DIR: rig.env.AITERM_SHELL_DIR, XDG_STATE_HOME: path.join(far, 'xdg') };
 	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(vars).map(([k, v]) => `export ${k}=${JSON.stringify(v || '')}\n`).join('') +
 		`exec ${JSON.stringify(serverBinary())} "$@"\n`, { mode: 0o755 });
-	rig.env.AITERM_REMOTE_MCP = opts.mcp === undefined ? wrapper : opts.mcp;
+	rig.env.AITERM_REMOTE_MCP = opts.mcp === undefined ? wrapper : typeof opts.mcp === 'function' ? opts.mcp(far) : opts.mcp;
 	rig.env.AITERM_SSH_CONFIG = path.join(sshDir, 'config');
+	Object.assign(rig.env, opts.env || {});
 	rig.cleanups.push(() => {
 		/* The far side's tmux server, by its PID (before its folder goes). */
 		try {
