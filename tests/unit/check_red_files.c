@@ -317,6 +317,20 @@ START_TEST(test_ls_many)
 		ck_assert_msg(strstr(got, name) != NULL, "%s lost", name);
 	}
 	ck_assert_ptr_null(strstr(got, "Jan"));
+	/* The largest files keep their sizes, largest first. */
+	ck_assert_ptr_nonnull(strstr(got, "(largest: n999 999, n998 998, "
+	    "n997 997)\n"));
+	free(got);
+
+	/* ls -h sizes compare by their unit; directories are not files. */
+	buf_reset(&b);
+	for (i = 0; i < 1000; i++)
+		buf_printf(&b, "%s  1 u g  %s Jan  1  2024 n%03zu\n",
+		    i % 4 ? "-rw-r--r--" : "drwxr-xr-x", i == 500 ? "9.9G" :
+		    i == 3 ? "3.5G" : i == 7 ? "900M" : "12K", i);
+	got = reduce("ls -lh", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_ptr_nonnull(strstr(got, "(largest: n003 3.5G, n007 900M, "));
 	free(got);
 
 	/* So many that even the names do not fit: first, last, counted. */

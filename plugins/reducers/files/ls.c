@@ -4,8 +4,8 @@
  * owner and group, they are said once on the first line and left out of
  * the rows.  "total N", folder headings and error lines stay.  Nothing
  * else is left out when the listing fits the budget.  A longer listing
- * keeps every name, packed several to a line ("x  dir/  y -> z"), and
- * says which fields went; only when even that is over the budget does a
+ * keeps every name, packed several to a line ("x  dir/  y -> z"), says
+ * which fields went and gives the three largest files their sizes; only when even that is over the budget does a
  * listing of one folder keep its first and last entries and count those
  * between by type ("… 780 more: 730 directories, 50 links").  Output that is not
  * a long listing (plain ls, another locale's dates) is declined.
@@ -20,6 +20,7 @@
 #define LS_TAIL		12
 #define LS_FIELDS	12
 #define LS_WIDTH	160	/* names packed this wide beyond the budget */
+#define LS_LARGEST	3	/* files that keep their size in names only */
 
 static const char *const ls_months[] = {
 	"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
@@ -217,8 +218,78 @@ put_entry(const struct aiterm_host *h, struct aiterm_buf *out,
 }
 
 /*
+ * The size of a file entry in bytes ("4509715660", or ls -h's "4.2G"),
+ * or -1 for other entries and sizes that are not a number.
+ */
+static double
+entry_size(const struct ls_entry *e)
+{
+	static const char units[] = "KMGTPE";
+	struct ls_field f[1];
+	const char *p = e->rest.p, *u;
+	char num[32], *end;
+	double v;
+
+	if (e->type != '-' || fields(&e->rest, f, 1) != 1 ||
+	    f[0].len >= sizeof num)
+		return -1;
+	memcpy(num, p + f[0].start, f[0].len);
+	num[f[0].len] = '\0';
+	v = strtod(num, &end);
+	if (end == num || num[0] < '0' || num[0] > '9')
+		return -1;
+	if (*end != '\0') {
+		if ((u = strchr(units, *end)) == NULL || end[1] != '\0')
+			return -1;
+		for (; u >= units; u--)
+			v *= 1024;
+	}
+	return v;
+}
+
+/*
+ * Names only leaves sizes out; the LS_LARGEST largest files keep theirs
+ * (the one a person scans a folder for), on one line after the header.
+ */
+static void
+put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct ls_entry *e, const bool *is, size_t n)
+{
+	size_t top[LS_LARGEST], ntop = 0, i, k;
+	struct ls_field f[1] = { { 0, 0 } };
+	struct rl_line head, name;
+	double v;
+
+	for (i = 0; i < n; i++) {
+		if (!is[i] || (v = entry_size(&e[i])) <= 0)
+			continue;
+		for (k = ntop; k > 0 && entry_size(&e[top[k - 1]]) < v; k--)
+			if (k < LS_LARGEST)
+				top[k] = top[k - 1];
+		if (k < LS_LARGEST) {
+			top[k] = i;
+			if (ntop < LS_LARGEST)
+				ntop++;
+		}
+	}
+	if (ntop < 2)
+		return;
+	h->buf_add(out, "(largest:", strlen("(largest:"));
+	for (k = 0; k < ntop; k++) {
+		name = entry_name(&e[top[k]], &head);
+		if (name.len > 1 && name.p[0] == ' ')
+			name = rl_from(name, 1);
+		fields(&e[top[k]].rest, f, 1);
+		h->buf_printf(out, "%s %.*s %.*s", k > 0 ? "," : "",
+		    (int)name.len, name.p, (int)f[0].len,
+		    e[top[k]].rest.p + f[0].start);
+	}
+	h->buf_add(out, ")\n", 2);
+}
+
+/*
  * A listing beyond the budget keeps every name (RED-FAITHFUL): a line
- * saying which fields went, then the names of each folder packed
+ * saying which fields went, the largest files with their sizes, then the names of each folder packed
  * LS_WIDTH wide, two blanks apart, a directory's with a '/' after it, a
  * link's with its target.  Headings, "total" and error lines stay.  The
  * number of lines, or 0 when even that is over the budget.
@@ -233,6 +304,7 @@ put_names(const struct aiterm_host *h, struct aiterm_buf *out,
 
 	h->buf_printf(out, "(%zu entries, more than fit: names only; "
 	    "permissions, links, owner, size and date left out)\n", n);
+	put_largest(h, out, e, is, t->n);
 	for (i = 0; i < t->n && lines <= budget; i++) {
 		if (!is[i]) {
 			if (rl_blank(&t->v[i]))
