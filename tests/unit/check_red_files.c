@@ -1,6 +1,6 @@
 /*
  * The file-listing reducers (plugin reducers-files: grep and rg, find,
- * ls -l, tree) through the real dispatch: red_cmd_reduce on stripped text, with
+ * ls -l, tree, du) through the real dispatch: red_cmd_reduce on stripped text, with
  * the plugins loaded from the build tree ($AITERM_PLUGIN_PATH).
  *
  * - Fixtures: the corpus cases of this family reduce within the core's
@@ -539,6 +539,71 @@ teardown(void)
 	registry_reset();
 }
 
+/*
+ * du
+ */
+
+START_TEST(test_du_far)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got, row[64];
+	size_t d, j;
+
+	/* 1021 rows, beyond a listing's budget (4 x 200 lines). */
+	buf_adds(&b, "du: cannot read directory '/r/x': Permission denied\n");
+	for (d = 0; d < 20; d++) {
+		for (j = 0; j < 50; j++) {
+			if (d == 7 && j == 31)
+				buf_printf(&b, "999M\t/r/d%02zu/f%03zu\n", d, j);
+			else
+				buf_printf(&b, "%zuK\t/r/d%02zu/f%03zu\n",
+				    d * 50 + j + 1, d, j);
+		}
+		buf_printf(&b, "%zuM\t/r/d%02zu\n", d + 1, d);
+	}
+	buf_adds(&b, "1.2G\t/r\n");
+	got = reduce("du -h /r", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(res.name, "du");
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 800);
+	/* The error, the folder asked about and every folder below it. */
+	ck_assert_ptr_nonnull(strstr(got, "du: cannot read directory '/r/x'"));
+	ck_assert_ptr_nonnull(strstr(got, "1.2G\t/r\n"));
+	for (d = 0; d < 20; d++) {
+		snprintf(row, sizeof row, "%zuM\t/r/d%02zu\n", d + 1, d);
+		ck_assert_msg(strstr(got, row) != NULL, "%s lost", row);
+	}
+	/* The largest of the rest, M above K, in du's order. */
+	ck_assert_ptr_nonnull(strstr(got, "999M\t/r/d07/f031\n"));
+	ck_assert_ptr_nonnull(strstr(got, "902K\t/r/d18/f001\n"));
+	ck_assert_ptr_nonnull(strstr(got, "1000K\t/r/d19/f049\n"));
+	ck_assert_ptr_null(strstr(got, "901K\t"));
+	ck_assert(strstr(got, "902K\t") < strstr(got, "1000K\t"));
+	/* Exactly which rows went: all the others, none larger than this. */
+	ck_assert_ptr_nonnull(strstr(got, "(… 900 more rows left out, each "
+	    "901K or smaller)\n"));
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_du_declines)
+{
+	struct aiterm_buf b = BUF_INIT;
+	size_t i;
+
+	/* Within the budget: the generic stages keep every row. */
+	check_declines("du -h", "4.0K\t./a\n8.0K\t.\n");
+	/* Something that is not du's. */
+	for (i = 0; i < 900; i++)
+		buf_printf(&b, "%zu\t./f%zu\n", i, i);
+	buf_adds(&b, "total: a lot\n");
+	check_declines("du -a", buf_str(&b));
+	buf_free(&b);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -564,6 +629,8 @@ main(void)
 	tcase_add_test(tc, test_tree_packed);
 	tcase_add_test(tc, test_tree_colour);
 	tcase_add_test(tc, test_tree_declines);
+	tcase_add_test(tc, test_du_far);
+	tcase_add_test(tc, test_du_declines);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -6,6 +6,7 @@ static const struct aiterm_reducer reducers[] = {
 	{ "find", "0.1.0", red_find },
 	{ "ls-long", "0.1.0", red_ls },
 	{ "tree", "0.1.0", red_tree },
+	{ "du", "0.1.0", red_du },
 	{ NULL, NULL, NULL },
 };
 

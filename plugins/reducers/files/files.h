@@ -1,5 +1,5 @@
 /*
- * The file-listing reducers (grep and rg, find, ls -l, tree) and the few
+ * The file-listing reducers (grep and rg, find, ls -l, tree, du) and the few
  * helpers they share.  Each reducer is a pure function of its input; see
  * struct aiterm_reducer in aiterm/plugin.h.
  */
@@ -16,6 +16,12 @@
 void	fl_put_tight(const struct aiterm_host *h, struct aiterm_buf *out,
 	    struct rl_line l);
 
+/*
+ * A size as ls and du print it ("4509715660", or -h's "4.0K", "1.7M"), in
+ * the same unit times 1024 per letter; false when it is not one.
+ */
+bool	fl_size(const char *p, size_t n, double *v);
+
 /* Whether argv holds a short option letter c ("-rn" holds 'n'). */
 bool	fl_has_short(const char *const *argv, char c);
 
@@ -26,6 +32,8 @@ int	red_find(const struct aiterm_host *, const struct aiterm_reduce_input *,
 int	red_ls(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
 int	red_tree(const struct aiterm_host *, const struct aiterm_reduce_input *,
+	    struct aiterm_buf *);
+int	red_du(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
 
 #endif

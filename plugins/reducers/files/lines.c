@@ -39,3 +39,24 @@ fl_has_short(const char *const *argv, char c)
 	}
 	return false;
 }
+
+bool
+fl_size(const char *p, size_t n, double *v)
+{
+	static const char units[] = "KMGTPE";
+	const char *u;
+	char num[32], *end;
+
+	if (n == 0 || n >= sizeof num || p[0] < '0' || p[0] > '9')
+		return false;
+	memcpy(num, p, n);
+	num[n] = '\0';
+	*v = strtod(num, &end);
+	if (*end == '\0')
+		return true;
+	if ((u = strchr(units, *end)) == NULL || end[1] != '\0')
+		return false;
+	for (; u >= units; u--)
+		*v *= 1024;
+	return true;
+}

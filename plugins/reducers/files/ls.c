@@ -224,26 +224,12 @@ put_entry(const struct aiterm_host *h, struct aiterm_buf *out,
 static double
 entry_size(const struct ls_entry *e)
 {
-	static const char units[] = "KMGTPE";
 	struct ls_field f[1];
-	const char *p = e->rest.p, *u;
-	char num[32], *end;
 	double v;
 
 	if (e->type != '-' || fields(&e->rest, f, 1) != 1 ||
-	    f[0].len >= sizeof num)
+	    !fl_size(e->rest.p + f[0].start, f[0].len, &v))
 		return -1;
-	memcpy(num, p + f[0].start, f[0].len);
-	num[f[0].len] = '\0';
-	v = strtod(num, &end);
-	if (end == num || num[0] < '0' || num[0] > '9')
-		return -1;
-	if (*end != '\0') {
-		if ((u = strchr(units, *end)) == NULL || end[1] != '\0')
-			return -1;
-		for (; u >= units; u--)
-			v *= 1024;
-	}
 	return v;
 }
 
