@@ -105,6 +105,13 @@ def cmd_seeds():
             continue
         write("cmd-reduce", case, cmd.strip() + b"\n" + out[:CUT])
     write("cmd-reduce", "no-command", b"\nsome output\n")
+    # du beyond its listing budget (RED_CMD_MAX_LINES x 4 rows).
+    write("cmd-reduce", "du-far", b"du -h /r\n" +
+          b"du: cannot read directory '/r/x': Permission denied\n" +
+          b"".join(b"%dK\t/r/d%d/f%d\n" % (i % 97 + 1, i // 50, i)
+                   for i in range(500)) +
+          b"".join(b"%d.%dM\t/r/d%d\n" % (d, d % 10, d) for d in range(10)) +
+          b"1.2G\t/r\n")
     write("cmd-reduce", "hostile", b"git diff\n" + HOSTILE["invalid-utf8"] +
           HOSTILE["unterminated-osc"])
 
