@@ -97,6 +97,13 @@ put_span(struct hasher *st, const unsigned char *p, size_t n)
 {
 	size_t k;
 
+	/* Most words are short: no call to memcpy for them. */
+	if (n <= 8 && st->n + n < BLOCK) {
+		for (k = 0; k < n; k++)
+			st->b[st->n + k] = p[k];
+		st->n += n;
+		return;
+	}
 	while (n > 0) {
 		k = BLOCK - st->n < n ? BLOCK - st->n : n;
 		memcpy(st->b + st->n, p, k);
@@ -134,12 +141,25 @@ put_masked(struct hasher *st, const unsigned char *p, size_t n)
 	}
 }
 
-/* What ends or splits a word of a template: one table load a byte. */
-enum { BLANK = 1, SLASH = 2 };
-static const unsigned char token_end[256] = {
+/* What ends, splits or masks a word of a template: one table load a byte. */
+enum { BLANK = 1, SLASH, DIGIT };
+static const unsigned char byte_class[256] = {
 	[' '] = BLANK, ['\t'] = BLANK, ['\r'] = BLANK, ['\f'] = BLANK,
 	['\v'] = BLANK, ['/'] = SLASH,
+	['0'] = DIGIT, ['1'] = DIGIT, ['2'] = DIGIT, ['3'] = DIGIT,
+	['4'] = DIGIT, ['5'] = DIGIT, ['6'] = DIGIT, ['7'] = DIGIT,
+	['8'] = DIGIT, ['9'] = DIGIT,
 };
+
+/* Put a word: masked when it holds a digit, else as it is. */
+static inline void
+put_word(struct hasher *st, const unsigned char *p, size_t n, bool digit)
+{
+	if (digit)
+		put_masked(st, p, n);
+	else
+		put_span(st, p, n);
+}
 
 uint64_t
 red_shape_hash(const char *text, size_t len)
@@ -147,7 +167,7 @@ red_shape_hash(const char *text, size_t len)
 	const unsigned char *p = (const unsigned char *)text;
 	struct hasher st;
 	size_t i = 0, e, s, last, prev;
-	bool first = true;
+	bool first = true, digit;
 
 	st.h = HASH_SEED;
 	st.n = 0;
@@ -161,20 +181,27 @@ red_shape_hash(const char *text, size_t len)
 		first = false;
 		/* The last '/' that something follows: a path's file name. */
 		last = prev = SIZE_MAX;
+		digit = false;
 		for (e = i; e < len; e++) {
-			if (token_end[p[e]] == 0)
+			switch (byte_class[p[e]]) {
+			case 0:
 				continue;
-			if (token_end[p[e]] == BLANK)
-				break;
-			prev = last;
-			last = e;
+			case DIGIT:
+				digit = true;
+				continue;
+			case SLASH:
+				prev = last;
+				last = e;
+				continue;
+			}
+			break;
 		}
 		s = last != SIZE_MAX && last + 1 < e ? last : prev;
 		if (s != SIZE_MAX) {
-			put_masked(&st, p + i, s + 1 - i);
+			put_word(&st, p + i, s + 1 - i, digit);
 			hasher_put(&st, '*');
 		} else {
-			put_masked(&st, p + i, e - i);
+			put_word(&st, p + i, e - i, digit);
 		}
 		i = e;
 	}
