@@ -7,7 +7,8 @@
  *
  *   node bench/tokens.cjs [CASES_DIR] [--builddir=DIR] [--srcdir=DIR]
  *                         [--json] [--only=SUBSTRING] [--show]
- *                         [--split=dev|heldout] [--two-call]
+ *                         [--split=dev|heldout|fresh] [--untouched]
+ *                         [--two-call]
  *
  * CASES_DIR (default <srcdir>/tests/fixtures/reduce) holds one folder
  * per case: <case>/cmd (one command line), <case>/out (the raw bytes the
@@ -27,6 +28,9 @@
  *
  * --split keeps the cases whose meta.json "split" is that value (the
  * unseen corpus, tests/fixtures/unseen, keeps a third "heldout").
+ * --untouched leaves out the cases whose meta.json says "touched": their
+ * outputs were looked at while reducers were changed (see that corpus's
+ * README).
  *
  * Each case gets a fresh session; its cmd is sent with
  * pty_send{wait:true, timeout:30} (one call), or with --two-call by
@@ -60,6 +64,7 @@ const ONLY = (argv.find((a) => a.startsWith('--only=')) || '').slice(7);
 /* Ask for structuredContent: what the clients would show the model then. */
 const STRUCTURED = argv.includes('--structured');
 const SPLIT = (argv.find((a) => a.startsWith('--split=')) || '').slice(8);
+const UNTOUCHED = argv.includes('--untouched');
 const TWO_CALL = argv.includes('--two-call');
 const TIMEOUT = 30;
 
@@ -92,6 +97,8 @@ function loadCases(dir) {
 		const cmd = fs.readFileSync(path.join(d, 'cmd'), 'utf8').replace(/\r?\n$/, '');
 		const meta = JSON.parse(fs.readFileSync(path.join(d, 'meta.json'), 'utf8'));
 		if (SPLIT && meta.split !== SPLIT)
+			continue;
+		if (UNTOUCHED && meta.touched)
 			continue;
 		let exit = 0;
 		for (const k of ['exit_code', 'exit', 'status'])
@@ -332,7 +339,7 @@ async function main() {
 		fake_not_called: ok.filter((r) => r.called_as === null).length,
 		ms: sum('ms'),
 	};
-	return { server: p.server, structured: STRUCTURED, two_call: TWO_CALL, split: SPLIT || null, server_version: version, cases_dir: dir, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}`, results, totals };
+	return { server: p.server, structured: STRUCTURED, two_call: TWO_CALL, split: SPLIT || null, untouched: UNTOUCHED, server_version: version, cases_dir: dir, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}`, results, totals };
 }
 
 function print(o) {
@@ -349,7 +356,7 @@ function print(o) {
 		`${t.kept}/${t.must_keep}`, String(t.larger_than_raw), String(Math.round(t.ms)), '']);
 	const w = hdr.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 	const line = (r) => r.map((x, i) => (i === 0 || i === 9 ? x.padEnd(w[i]) : x.padStart(w[i]))).join('  ').trimEnd();
-	console.log(`${o.server} (${o.server_version})${o.structured ? ' with structuredContent' : ''}; ${o.cases_dir}${o.split ? ` (${o.split})` : ''}; ${o.two_call ? 'two calls (pty_send, pty_read wait)' : 'one call (pty_send wait)'}; ${o.tokenizer}`);
+	console.log(`${o.server} (${o.server_version})${o.structured ? ' with structuredContent' : ''}; ${o.cases_dir}${o.split ? ` (${o.split})` : ''}${o.untouched ? ' untouched' : ''}; ${o.two_call ? 'two calls (pty_send, pty_read wait)' : 'one call (pty_send wait)'}; ${o.tokenizer}`);
 	console.log('text: the content text; claude, codex: what each client hands the model (saving and >raw: Claude\'s)');
 	console.log(line(hdr));
 	for (const r of rows.slice(0, -1))
