@@ -21,6 +21,7 @@
 #define ERR_TAIL	600	/* ssh's stderr kept for messages */
 #define START_MS	45000	/* ssh, auth, probe and initialize, at most */
 #define START_MS_MIN	100
+#define MIN_VERSION	"0.1.0"	/* the far aiterm-mcp, at least: the relay's first */
 
 extern char **environ;
 
@@ -275,18 +276,74 @@ send_call(struct rhost *h, struct rcall *c)
 	    c->args));
 }
 
+/* Dotted numbers compared ("0.10.1" > "0.9"); what follows them is not. */
+static int
+version_cmp(const char *a, const char *b)
+{
+	unsigned long x, y;
+	char *ea, *eb;
+
+	for (;;) {
+		x = strtoul(a, &ea, 10);
+		y = strtoul(b, &eb, 10);
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (*ea != '.' || *eb != '.')
+			return (*ea == '.') - (*eb == '.');
+		a = ea + 1;
+		b = eb + 1;
+	}
+}
+
+/*
+ * Why the far side's answer to initialize is not one the relay can use,
+ * or NULL: an error, another program, or an aiterm-mcp older than
+ * MIN_VERSION.
+ */
+static char *
+refused_initialize(const struct rhost *h, json_t *msg)
+{
+	json_t *res = json_object_get(msg, "result");
+	json_t *info = json_object_get(res, "serverInfo");
+	const char *name = json_string_value(json_object_get(info, "name"));
+	const char *ver = json_string_value(json_object_get(info, "version"));
+	const char *err = json_string_value(json_object_get(
+	    json_object_get(msg, "error"), "message"));
+
+	if (!json_is_object(res))
+		return xasprintf("REMOTE_AITERM_MISSING: %s: its aiterm-mcp "
+		    "refused initialize (%s)", h->host, err != NULL ? err :
+		    "no result");
+	if (name == NULL || strcmp(name, "aiterm-mcp") != 0)
+		return xasprintf("REMOTE_AITERM_MISSING: %s: the program run as "
+		    "aiterm-mcp answered as %s %s", h->host,
+		    name != NULL ? name : "(no name)", ver != NULL ? ver : "");
+	if (ver == NULL || version_cmp(ver, MIN_VERSION) < 0)
+		return xasprintf("REMOTE_AITERM_TOO_OLD: %s has aiterm-mcp %s; "
+		    "the relay needs %s or later", h->host,
+		    ver != NULL ? ver : "(no version)", MIN_VERSION);
+	return NULL;
+}
+
 /* One message from the far side: an answer to one of ours, or noise. */
 static void
 got(struct rhost *h, json_t *msg)
 {
 	struct rcall **pp, *c;
 	json_t *id = json_object_get(msg, "id"), *err;
+	char *why;
 
 	if (!json_is_integer(id))
 		return;	/* a notification (progress, log): not relayed */
 	if (json_integer_value(id) == 0) {	/* initialize */
-		h->ready = true;
 		uv_timer_stop(&h->deadline);
+		if ((why = refused_initialize(h, msg)) != NULL) {
+			host_end(h, why);
+			free(why);
+			uv_process_kill(&h->proc, SIGTERM);
+			return;
+		}
+		h->ready = true;
 		if (h->ap != NULL) {	/* authenticated: no more prompts */
 			askpass_stop(h->ap);
 			h->ap = NULL;

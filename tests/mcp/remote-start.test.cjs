@@ -8,6 +8,9 @@
  * "aiterm-mcp" that never answers initialize.  Either way the call fails
  * with REMOTE_UNREACHABLE naming the step that hung, ping is answered
  * while it waits, no ssh of ours is left, and the next call tries again.
+ * And a far side that answers initialize as something the relay cannot
+ * use: an aiterm-mcp older than the relay needs (REMOTE_AITERM_TOO_OLD),
+ * another MCP server (REMOTE_AITERM_MISSING), each naming what it found.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -99,4 +102,38 @@ test('REM-RELAY: a far aiterm-mcp that never answers initialize: REMOTE_UNREACHA
 	} finally {
 		endFar(pidFile);
 	}
+});
+
+/* A far "aiterm-mcp" that answers initialize as name version, then nothing. */
+function fakeServer(file, name, version) {
+	fs.writeFileSync(file, `#!/usr/bin/env python3
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("method") == "initialize":
+        print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {"protocolVersion": "2025-06-18",
+            "capabilities": {"tools": {}}, "serverInfo": {"name": ${JSON.stringify(name)}, "version": ${JSON.stringify(version)}}}}), flush=True)
+`, { mode: 0o755 });
+}
+
+test('REM-RELAY: a far aiterm-mcp too old, or another MCP server, is a clear error naming what was found', T, async (t) => {
+	const r = await remoteRig(t, {
+		mcp: (far) => path.join(far, 'fake-mcp'),
+		prepare: (far) => fakeServer(path.join(far, 'fake-mcp'), 'aiterm-mcp', '0.0.9'),
+	});
+	if (!r)
+		return;
+	const { c, far, rig } = r;
+	const old = await c.err('pty_list', { remote: 'far' }, 60000);
+	assert.match(old.text, /^pty_list \(remote far\): REMOTE_AITERM_TOO_OLD: far has aiterm-mcp 0\.0\.9; the relay needs 0\.1\.0 or later; nothing was sent$/, old.text);
+	await new Promise((res) => setTimeout(res, 300));
+	assert.deepEqual(sshProcs(rig), [], 'the ssh is ended');
+	fakeServer(path.join(far, 'fake-mcp'), 'some-other-server', '3.2.1');
+	const other = await c.err('pty_open', { remote: 'far', name: 'x' }, 60000);
+	assert.match(other.text, /REMOTE_AITERM_MISSING: far: the program run as aiterm-mcp answered as some-other-server 3\.2\.1/, other.text);
+	/* A newer one is fine as far as the relay is concerned. */
+	fakeServer(path.join(far, 'fake-mcp'), 'aiterm-mcp', '0.10.0');
+	const newer = await c.call('pty_list', { remote: 'far' }, 3000).then((x) => x, (e) => e);
+	assert.ok(!/REMOTE_AITERM/.test(JSON.stringify(newer)), JSON.stringify(newer));
+	await c.ok('pty_list', {});
 });
