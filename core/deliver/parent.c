@@ -100,20 +100,6 @@ parent_child_free(struct tool_call *call, const char *session,
 	return 0;
 }
 
-/* 'x' for the shell: single quotes, a quote as '\''. */
-static void
-quote(struct aiterm_buf *b, const char *s)
-{
-	buf_addc(b, '\'');
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			buf_adds(b, "'\\''");
-		else
-			buf_addc(b, *s);
-	}
-	buf_addc(b, '\'');
-}
-
 /* A parent whose receiver hands the answer over by itself. */
 static void
 self_receipt(struct parent_delivery *p, struct aiterm_buf *text, json_t *sc,
@@ -138,9 +124,9 @@ waiter_receipt(struct parent_delivery *p, struct aiterm_buf *text,
 
 	argv = json_pack("[s, s, s, s]", waiter, "--state-dir", state_root(),
 	    p->d.id);
-	quote(&cmd, waiter);
+	buf_add_sq(&cmd, waiter);
 	buf_adds(&cmd, " --state-dir ");
-	quote(&cmd, state_root());
+	buf_add_sq(&cmd, state_root());
 	buf_printf(&cmd, " %s", p->d.id);
 	buf_printf(text, "delivery: %s waiting; %s: %s\n", p->d.id, lead,
 	    buf_str(&cmd));

@@ -1,4 +1,5 @@
 core_libaiterm_la_SOURCES += \
 	core/remote/askpass.c core/remote/askpass.h \
 	core/remote/records.c core/remote/records.h \
-	core/remote/relay.c core/remote/relay.h
+	core/remote/relay.c core/remote/relay.h \
+	core/remote/waitcmd.c core/remote/waitcmd.h

@@ -11,6 +11,7 @@
 #include "remote/askpass.h"
 #include "remote/records.h"
 #include "remote/relay.h"
+#include "remote/waitcmd.h"
 #include "state/stateroot.h"
 #include "util/buf.h"
 #include "util/envnum.h"
@@ -370,6 +371,7 @@ got(struct rhost *h, json_t *msg)
 	else {
 		remote_records_note(h->host, c->tool, c->args,
 		    json_object_get(msg, "result"));
+		remote_wait_rewrite(h->host, json_object_get(msg, "result"));
 		tool_call_finish(c->call, json_incref(json_object_get(msg,
 		    "result")));
 	}
@@ -549,6 +551,19 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 	uv_close((uv_handle_t *)p, host_closed);
 }
 
+void
+remote_ssh_dest(const char *host, char **dest, char *port, size_t portsz)
+{
+	const char *colon = strrchr(host, ':');
+
+	*dest = xstrdup(host);
+	port[0] = '\0';
+	if (colon != NULL && strchr(host, ':') == colon && colon[1] != '\0') {
+		snprintf(port, portsz, "%s", colon + 1);
+		(*dest)[colon - host] = '\0';
+	}
+}
+
 /*
  * How long a host has to start: START_MS, or AITERM_REMOTE_START_MS (read
  * on every connection; tests give a short one).
@@ -649,8 +664,7 @@ host_start(const char *host, char **why)
 	struct aiterm_error err = ERROR_INIT;
 	uv_process_options_t o;
 	uv_stdio_container_t io[3];
-	const char *colon = strrchr(host, ':');
-	char port[16] = "";
+	char port[16];
 	char *argv[28];
 	size_t k = 0;
 	bool spawned;
@@ -668,12 +682,7 @@ host_start(const char *host, char **why)
 	 */
 	probe = h->phase == PH_PROBE ? xasprintf("echo %s %%OS%% $PSHOME; "
 	    "exec /bin/sh", h->nonce) : xstrdup("exec /bin/sh");
-	dest = xstrdup(host);
-	/* host:port (not an IPv6 literal without brackets). */
-	if (colon != NULL && strchr(host, ':') == colon && colon[1] != '\0') {
-		snprintf(port, sizeof port, "%s", colon + 1);
-		dest[colon - host] = '\0';
-	}
+	remote_ssh_dest(host, &dest, port, sizeof port);
 	state_mkdir(dir, &err);
 	error_clear(&err);
 	cpath = xasprintf("ControlPath=%s/cm-%%C", dir);

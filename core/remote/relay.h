@@ -27,6 +27,12 @@ json_t	*remote_schema_secret(void);
  */
 void	remote_relay(struct tool_call *call, const char *tool,
 	    const char *host, const char *secret, json_t *args);
+/*
+ * The ssh destination of host and its port ("" when none): "host:port"
+ * (not an IPv6 literal without brackets) is split.  *dest is the caller's.
+ */
+void	remote_ssh_dest(const char *host, char **dest, char *port,
+	    size_t portsz);
 /* At shutdown: end every connection (pending calls fail), wipe secrets. */
 void	remote_close_all(void);
 

@@ -104,3 +104,28 @@ buf_free(struct aiterm_buf *b)
 	b->data = NULL;
 	b->len = b->cap = 0;
 }
+
+void
+buf_add_sq(struct aiterm_buf *b, const char *s)
+{
+	buf_addc(b, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\'');
+}
+
+void
+buf_add_word(struct aiterm_buf *b, const char *s)
+{
+	size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789_./:@%+=,-");
+
+	if (n > 0 && s[n] == '\0')
+		buf_adds(b, s);
+	else
+		buf_add_sq(b, s);
+}

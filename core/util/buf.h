@@ -20,6 +20,10 @@ struct aiterm_buf {
 void	 buf_add(struct aiterm_buf *b, const void *data, size_t len);
 void	 buf_adds(struct aiterm_buf *b, const char *s);
 void	 buf_addc(struct aiterm_buf *b, char c);
+/* s quoted for a POSIX shell: in single quotes, a quote as '\''. */
+void	 buf_add_sq(struct aiterm_buf *b, const char *s);
+/* s as one shell word: bare when it is all [A-Za-z0-9_./:@%+=,-], else quoted. */
+void	 buf_add_word(struct aiterm_buf *b, const char *s);
 void	 buf_printf(struct aiterm_buf *b, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 buf_vprintf(struct aiterm_buf *b, const char *fmt, va_list ap)

@@ -8,10 +8,12 @@
  * whose server ssh starts through a wrapper; the local server is another
  * AgentRig's, with only AITERM_REMOTE_MCP and AITERM_SSH_CONFIG to reach
  * it.  The launch receipt, the answer and the session's place (there,
- * not here) are what the model reads.
+ * not here) are what the model reads; the receipt's waiter runs the far
+ * aiterm-wait through ssh and prints the answer here.
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { spawn } = require('node:child_process');
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
@@ -66,6 +68,26 @@ test('REM-RELAY AGT-LAUNCH AGT-TURN: agent_launch of Claude Code on another host
 	/* The watch command names the far side's tmux socket. */
 	assert.ok(l.text.includes(path.join(far.dirs.state, 'tmux.sock')), l.text);
 	const id = l.text.match(/^launched claude-code \S+ in (\S+) \(launch /m)[1];
+	/* DLV-WAIT: the waiter runs aiterm-wait there, through ssh (ADR 0026). */
+	const m = l.text.match(/^delivery: (d[0-9a-f]{16}) waiting; its answer is printed by: (ssh .+)$/m);
+	assert.ok(m, `the receipt's waiter goes through ssh: ${l.text}`);
+	const argv = l.sc.wait_process.argv;
+	assert.deepEqual(argv.slice(0, 2), ['ssh', '-T'], JSON.stringify(argv));
+	assert.deepEqual(argv.slice(-2, -1), ['far']);
+	assert.equal(l.sc.wait_command, m[2]);
+	assert.ok(argv[argv.length - 1].endsWith(` ${m[1]}`) && argv[argv.length - 1].includes(far.dirs.state), argv[argv.length - 1]);
+	/* Run by the parent's own shell, here, as the model would. */
+	/* Not spawnSync: the mock model answers from this process. */
+	const w = await new Promise((resolve) => {
+		const child = spawn('sh', ['-c', l.sc.wait_command], { env: { ...process.env, HOME: local.dirs.home }, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '', stderr = '';
+		child.stdout.on('data', (b) => { stdout += b; });
+		child.stderr.on('data', (b) => { stderr += b; });
+		const timer = setTimeout(() => child.kill('SIGKILL'), 90000);
+		child.on('close', (status) => { clearTimeout(timer); resolve({ status, stdout, stderr }); });
+	});
+	assert.equal(w.status, 0, `${w.stdout} ${w.stderr}`);
+	assert.match(w.stdout, /^The far answer is forty-two\.\n\[turn 1 done( · [\d.]+s)?\]\n$/, w.stdout);
 	const a = await local.call('pty_read', { remote: 'far', session_id: id, agent_transcript: true, wait: true, timeout: 60 }, 90000);
 	assert.equal(a.isError, false, a.text);
 	assert.match(a.text, /^The far answer is forty-two\.\n\[turn 1 done( · [\d.]+s)?\]$/, a.text);

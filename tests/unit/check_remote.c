@@ -1,0 +1,170 @@
+/*
+ * REM-RELAY DLV-WAIT: remote_wait_rewrite turns the far aiterm-mcp's
+ * waiter (its own aiterm-wait, state root and delivery id) into one that
+ * runs there through ssh, in wait_process, wait_command and the receipt
+ * line; words that need quotes get them, for the far shell and for ours.
+ */
+#include <check.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote/waitcmd.h"
+#include "util/buf.h"
+
+/* A far receipt as parent.c writes it: argv, command and line. */
+static json_t *
+far_result(const char *waiter, const char *state, const char *id)
+{
+	struct aiterm_buf cmd = BUF_INIT;
+	json_t *r;
+	char *line;
+
+	buf_add_sq(&cmd, waiter);
+	buf_adds(&cmd, " --state-dir ");
+	buf_add_sq(&cmd, state);
+	buf_printf(&cmd, " %s", id);
+	if (asprintf(&line, "launched x\ndelivery: %s waiting; its answer is "
+	    "printed by: %s\nwatch: tmux\n", id, buf_str(&cmd)) < 0)
+		abort();
+	r = json_pack("{s:[{s:s, s:s}], s:{s:{s:[s, s, s, s]}, s:s}}",
+	    "content", "type", "text", "text", line, "structuredContent",
+	    "wait_process", "argv", waiter, "--state-dir", state, id,
+	    "wait_command", buf_str(&cmd));
+	free(line);
+	buf_free(&cmd);
+	return r;
+}
+
+static const char *
+text_of(json_t *r)
+{
+	return json_string_value(json_object_get(json_array_get(
+	    json_object_get(r, "content"), 0), "text"));
+}
+
+static const char *
+argv_at(json_t *r, size_t i)
+{
+	return json_string_value(json_array_get(json_object_get(
+	    json_object_get(json_object_get(r, "structuredContent"),
+	    "wait_process"), "argv"), i));
+}
+
+/* The words sh splits line into, each in brackets. */
+static const char *
+sh_words(const char *line)
+{
+	static char out[1024];
+	struct aiterm_buf b = BUF_INIT;
+	size_t n;
+	FILE *p;
+
+	buf_adds(&b, "set -- ");
+	buf_adds(&b, line);
+	buf_adds(&b, "; for a; do printf '[%s]' \"$a\"; done");
+	setenv("AITERM_TEST_LINE", buf_str(&b), 1);
+	p = popen("sh -c \"$AITERM_TEST_LINE\"", "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	buf_free(&b);
+	return out;
+}
+
+START_TEST(test_plain_paths)
+{
+	json_t *r = far_result("/usr/bin/aiterm-wait", "/home/u/.local/state/aiterm",
+	    "d0123456789abcdef");
+	const char *want = "ssh -T -o BatchMode=yes -o ConnectTimeout=10 -o "
+	    "ServerAliveInterval=15 -p 2222 -- u@far.example '/usr/bin/"
+	    "aiterm-wait --state-dir /home/u/.local/state/aiterm "
+	    "d0123456789abcdef'";
+
+	unsetenv("AITERM_SSH_CONFIG");
+	remote_wait_rewrite("u@far.example:2222", r);
+	ck_assert_str_eq(argv_at(r, 0), "ssh");
+	ck_assert_str_eq(argv_at(r, 8), "-p");
+	ck_assert_str_eq(argv_at(r, 9), "2222");
+	ck_assert_str_eq(argv_at(r, 10), "--");
+	ck_assert_str_eq(argv_at(r, 11), "u@far.example");
+	ck_assert_str_eq(argv_at(r, 12), "/usr/bin/aiterm-wait --state-dir "
+	    "/home/u/.local/state/aiterm d0123456789abcdef");
+	ck_assert_ptr_null(argv_at(r, 13));
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r,
+	    "structuredContent"), "wait_command")), want);
+	ck_assert_ptr_nonnull(strstr(text_of(r), want));
+	ck_assert_ptr_nonnull(strstr(text_of(r), "\nwatch: tmux\n"));
+	json_decref(r);
+}
+END_TEST
+
+/* A state root with a blank and a quote: quoted for both shells. */
+START_TEST(test_quoted_paths)
+{
+	json_t *r = far_result("/opt/a b/aiterm-wait", "/srv/it's", "d1");
+	const char *cmd;
+
+	setenv("AITERM_SSH_CONFIG", "/tmp/ssh config", 1);
+	remote_wait_rewrite("far", r);
+	ck_assert_str_eq(argv_at(r, 8), "-F");
+	ck_assert_str_eq(argv_at(r, 9), "/tmp/ssh config");
+	ck_assert_str_eq(argv_at(r, 11), "far");
+	ck_assert_str_eq(argv_at(r, 12), "'/opt/a b/aiterm-wait' --state-dir "
+	    "'/srv/it'\\''s' d1");
+	/* What sh makes of the command, and the far shell of its last word. */
+	cmd = json_string_value(json_object_get(json_object_get(r,
+	    "structuredContent"), "wait_command"));
+	ck_assert_ptr_nonnull(strstr(text_of(r), cmd));
+	ck_assert_str_eq(sh_words(cmd), "[ssh][-T][-o][BatchMode=yes][-o]"
+	    "[ConnectTimeout=10][-o][ServerAliveInterval=15][-F]"
+	    "[/tmp/ssh config][--][far]['/opt/a b/aiterm-wait' --state-dir "
+	    "'/srv/it'\\''s' d1]");
+	ck_assert_str_eq(sh_words(argv_at(r, 12)), "[/opt/a b/aiterm-wait]"
+	    "[--state-dir][/srv/it's][d1]");
+	unsetenv("AITERM_SSH_CONFIG");
+	json_decref(r);
+}
+END_TEST
+
+/* Results without a waiter, or with a strange one, stay as they are. */
+START_TEST(test_untouched)
+{
+	json_t *r = json_pack("{s:[], s:{s:s}}", "content", "structuredContent",
+	    "session_id", "x"), *copy = json_deep_copy(r);
+
+	remote_wait_rewrite("far", r);
+	ck_assert(json_equal(r, copy));
+	json_decref(r);
+	json_decref(copy);
+	r = json_pack("{s:{s:{s:[i]}}}", "structuredContent", "wait_process",
+	    "argv", 3);
+	copy = json_deep_copy(r);
+	remote_wait_rewrite("far", r);
+	ck_assert(json_equal(r, copy));
+	remote_wait_rewrite("far", NULL);
+	json_decref(r);
+	json_decref(copy);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("remote");
+	TCase *tc = tcase_create("waitcmd");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_plain_paths);
+	tcase_add_test(tc, test_quoted_paths);
+	tcase_add_test(tc, test_untouched);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
