@@ -1,9 +1,10 @@
-/* Records of the sessions this server opened on other hosts: records.h. */
+/* Records of what this server started on other hosts: records.h. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "deliver/store.h"
 #include "pty/session.h"
 #include "remote/records.h"
 #include "state/format.h"
@@ -23,15 +24,20 @@ host_dir(const char *host)
 	return state_path("remote/%s", hex);
 }
 
+/* <kind>/<id>.json of host: fields (stolen) with created_ms added. */
 static void
-record_add(const char *host, const char *tool, const char *id)
+record_add(const char *host, const char *kind, const char *id, json_t *fields)
 {
 	struct aiterm_error err = ERROR_INIT;
 	char *dir = host_dir(host), *sub = NULL, *path = NULL;
 
-	if (dir == NULL)
+	json_object_set_new(fields, "created_ms",
+	    json_integer((json_int_t)session_now_ms()));
+	if (dir == NULL) {
+		json_decref(fields);
 		return;
-	sub = xasprintf("%s/sessions", dir);
+	}
+	sub = xasprintf("%s/%s", dir, kind);
 	if (state_mkdir(sub, &err) != 0)
 		goto out;
 	path = xasprintf("%s/host.json", dir);
@@ -40,9 +46,10 @@ record_add(const char *host, const char *tool, const char *id)
 		goto out;
 	free(path);
 	path = xasprintf("%s/%s.json", sub, id);
-	state_json_write(path, json_pack("{s:s, s:s, s:I}", "session_id", id,
-	    "tool", tool, "created_ms", (json_int_t)session_now_ms()), &err);
+	state_json_write(path, fields, &err);
+	fields = NULL;
 out:
+	json_decref(fields);
 	error_clear(&err);
 	free(path);
 	free(sub);
@@ -66,7 +73,8 @@ void
 remote_records_note(const char *host, const char *tool, json_t *args,
     json_t *result)
 {
-	const char *id;
+	const char *id, *session;
+	json_t *sc;
 
 	if (result == NULL || json_is_true(json_object_get(result, "isError")))
 		return;
@@ -76,27 +84,57 @@ remote_records_note(const char *host, const char *tool, json_t *args,
 			record_remove(host, id);
 		return;
 	}
+	sc = json_object_get(result, "structuredContent");
+	session = json_string_value(json_object_get(sc, "session_id"));
+	if (session == NULL)
+		session = json_string_value(json_object_get(args, "session_id"));
+	/* A dispatch there owes its answer: where to ask for it. */
+	id = json_string_value(json_object_get(json_object_get(sc,
+	    "parent_delivery"), "delivery_id"));
+	if (id != NULL && delivery_id_valid(id) && session != NULL &&
+	    session_id_valid(session))
+		record_add(host, "deliveries", id, json_pack("{s:s, s:s, s:s}",
+		    "delivery_id", id, "session_id", session, "tool", tool));
 	if (strcmp(tool, "pty_open") != 0 && strcmp(tool, "agent_launch") != 0)
 		return;
-	id = json_string_value(json_object_get(json_object_get(result,
-	    "structuredContent"), "session_id"));
-	if (id != NULL && session_id_valid(id))
-		record_add(host, tool, id);
+	if (session != NULL && session_id_valid(session))
+		record_add(host, "sessions", session, json_pack("{s:s, s:s}",
+		    "session_id", session, "tool", tool));
 }
 
-/* The records of one host folder, appended to out. */
-static void
-host_records(const char *dir, json_t *out)
+/* A record of kind that is whole: its ids valid, not expired. */
+static bool
+record_ok(const char *kind, json_t *rec, long long now)
 {
-	json_t *host, *rec;
+	const char *session = json_string_value(json_object_get(rec,
+	    "session_id"));
+	const char *id = json_string_value(json_object_get(rec,
+	    "delivery_id"));
+
+	if (session == NULL || !session_id_valid(session))
+		return false;
+	if (strcmp(kind, "deliveries") != 0)
+		return true;
+	/* The far side forgets an unclaimed answer after DELIVERY_TTL_S. */
+	return id != NULL && delivery_id_valid(id) && now - (long long)
+	    json_integer_value(json_object_get(rec, "created_ms")) <
+	    (long long)DELIVERY_TTL_S * 1000;
+}
+
+/* The records of kind of one host folder, appended to out. */
+static void
+host_records(const char *dir, const char *kind, json_t *out)
+{
+	json_t *host, *rec, *o;
 	char *path = xasprintf("%s/host.json", dir), *sub;
+	long long now = session_now_ms();
 	struct dirent *de;
 	DIR *d;
 	size_t len;
 
 	host = json_load_file(path, 0, NULL);
 	free(path);
-	sub = xasprintf("%s/sessions", dir);
+	sub = xasprintf("%s/%s", dir, kind);
 	d = json_is_string(json_object_get(host, "host")) ? opendir(sub) :
 	    NULL;
 	while (d != NULL && (de = readdir(d)) != NULL) {
@@ -105,17 +143,25 @@ host_records(const char *dir, json_t *out)
 			continue;
 		path = xasprintf("%s/%s", sub, de->d_name);
 		rec = json_load_file(path, 0, NULL);
+		if (!record_ok(kind, rec, now)) {
+			if (json_is_object(rec))
+				unlink(path);	/* expired */
+			json_decref(rec);
+			free(path);
+			continue;
+		}
 		free(path);
-		if (json_is_string(json_object_get(rec, "session_id")) &&
-		    session_id_valid(json_string_value(json_object_get(rec,
-		    "session_id"))))
-			json_array_append_new(out, json_pack("{s:O, s:O, s:s, "
-			    "s:I}", "host", json_object_get(host, "host"),
-			    "session_id", json_object_get(rec, "session_id"),
-			    "tool", json_is_string(json_object_get(rec, "tool")) ?
-			    json_string_value(json_object_get(rec, "tool")) : "",
-			    "created_ms", json_integer_value(json_object_get(rec,
-			    "created_ms"))));
+		o = json_pack("{s:O, s:O, s:s, s:I}", "host",
+		    json_object_get(host, "host"), "session_id",
+		    json_object_get(rec, "session_id"), "tool",
+		    json_is_string(json_object_get(rec, "tool")) ?
+		    json_string_value(json_object_get(rec, "tool")) : "",
+		    "created_ms", json_integer_value(json_object_get(rec,
+		    "created_ms")));
+		if (json_object_get(rec, "delivery_id") != NULL)
+			json_object_set(o, "delivery_id",
+			    json_object_get(rec, "delivery_id"));
+		json_array_append_new(out, o);
 		json_decref(rec);
 	}
 	if (d != NULL)
@@ -135,8 +181,9 @@ by_created(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-json_t *
-remote_records_json(void)
+/* Every record of kind, oldest first. */
+static json_t *
+records_of(const char *kind)
 {
 	json_t *out = json_array(), *sorted, **v;
 	char *root = state_path("remote"), *dir;
@@ -149,7 +196,7 @@ remote_records_json(void)
 		    strspn(de->d_name, "0123456789abcdef") != HOST_HEX)
 			continue;
 		dir = xasprintf("%s/%s", root, de->d_name);
-		host_records(dir, out);
+		host_records(dir, kind, out);
 		free(dir);
 	}
 	if (d != NULL)
@@ -166,4 +213,28 @@ remote_records_json(void)
 	free(v);
 	json_decref(out);
 	return sorted;
+}
+
+json_t *
+remote_records_json(void)
+{
+	return records_of("sessions");
+}
+
+json_t *
+remote_deliveries_json(const char *session)
+{
+	json_t *all = records_of("deliveries"), *out, *o;
+	size_t i;
+
+	if (session == NULL)
+		return all;
+	out = json_array();
+	json_array_foreach(all, i, o) {
+		if (strcmp(json_string_value(json_object_get(o, "session_id")),
+		    session) == 0)
+			json_array_append(out, o);
+	}
+	json_decref(all);
+	return out;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "deliver/expire.h"
+#include "remote/records.h"
 #include "state/stateroot.h"
 #include "tools/tool.h"
 #include "util/buf.h"
@@ -69,7 +70,7 @@ parent_deliveries_call(struct tool_call *call)
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf t = BUF_INIT;
 	struct delivery *v;
-	json_t *list = json_array(), *j;
+	json_t *list = json_array(), *j, *remote, *sc;
 	size_t n, i;
 
 	if (state_root_require(&err) != 0) {
@@ -88,14 +89,24 @@ parent_deliveries_call(struct tool_call *call)
 		    json_string(delivery_state(&v[i])));
 		json_array_append_new(list, j);
 	}
-	if (n == 0)
-		buf_adds(&t, "no parent deliveries\n");
-	else if (n > LIST_MAX)
+	if (n > LIST_MAX)
 		buf_printf(&t, "(%zu older not shown)\n", n - LIST_MAX);
+	/* Those owed on other hosts: ask there (parent_deliveries remote). */
+	remote = remote_deliveries_json(session);
+	json_array_foreach(remote, i, j)
+		buf_printf(&t, "%s\tremote %s\t%s\n", json_string_value(
+		    json_object_get(j, "delivery_id")), json_string_value(
+		    json_object_get(j, "host")), json_string_value(
+		    json_object_get(j, "session_id")));
+	if (t.len == 0)
+		buf_adds(&t, "no parent deliveries\n");
 	t.data[--t.len] = '\0';
 	free(v);
-	tool_call_reply(call, buf_steal(&t, NULL), json_pack("{s:o, s:i}",
-	    "deliveries", list, "total", (int)n));
+	sc = json_pack("{s:o, s:i}", "deliveries", list, "total", (int)n);
+	if (json_array_size(remote) > 0)
+		json_object_set(sc, "remote_deliveries", remote);
+	json_decref(remote);
+	tool_call_reply(call, buf_steal(&t, NULL), sc);
 }
 
 const struct tool_entry tool_parent_deliveries = {
@@ -103,13 +114,16 @@ const struct tool_entry tool_parent_deliveries = {
 	.title = "Parent deliveries",
 	.description = "Read-only: the answers of child agents owed to their "
 	    "parent (newest first): id, state (waiting, ready, submitted, "
-	    "unknown, failed), session and turn, outcome.",
+	    "unknown, failed), session and turn, outcome; then those owed on "
+	    "other hosts (id, remote host, session).",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"session_id\":{\"type\":\"string\",\"description\":\"Only this "
 	    "agent session's.\"}},\"additionalProperties\":false}",
 	.output_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"deliveries\":{\"type\":\"array\",\"items\":{\"type\":"
-	    "\"object\"}},\"total\":{\"type\":\"integer\"}},"
+	    "\"object\"}},\"total\":{\"type\":\"integer\"},"
+	    "\"remote_deliveries\":{\"type\":\"array\",\"items\":{"
+	    "\"type\":\"object\"}}},"
 	    "\"required\":[\"deliveries\",\"total\"]}",
 	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT,
 	.call = parent_deliveries_call,

@@ -76,6 +76,10 @@ test('REM-RELAY AGT-LAUNCH AGT-TURN: agent_launch of Claude Code on another host
 	assert.deepEqual(argv.slice(-2, -1), ['far']);
 	assert.equal(l.sc.wait_command, m[2]);
 	assert.ok(argv[argv.length - 1].endsWith(` ${m[1]}`) && argv[argv.length - 1].includes(far.dirs.state), argv[argv.length - 1]);
+	/* Here, the record of the answer owed there (ADR 0026). */
+	const owed = await local.call('parent_deliveries', {});
+	assert.equal(owed.text, `${m[1]}\tremote far\t${id}`, owed.text);
+	assert.equal(owed.sc.remote_deliveries[0].delivery_id, m[1]);
 	/* Run by the parent's own shell, here, as the model would. */
 	/* Not spawnSync: the mock model answers from this process. */
 	const w = await new Promise((resolve) => {

@@ -175,3 +175,31 @@ test('DLV-CORE expiry: parent_deliveries fails an old answer written while the s
 	}
 	t.diagnostic(`race: ${printed} printed by the waiter, ${expired} expired`);
 });
+
+test('REM-RELAY DLV-CORE: records of answers owed on other hosts are listed by parent_deliveries until 24 h old, then removed', T, async (t) => {
+	const rig = new Rig(t);
+	const host = 'user@far.example:2222';
+	const hash = crypto.createHash('sha256').update(host).digest('hex').slice(0, 16);
+	const dir = path.join(rig.dirs.state, 'remote', hash, 'deliveries');
+	fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+	fs.chmodSync(rig.dirs.state, 0o700);
+	fs.writeFileSync(path.join(rig.dirs.state, 'remote', hash, 'host.json'), JSON.stringify({ format: 1, host }));
+	const rec = (id, session, ageMs) => fs.writeFileSync(path.join(dir, `${id}.json`),
+		JSON.stringify({ format: 1, delivery_id: id, session_id: session, tool: 'agent_launch', created_ms: Date.now() - ageMs }));
+	const fresh = newId(), old = newId();
+	rec(fresh, 'agent-far1', HOUR);
+	rec(old, 'agent-far2', 25 * HOUR);
+	/* Not a record: a wrong id, a broken file. */
+	fs.writeFileSync(path.join(dir, 'x.json'), '{"delivery_id":"../x","session_id":"a"}');
+	fs.writeFileSync(path.join(dir, 'y.json'), '{');
+	const c = await rig.server();
+	const all = await c.ok('parent_deliveries', {});
+	assert.equal(all.text, `${fresh}\tremote ${host}\tagent-far1`, show(all.r));
+	assert.deepEqual(all.sc.remote_deliveries.map((d) => [d.delivery_id, d.host, d.session_id]), [[fresh, host, 'agent-far1']]);
+	assert.equal(all.sc.total, 0);
+	assert.ok(!fs.existsSync(path.join(dir, `${old}.json`)), 'the expired record is removed');
+	assert.ok(fs.existsSync(path.join(dir, 'y.json')), 'a broken file is left for a person to see');
+	const other = await c.ok('parent_deliveries', { session_id: 'agent-far2' });
+	assert.equal(other.text, 'no parent deliveries');
+	assert.equal(other.sc.remote_deliveries, undefined);
+});
