@@ -11,7 +11,7 @@
 #include "remote/askpass.h"
 #include "remote/records.h"
 #include "remote/relay.h"
-#include "remote/waitcmd.h"
+#include "remote/farcmd.h"
 #include "state/stateroot.h"
 #include "util/buf.h"
 #include "util/envnum.h"
@@ -371,7 +371,7 @@ got(struct rhost *h, json_t *msg)
 	else {
 		remote_records_note(h->host, c->tool, c->args,
 		    json_object_get(msg, "result"));
-		remote_wait_rewrite(h->host, json_object_get(msg, "result"));
+		remote_far_commands(h->host, json_object_get(msg, "result"));
 		tool_call_finish(c->call, json_incref(json_object_get(msg,
 		    "result")));
 	}

@@ -65,8 +65,10 @@ test('REM-RELAY AGT-LAUNCH AGT-TURN: agent_launch of Claude Code on another host
 	assert.equal(l.isError, false, l.text);
 	assert.match(l.text, /^startup: ready$/m, l.text);
 	assert.match(l.text, /^prompt: start_confirmed \((screen_running|transcript_prompt|transcript_turn_ended)\), turn 1, event_cursor 1:0$/m, l.text);
-	/* The watch command names the far side's tmux socket. */
-	assert.ok(l.text.includes(path.join(far.dirs.state, 'tmux.sock')), l.text);
+	/* The watch command: the far side's tmux, through ssh at a terminal (ADR 0026). */
+	const watch = `tmux -S ${path.join(far.dirs.state, 'tmux.sock')} attach -t `;
+	assert.match(l.text, new RegExp(`^watch: ssh -t -F \\S+ -- far '${watch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}agent-[0-9a-f]+'$`, 'm'), l.text);
+	assert.equal(l.sc.attach, l.text.match(/^watch: (.+)$/m)[1]);
 	const id = l.text.match(/^launched claude-code \S+ in (\S+) \(launch /m)[1];
 	/* DLV-WAIT: the waiter runs aiterm-wait there, through ssh (ADR 0026). */
 	const m = l.text.match(/^delivery: (d[0-9a-f]{16}) waiting; its answer is printed by: (ssh .+)$/m);

@@ -3,6 +3,7 @@
  * waiter (its own aiterm-wait, state root and delivery id) into one that
  * runs there through ssh, in wait_process, wait_command and the receipt
  * line; words that need quotes get them, for the far shell and for ours.
+ * And a session's watch command (attach) runs there through ssh -t.
  */
 #include <check.h>
 #include <jansson.h>
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "remote/waitcmd.h"
+#include "remote/farcmd.h"
 #include "util/buf.h"
 
 /* A far receipt as parent.c writes it: argv, command and line. */
@@ -84,7 +85,7 @@ START_TEST(test_plain_paths)
 	    "d0123456789abcdef'";
 
 	unsetenv("AITERM_SSH_CONFIG");
-	remote_wait_rewrite("u@far.example:2222", r);
+	remote_far_commands("u@far.example:2222", r);
 	ck_assert_str_eq(argv_at(r, 0), "ssh");
 	ck_assert_str_eq(argv_at(r, 8), "-p");
 	ck_assert_str_eq(argv_at(r, 9), "2222");
@@ -108,7 +109,7 @@ START_TEST(test_quoted_paths)
 	const char *cmd;
 
 	setenv("AITERM_SSH_CONFIG", "/tmp/ssh config", 1);
-	remote_wait_rewrite("far", r);
+	remote_far_commands("far", r);
 	ck_assert_str_eq(argv_at(r, 8), "-F");
 	ck_assert_str_eq(argv_at(r, 9), "/tmp/ssh config");
 	ck_assert_str_eq(argv_at(r, 11), "far");
@@ -129,22 +130,41 @@ START_TEST(test_quoted_paths)
 }
 END_TEST
 
+/* A session's watch command: ssh -t, for a person at a terminal. */
+START_TEST(test_watch)
+{
+	json_t *r = json_pack("{s:[{s:s, s:s}], s:{s:s, s:s}}", "content",
+	    "type", "text", "text", "opened x (bash, 80x24)\nwatch: tmux -S "
+	    "/s/tmux.sock attach -t x\n", "structuredContent", "session_id",
+	    "x", "attach", "tmux -S /s/tmux.sock attach -t x");
+
+	unsetenv("AITERM_SSH_CONFIG");
+	remote_far_commands("me@far:22", r);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r,
+	    "structuredContent"), "attach")), "ssh -t -p 22 -- me@far 'tmux -S "
+	    "/s/tmux.sock attach -t x'");
+	ck_assert_str_eq(text_of(r), "opened x (bash, 80x24)\nwatch: ssh -t "
+	    "-p 22 -- me@far 'tmux -S /s/tmux.sock attach -t x'\n");
+	json_decref(r);
+}
+END_TEST
+
 /* Results without a waiter, or with a strange one, stay as they are. */
 START_TEST(test_untouched)
 {
 	json_t *r = json_pack("{s:[], s:{s:s}}", "content", "structuredContent",
 	    "session_id", "x"), *copy = json_deep_copy(r);
 
-	remote_wait_rewrite("far", r);
+	remote_far_commands("far", r);
 	ck_assert(json_equal(r, copy));
 	json_decref(r);
 	json_decref(copy);
 	r = json_pack("{s:{s:{s:[i]}}}", "structuredContent", "wait_process",
 	    "argv", 3);
 	copy = json_deep_copy(r);
-	remote_wait_rewrite("far", r);
+	remote_far_commands("far", r);
 	ck_assert(json_equal(r, copy));
-	remote_wait_rewrite("far", NULL);
+	remote_far_commands("far", NULL);
 	json_decref(r);
 	json_decref(copy);
 }
@@ -160,6 +180,7 @@ main(void)
 
 	tcase_add_test(tc, test_plain_paths);
 	tcase_add_test(tc, test_quoted_paths);
+	tcase_add_test(tc, test_watch);
 	tcase_add_test(tc, test_untouched);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
