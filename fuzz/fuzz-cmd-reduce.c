@@ -2,7 +2,8 @@
  * RED-CMD with whatever reducer plugins $AITERM_PLUGIN_PATH holds: the
  * first input line is the command, the rest the output, stripped as the
  * pipeline strips it.  A reducer that ran gave a shorter text within the
- * budget of lines; one that did not left the output buffer as it was.
+ * budget of lines (a listing's, the larger, as the bound here); a listing
+ * no reducer took went whole; otherwise the output buffer is as it was.
  * With no plugins loaded every input is declined, which is fine.
  */
 #include <stdio.h>
@@ -54,12 +55,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    RED_CMD_MAX_LINES, &out, &res);
 	fuzz_require(memcmp(out.data, prefix, sizeof prefix - 1) == 0,
 	    "cmd_reduce: appends only");
-	if (rc == 0) {
+	if (rc == 0 && strcmp(res.name, RED_CMD_WHOLE) == 0) {
+		/* A listing no reducer took, within its budget: whole. */
+		fuzz_require(res.lossless && out.len - (sizeof prefix - 1) ==
+		    text.len && memcmp(out.data + sizeof prefix - 1,
+		    text.data, text.len) == 0, "cmd_reduce: whole is whole");
+		fuzz_require(red_line_count(text.data, text.len) <=
+		    RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES,
+		    "cmd_reduce: whole within the listing budget");
+	} else if (rc == 0) {
 		fuzz_require(out.len - (sizeof prefix - 1) < text.len,
 		    "cmd_reduce: shorter than the text");
 		fuzz_require(red_line_count(out.data + sizeof prefix - 1,
-		    out.len - (sizeof prefix - 1)) <= RED_CMD_MAX_LINES,
-		    "cmd_reduce: within the line budget");
+		    out.len - (sizeof prefix - 1)) <= RED_CMD_LISTING_FACTOR *
+		    RED_CMD_MAX_LINES, "cmd_reduce: within the line budget");
 		fuzz_require(res.name[0] != '\0', "cmd_reduce: names the reducer");
 	} else {
 		fuzz_require(rc == -1, "cmd_reduce: 0 or -1");

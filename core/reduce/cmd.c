@@ -1,4 +1,6 @@
 /* RED-CMD: matching command words to reducer plugins, and running one. */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +214,20 @@ red_cmd_reduce(const char *line, const char *text, size_t len,
 		snprintf(res->plugin, sizeof res->plugin, "%s",
 		    c[i].entry->name);
 		res->lossless = got == 1;
+		rc = 0;
+	}
+	/*
+	 * RED-FAITHFUL: a listing within its budget that no reducer could
+	 * shorten keeps every row: it goes whole, not to the generic head
+	 * and tail, whose budget is a read's, not a listing's.
+	 */
+	if (rc != 0 && flags == RED_FAITHFUL_LISTING && max_lines > 0 &&
+	    len > 0) {
+		buf_add(out, text, len);
+		snprintf(res->name, sizeof res->name, "%s", RED_CMD_WHOLE);
+		snprintf(res->version, sizeof res->version, "%s",
+		    PACKAGE_VERSION);
+		res->lossless = true;
 		rc = 0;
 	}
 	buf_free(&tmp);

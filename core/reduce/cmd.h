@@ -50,6 +50,9 @@ void	 red_cmd_argv_free(char **argv);
  */
 #define RED_CMD_FOOTER_LINES	8
 
+/* res.name of a listing within its budget that went whole (no reducer). */
+#define RED_CMD_WHOLE	"listing"
+
 struct red_cmd_result {
 	char	name[64];	/* the reducer that ran, "" when none */
 	char	version[32];
@@ -71,6 +74,9 @@ struct red_cmd_result {
  * result is shorter than text and holds every rare line of it
  * (RED-FAITHFUL, reduce/shape.h), else -1 with out untouched; a reducer
  * whose result misses a rare line passes the turn to the next match.
+ * A listing command (ls, find, du, ps, ...) whose output fits
+ * RED_CMD_LISTING_FACTOR times max_lines and that no reducer shortened
+ * goes whole: 0, res->name RED_CMD_WHOLE, lossless.
  * max_lines is the budget passed to the reducer; a result with more lines
  * is refused.  exit_code is -1 when unknown.
  */

@@ -6,7 +6,7 @@
  *  - the one rare line put at a random place among thousands of lines
  *    that share a few shapes (a log flood);
  *  - every name of a listing whose entries got random names (ls -l,
- *    find, docker ps, kubectl get, ps aux) while it fits a listing's
+ *    find, du, docker ps, kubectl get, ps aux) while it fits a listing's
  *    budget;
  *  - every diff and hunk header and every conflict marker of a diff with
  *    a combined-diff (conflict) section put among its files.
@@ -239,7 +239,18 @@ ps_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 	    pick(s, 9), pick(s, 99999), pick(s, 9999), pick(s, 60), nm);
 }
 
+static void
+du_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	static const char *const units[] = { "K", "M", "G" };
+
+	(void)i;
+	buf_printf(b, "%zu.%zu%s\t./%s/%s\n", 1 + pick(s, 999), pick(s, 10),
+	    units[pick(s, 3)], pick(s, 2) ? "lib" : "share", nm);
+}
+
 static const struct listing listings[] = {
+	{ "du -h", du_row, "" },
 	{ "ls -l", ls_row, "total 1234\n" },
 	{ "find .", find_row, "" },
 	{ "docker ps -a", docker_row, "CONTAINER ID   IMAGE   COMMAND   "

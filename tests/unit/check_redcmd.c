@@ -197,6 +197,37 @@ START_TEST(test_dispatch_no_candidates)
 }
 END_TEST
 
+/*
+ * RED-FAITHFUL: a listing command that no reducer takes (lsblk here)
+ * goes whole while it fits the listing budget (4 x 200 lines), to the
+ * generic stages beyond it; a command that is not a listing never goes
+ * whole.
+ */
+START_TEST(test_dispatch_listing_whole)
+{
+	struct aiterm_buf out = BUF_INIT, text = BUF_INIT;
+	struct red_cmd_result res;
+	size_t i;
+
+	for (i = 0; i < 700; i++)
+		buf_printf(&text, "sd%zu   8:%zu  0  10G  0 disk\n", i, i);
+	ck_assert_int_eq(run("lsblk", buf_str(&text), &out, &res), 0);
+	ck_assert_str_eq(buf_str(&out), buf_str(&text));
+	ck_assert_str_eq(res.name, RED_CMD_WHOLE);
+	ck_assert(res.lossless);
+	buf_reset(&out);
+	ck_assert_int_eq(run("cat disks.txt", buf_str(&text), &out, &res), -1);
+	ck_assert_uint_eq(out.len, 0);
+	for (; i < 900; i++)
+		buf_printf(&text, "sd%zu   8:%zu  0  10G  0 disk\n", i, i);
+	ck_assert_int_eq(run("lsblk", buf_str(&text), &out, &res), -1);
+	ck_assert_uint_eq(out.len, 0);
+	ck_assert_int_eq(run("lsblk", "", &out, &res), -1);
+	buf_free(&out);
+	buf_free(&text);
+}
+END_TEST
+
 START_TEST(test_dispatch_faithful)
 {
 	struct aiterm_buf out = BUF_INIT;
@@ -231,6 +262,7 @@ main(void)
 	tcase_add_test(tc, test_dispatch_match);
 	tcase_add_test(tc, test_dispatch_no_match);
 	tcase_add_test(tc, test_dispatch_faithful);
+	tcase_add_test(tc, test_dispatch_listing_whole);
 	tcase_add_test(tc, test_dispatch_no_candidates);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
