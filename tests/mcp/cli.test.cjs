@@ -40,16 +40,20 @@ async function cliJson(rig, args, code = 0, opts = {}) {
 }
 
 /*
- * A copy of v with every string s replaced by to, without the timings and
- * the log positions: two twin terminals do not receive the same bytes
- * (echo timing, redraws), so offsets differ by a few bytes.
+ * A copy of v with every word s (a session id: not inside another word,
+ * such as the temporary folder "aiterm-mcp-bdZrxM" for "mcp-b", which
+ * failed one CI run in 62) replaced
+ * by to, without the timings and the log positions: two twin terminals do
+ * not receive the same bytes (echo timing, redraws), so offsets differ by
+ * a few bytes.
  */
 const VOLATILE = new Set(['duration_ms', 'cursor', 'line', 'bytes']);
 function normal(v, s, to) {
+	const word = new RegExp(`(?<![\\w-])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'g');
 	return JSON.parse(JSON.stringify(v, (k, x) => {
 		if (VOLATILE.has(k))
 			return undefined;
-		return typeof x === 'string' ? x.split(s).join(to) : x;
+		return typeof x === 'string' ? x.replace(word, to) : x;
 	}));
 }
 
