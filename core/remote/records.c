@@ -102,9 +102,11 @@ remote_records_note(const char *host, const char *tool, json_t *args,
 		    "session_id", session, "tool", tool));
 }
 
-/* A record of kind that is whole: its ids valid, not expired. */
-static bool
-record_ok(const char *kind, json_t *rec, long long now)
+/* What a record file of kind holds. */
+enum record_state { REC_OK, REC_BAD, REC_EXPIRED };
+
+static enum record_state
+record_state(const char *kind, json_t *rec, long long now)
 {
 	const char *session = json_string_value(json_object_get(rec,
 	    "session_id"));
@@ -112,13 +114,15 @@ record_ok(const char *kind, json_t *rec, long long now)
 	    "delivery_id"));
 
 	if (session == NULL || !session_id_valid(session))
-		return false;
+		return REC_BAD;
 	if (strcmp(kind, "deliveries") != 0)
-		return true;
+		return REC_OK;
+	if (id == NULL || !delivery_id_valid(id))
+		return REC_BAD;
 	/* The far side forgets an unclaimed answer after DELIVERY_TTL_S. */
-	return id != NULL && delivery_id_valid(id) && now - (long long)
-	    json_integer_value(json_object_get(rec, "created_ms")) <
-	    (long long)DELIVERY_TTL_S * 1000;
+	return now - (long long)json_integer_value(json_object_get(rec,
+	    "created_ms")) < (long long)DELIVERY_TTL_S * 1000 ? REC_OK :
+	    REC_EXPIRED;
 }
 
 /* The records of kind of one host folder, appended to out. */
@@ -128,6 +132,7 @@ host_records(const char *dir, const char *kind, json_t *out)
 	json_t *host, *rec, *o;
 	char *path = xasprintf("%s/host.json", dir), *sub;
 	long long now = session_now_ms();
+	enum record_state st;
 	struct dirent *de;
 	DIR *d;
 	size_t len;
@@ -143,9 +148,10 @@ host_records(const char *dir, const char *kind, json_t *out)
 			continue;
 		path = xasprintf("%s/%s", sub, de->d_name);
 		rec = json_load_file(path, 0, NULL);
-		if (!record_ok(kind, rec, now)) {
-			if (json_is_object(rec))
-				unlink(path);	/* expired */
+		if ((st = record_state(kind, rec, now)) != REC_OK) {
+			/* A file that is not a record is left to a person. */
+			if (st == REC_EXPIRED)
+				unlink(path);
 			json_decref(rec);
 			free(path);
 			continue;
