@@ -136,6 +136,20 @@ rewrite_watch(const char *host, json_t *result, json_t *sc)
 	buf_free(&cmd);
 }
 
+/* "answer: pty_read ..." names the call that reads it: there, too. */
+static void
+rewrite_answer(const char *host, json_t *result)
+{
+	struct aiterm_buf word = BUF_INIT;
+
+	buf_adds(&word, "remote=");
+	buf_add_word(&word, host);
+	buf_addc(&word, ' ');
+	rewrite_texts(json_object_get(result, "content"), "answer: pty_read ",
+	    "", buf_str(&word));
+	buf_free(&word);
+}
+
 void
 remote_far_commands(const char *host, json_t *result)
 {
@@ -145,4 +159,5 @@ remote_far_commands(const char *host, json_t *result)
 		return;
 	rewrite_waiter(host, result, sc);
 	rewrite_watch(host, result, sc);
+	rewrite_answer(host, result);
 }

@@ -16,6 +16,9 @@
  *   line): for a person, at a terminal,
  *
  *     ssh -t [-p PORT] [-F $AITERM_SSH_CONFIG] -- HOST '<far command>'
+ *
+ * And the receipt's "answer: pty_read ..." gains "remote=HOST ": the read
+ * that gets the answer is a relayed one.
  */
 #ifndef AITERM_REMOTE_FARCMD_H
 #define AITERM_REMOTE_FARCMD_H

@@ -70,6 +70,7 @@ test('REM-RELAY AGT-LAUNCH AGT-TURN: agent_launch of Claude Code on another host
 	assert.match(l.text, new RegExp(`^watch: ssh -t -F \\S+ -- far '${watch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}agent-[0-9a-f]+'$`, 'm'), l.text);
 	assert.equal(l.sc.attach, l.text.match(/^watch: (.+)$/m)[1]);
 	const id = l.text.match(/^launched claude-code \S+ in (\S+) \(launch /m)[1];
+	assert.match(l.text, new RegExp(`^answer: pty_read remote=far session_id=${id} agent_transcript=true wait=true$`, 'm'), l.text);
 	/* DLV-WAIT: the waiter runs aiterm-wait there, through ssh (ADR 0026). */
 	const m = l.text.match(/^delivery: (d[0-9a-f]{16}) waiting; its answer is printed by: (ssh .+)$/m);
 	assert.ok(m, `the receipt's waiter goes through ssh: ${l.text}`);

@@ -26,8 +26,9 @@ far_result(const char *waiter, const char *state, const char *id)
 	buf_adds(&cmd, " --state-dir ");
 	buf_add_sq(&cmd, state);
 	buf_printf(&cmd, " %s", id);
-	if (asprintf(&line, "launched x\ndelivery: %s waiting; its answer is "
-	    "printed by: %s\nwatch: tmux\n", id, buf_str(&cmd)) < 0)
+	if (asprintf(&line, "launched x\nanswer: pty_read session_id=x "
+	    "agent_transcript=true wait=true\ndelivery: %s waiting; its answer "
+	    "is printed by: %s\nwatch: tmux\n", id, buf_str(&cmd)) < 0)
 		abort();
 	r = json_pack("{s:[{s:s, s:s}], s:{s:{s:[s, s, s, s]}, s:s}}",
 	    "content", "type", "text", "text", line, "structuredContent",
@@ -98,6 +99,9 @@ START_TEST(test_plain_paths)
 	    "structuredContent"), "wait_command")), want);
 	ck_assert_ptr_nonnull(strstr(text_of(r), want));
 	ck_assert_ptr_nonnull(strstr(text_of(r), "\nwatch: tmux\n"));
+	ck_assert_ptr_nonnull(strstr(text_of(r), "\nanswer: pty_read "
+	    "remote=u@far.example:2222 session_id=x agent_transcript=true "
+	    "wait=true\n"));
 	json_decref(r);
 }
 END_TEST
