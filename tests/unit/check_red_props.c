@@ -6,8 +6,8 @@
  *  - the one rare line put at a random place among thousands of lines
  *    that share a few shapes (a log flood);
  *  - every name of a listing whose entries got random names (ls -l,
- *    find, du, docker ps, kubectl get, ps aux) while it fits a listing's
- *    budget;
+ *    find, du, dpkg -l, pip list, df, git branch, docker ps, kubectl
+ *    get, ps aux) while it fits a listing's budget;
  *  - every diff and hunk header and every conflict marker of a diff with
  *    a combined-diff (conflict) section put among its files.
  * The checks here are plain substring searches, independent of
@@ -249,8 +249,51 @@ du_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 	    units[pick(s, 3)], pick(s, 2) ? "lib" : "share", nm);
 }
 
+static void
+dpkg_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	static const char *const st[] = { "ii", "ii", "ii", "rc", "hi" };
+
+	buf_printf(b, "%s  %-40s %zu.%zu-%zu   %-12s the %s package\n",
+	    st[pick(s, 5)], nm, 1 + i % 9, pick(s, 20), 1 + pick(s, 3),
+	    pick(s, 2) ? "amd64" : "all", nm);
+}
+
+static void
+pip_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	(void)i;
+	buf_printf(b, "%-30s %zu.%zu.%zu\n", nm, pick(s, 9), pick(s, 30),
+	    pick(s, 9));
+}
+
+static void
+df_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	buf_printf(b, "/dev/sd%c%zu  %zuG  %zuG  %zuG  %zu%% /srv/%s\n",
+	    (char)('a' + i % 26), i, 10 + pick(s, 900), pick(s, 9), pick(s, 9),
+	    pick(s, 100), nm);
+}
+
+static void
+branch_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	(void)i;
+	buf_printf(b, "  %s%s\n", pick(s, 2) ? "remotes/origin/" : "", nm);
+}
+
 static const struct listing listings[] = {
 	{ "du -h", du_row, "" },
+	{ "dpkg -l", dpkg_row, "Desired=Unknown/Install/Remove/Purge/Hold\n"
+	    "| Status=Not/Inst/Conf-files/Unpacked/halF-conf/Half-inst/"
+	    "trig-aWait/Trig-pend\n|/ Err?=(none)/Reinst-required (Status,"
+	    "Err: uppercase=bad)\n||/ Name           Version      "
+	    "Architecture Description\n+++-==============-============-"
+	    "============-=========\n" },
+	{ "pip list", pip_row, "Package    Version\n---------- -------\n" },
+	{ "df -h", df_row, "Filesystem      Size  Used Avail Use% Mounted "
+	    "on\n" },
+	{ "git branch -a", branch_row, "* main\n" },
 	{ "ls -l", ls_row, "total 1234\n" },
 	{ "find .", find_row, "" },
 	{ "docker ps -a", docker_row, "CONTAINER ID   IMAGE   COMMAND   "
