@@ -7,11 +7,12 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "agent/harness.h"
 #include "mcp/server.h"
 #include "remote/askpass.h"
+#include "remote/farcmd.h"
 #include "remote/records.h"
 #include "remote/relay.h"
-#include "remote/farcmd.h"
 #include "state/stateroot.h"
 #include "util/buf.h"
 #include "util/envnum.h"
@@ -64,6 +65,7 @@ struct rhost {
 	uv_process_t		 proc;
 	uv_pipe_t		 in, out, err;
 	uv_timer_t		 deadline;
+	unsigned		 start_ms;	/* its length */
 	struct askpass		*ap;
 	enum phase		 phase;
 	struct aiterm_buf	 rd;
@@ -277,25 +279,6 @@ send_call(struct rhost *h, struct rcall *c)
 	    c->args));
 }
 
-/* Dotted numbers compared ("0.10.1" > "0.9"); what follows them is not. */
-static int
-version_cmp(const char *a, const char *b)
-{
-	unsigned long x, y;
-	char *ea, *eb;
-
-	for (;;) {
-		x = strtoul(a, &ea, 10);
-		y = strtoul(b, &eb, 10);
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (*ea != '.' || *eb != '.')
-			return (*ea == '.') - (*eb == '.');
-		a = ea + 1;
-		b = eb + 1;
-	}
-}
-
 /*
  * Why the far side's answer to initialize is not one the relay can use,
  * or NULL: an error, another program, or an aiterm-mcp older than
@@ -319,7 +302,7 @@ refused_initialize(const struct rhost *h, json_t *msg)
 		return xasprintf("REMOTE_AITERM_MISSING: %s: the program run as "
 		    "aiterm-mcp answered as %s %s", h->host,
 		    name != NULL ? name : "(no name)", ver != NULL ? ver : "");
-	if (ver == NULL || version_cmp(ver, MIN_VERSION) < 0)
+	if (ver == NULL || harness_version_cmp(ver, MIN_VERSION) < 0)
 		return xasprintf("REMOTE_AITERM_TOO_OLD: %s has aiterm-mcp %s; "
 		    "the relay needs %s or later", h->host,
 		    ver != NULL ? ver : "(no version)", MIN_VERSION);
@@ -584,7 +567,7 @@ on_deadline(uv_timer_t *t)
 		[PH_LAUNCH] = "the launch line did not say ready",
 		[PH_MCP] = "aiterm-mcp there did not answer initialize",
 	};
-	unsigned ms = start_ms();
+	unsigned ms = h->start_ms;
 	char *why = xasprintf("REMOTE_UNREACHABLE: %s did not start aiterm-mcp "
 	    "within %u.%u s: %s%s%s", h->host, ms / 1000, ms % 1000 / 100,
 	    stuck[h->phase], h->errtail[0] != '\0' ? "; ssh said: " : "",
@@ -768,7 +751,8 @@ host_start(const char *host, char **why)
 	}
 	uv_read_start((uv_stream_t *)&h->out, alloc_cb, on_out);
 	uv_read_start((uv_stream_t *)&h->err, alloc_cb, on_err);
-	uv_timer_start(&h->deadline, on_deadline, start_ms(), 0);
+	h->start_ms = start_ms();
+	uv_timer_start(&h->deadline, on_deadline, h->start_ms, 0);
 	if (h->phase == PH_LAUNCH)
 		launch(h);	/* probed before, in this process */
 	return h;

@@ -333,6 +333,22 @@ START_TEST(test_ls_many)
 	ck_assert_ptr_nonnull(strstr(got, "(largest: n003 3.5G, n007 900M, "));
 	free(got);
 
+	/*
+	 * Names that fill the budget to its last line once the largest-files
+	 * line is counted too: the result still fits (the dispatcher refuses
+	 * one line more, and the generic stages would have run).
+	 */
+	buf_reset(&b);
+	buf_adds(&b, "total 800\n");
+	for (i = 0; i < 1596; i++)
+		buf_printf(&b, "-rw-r--r--  1 u g  %4zu Jan  1  2024 %070zu\n",
+		    i, i);
+	got = reduce("ls -l", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(res.name, "ls-long");
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 800);
+	free(got);
+
 	/* So many that even the names do not fit: first, last, counted. */
 	buf_reset(&b);
 	buf_adds(&b, "total 800\n");

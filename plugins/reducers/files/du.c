@@ -1,8 +1,8 @@
 /*
  * du: within the budget it declines, and every row stays (a listing no
- * reducer takes goes whole, core/reduce/cmd.c).  Beyond the budget, the rows a person reads du for: the folders
- * asked about and each folder right below them, and the largest of the
- * rest, all in du's order, then one line saying exactly which rows were
+ * reducer takes goes whole, core/reduce/cmd.c).  Beyond the budget, the
+ * rows a person reads du for: the folders asked about and each folder
+ * right below them, and the largest of the rest, all in du's order, then one line saying exactly which rows were
  * left out: "(… 1253 more rows left out, each 36K or smaller)".  Error
  * lines ("du: cannot read directory ...") all stay.  Sizes are du's
  * (blocks, or -h's "4.0K", "1.7M"), compared by value.  A line that is
@@ -13,7 +13,7 @@
 
 #include "files.h"
 
-#define DU_TOP		100	/* the largest other rows kept beyond the budget */
+#define DU_TOP		100	/* the largest other rows kept */
 
 struct du_row {
 	double	 size;		/* in du's units times 1024^unit */
@@ -101,8 +101,10 @@ red_du(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 			by[n++].line = i;
 		}
 	}
-	/* Then the largest of the others. */
-	top = DU_TOP < budget - 1 - kept ? DU_TOP : budget - 1 - kept;
+	/* Then the largest of the others, within the budget (and its line). */
+	top = kept + 1 >= budget ? 0 : budget - 1 - kept;
+	if (top > DU_TOP)
+		top = DU_TOP;
 	qsort(by, n, sizeof *by, rank_cmp);
 	for (i = 0; i < n && i < top; i++)
 		r[by[i].line].keep = true;

@@ -5,8 +5,9 @@
  * the rows.  "total N", folder headings and error lines stay.  Nothing
  * else is left out when the listing fits the budget.  A longer listing
  * keeps every name, packed several to a line ("x  dir/  y -> z"), says
- * which fields went and gives the three largest files their sizes; only when even that is over the budget does a
- * listing of one folder keep its first and last entries and count those
+ * which fields went and gives the three largest files their sizes; only
+ * when even that is over the budget does a listing of one folder keep
+ * its first and last entries and count those
  * between by type ("… 780 more: 730 directories, 50 links").  Output that is not
  * a long listing (plain ls, another locale's dates) is declined.
  */
@@ -236,30 +237,32 @@ entry_size(const struct ls_entry *e)
 /*
  * Names only leaves sizes out; the LS_LARGEST largest files keep theirs
  * (the one a person scans a folder for), on one line after the header.
+ * The number of lines written: 0 or 1.
  */
-static void
+static size_t
 put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct ls_entry *e, const bool *is, size_t n)
 {
-	size_t top[LS_LARGEST], ntop = 0, i, k;
+	size_t top[LS_LARGEST + 1], ntop = 0, i, k;
+	double size[LS_LARGEST + 1], v;
 	struct ls_field f[1] = { { 0, 0 } };
 	struct rl_line head, name;
-	double v;
 
+	/* An insertion into the sorted few; the one past the end falls off. */
 	for (i = 0; i < n; i++) {
 		if (!is[i] || (v = entry_size(&e[i])) <= 0)
 			continue;
-		for (k = ntop; k > 0 && entry_size(&e[top[k - 1]]) < v; k--)
-			if (k < LS_LARGEST)
-				top[k] = top[k - 1];
-		if (k < LS_LARGEST) {
-			top[k] = i;
-			if (ntop < LS_LARGEST)
-				ntop++;
+		for (k = ntop; k > 0 && size[k - 1] < v; k--) {
+			size[k] = size[k - 1];
+			top[k] = top[k - 1];
 		}
+		size[k] = v;
+		top[k] = i;
+		if (ntop < LS_LARGEST)
+			ntop++;
 	}
 	if (ntop < 2)
-		return;
+		return 0;
 	h->buf_add(out, "(largest:", strlen("(largest:"));
 	for (k = 0; k < ntop; k++) {
 		name = entry_name(&e[top[k]], &head);
@@ -271,12 +274,13 @@ put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
 		    e[top[k]].rest.p + f[0].start);
 	}
 	h->buf_add(out, ")\n", 2);
+	return 1;
 }
 
 /*
  * A listing beyond the budget keeps every name (RED-FAITHFUL): a line
- * saying which fields went, the largest files with their sizes, then the names of each folder packed
- * LS_WIDTH wide, two blanks apart, a directory's with a '/' after it, a
+ * saying which fields went, the largest files with their sizes, then the
+ * names of each folder packed LS_WIDTH wide, two blanks apart, a directory's with a '/' after it, a
  * link's with its target.  Headings, "total" and error lines stay.  The
  * number of lines, or 0 when even that is over the budget.
  */
@@ -290,7 +294,7 @@ put_names(const struct aiterm_host *h, struct aiterm_buf *out,
 
 	h->buf_printf(out, "(%zu entries, more than fit: names only; "
 	    "permissions, links, owner, size and date left out)\n", n);
-	put_largest(h, out, e, is, t->n);
+	lines += put_largest(h, out, e, is, t->n);
 	for (i = 0; i < t->n && lines <= budget; i++) {
 		if (!is[i]) {
 			if (rl_blank(&t->v[i]))

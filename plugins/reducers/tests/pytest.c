@@ -26,8 +26,9 @@
  *   lines shown; the other lines shown are rtk's relevant lines that are
  *   not "E" lines, and the lines left out are counted ("… +9 lines").
  * - When more than ten entries would be listed, FAILED and ERROR summary
- *   lines that repeat a block of the same test are dropped first, so that a failing
- *   test's name is not pushed behind "… +N more failures" by duplicates.
+ *   lines that repeat a block of the same test are dropped first, so
+ *   that a failing test's name is not pushed behind "… +N more
+ *   failures" by duplicates.
  * - The warnings summary, which rtk leaves out, follows as "Warnings:":
  *   each distinct line once, at most PY_MAX_WARN.
  * - An output without a summary line that this reducer knows is declined,
