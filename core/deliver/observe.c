@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "deliver/expire.h"
+#include "mcp/server.h"
 #include "deliver/observe.h"
 #include "deliver/receiver.h"
 #include "plugin/host.h"
@@ -12,7 +13,29 @@
 struct observer {
 	struct delivery	 d;
 	int		 lock_fd;
+	uv_timer_t	 retry;		/* a relayed read: the next try */
+	unsigned	 retry_ms;	/* 0: no timer */
 };
+
+static void	observe(struct observer *ob);
+
+static void
+observer_closed(uv_handle_t *h)
+{
+	free(h->data);
+}
+
+static void
+observer_free(struct observer *ob)
+{
+	close(ob->lock_fd);
+	if (ob->retry_ms == 0) {
+		free(ob);
+		return;
+	}
+	ob->retry.data = ob;
+	uv_close((uv_handle_t *)&ob->retry, observer_closed);
+}
 
 /* A ready record's answer to its receiver, when that hands it over. */
 static void
@@ -61,8 +84,95 @@ observed(void *arg, json_t *result)
 	    "ended", text, strlen(text), &err) == 0)
 		hand_over(&ob->d);
 	error_clear(&err);
-	close(ob->lock_fd);
-	free(ob);
+	observer_free(ob);
+}
+
+/*
+ * What a relayed read fails with while the host is away (ssh's own end,
+ * no connection yet, a secret this server no longer holds): the same turn
+ * is read again later, never resent.
+ */
+static const char *const transient[] = {
+	"REMOTE_CONNECTION_LOST", "REMOTE_UNREACHABLE", "REMOTE_AUTH_FAILED",
+};
+
+/* The longest wait pty_read's schema allows (PTY_WAIT_PROPS). */
+#define READ_MAX_S	3600
+#define RETRY_FIRST_MS	1000
+#define RETRY_MAX_MS	60000
+
+static long long
+deadline_ms(const struct delivery *d)
+{
+	return d->created_ms + (long long)DELIVERY_TTL_S * 1000;
+}
+
+static void
+retry_due(uv_timer_t *t)
+{
+	observe(t->data);
+}
+
+static void
+observed_remote(void *arg, json_t *result)
+{
+	struct observer *ob = arg;
+	const char *text = result_text(result), *state;
+	size_t i;
+
+	/* A relayed wait lasts at most READ_MAX_S: the next one goes on. */
+	state = json_string_value(json_object_get(json_object_get(result,
+	    "structuredContent"), "state"));
+	if (!json_is_true(json_object_get(result, "isError")) &&
+	    state != NULL && strcmp(state, "running") == 0 &&
+	    session_now_ms() < deadline_ms(&ob->d)) {
+		observe(ob);
+		return;
+	}
+
+	if (json_is_true(json_object_get(result, "isError")) &&
+	    session_now_ms() + ob->retry_ms < deadline_ms(&ob->d)) {
+		for (i = 0; i < sizeof transient / sizeof transient[0]; i++) {
+			if (strstr(text, transient[i]) == NULL)
+				continue;
+			if (ob->retry_ms == 0) {
+				uv_timer_init(server_loop(), &ob->retry);
+				ob->retry.data = ob;
+				ob->retry_ms = RETRY_FIRST_MS;
+			} else if ((ob->retry_ms *= 2) > RETRY_MAX_MS)
+				ob->retry_ms = RETRY_MAX_MS;
+			host_get()->log(AITERM_LOG_INFO, "deliver", "%s: %s "
+			    "again in %u ms: %s", ob->d.id, ob->d.remote,
+			    ob->retry_ms, text);
+			uv_timer_start(&ob->retry, retry_due, ob->retry_ms, 0);
+			return;
+		}
+	}
+	observed(arg, result);
+}
+
+/*
+ * The turn's end, read where the child runs: here with the server's own
+ * pty_read, on another host with a relayed one (remote/handover.h).
+ */
+static void
+observe(struct observer *ob)
+{
+	const struct delivery *d = &ob->d;
+	long long left = (deadline_ms(d) - session_now_ms()) / 1000;
+
+	if (d->remote[0] != '\0' && left > READ_MAX_S)
+		left = READ_MAX_S;
+	json_t *args = json_pack("{s:s, s:b, s:b, s:I, s:i}", "session_id",
+	    d->session, "agent_transcript", 1, "wait", 1, "timeout",
+	    (json_int_t)(left > 1 ? left : 1), "turn", (int)d->turn);
+
+	if (d->remote[0] == '\0') {
+		tool_call_internal("pty_read", args, observed, ob);
+		return;
+	}
+	json_object_set_new(args, "remote", json_string(d->remote));
+	(void)tool_call_checked("pty_read", args, observed_remote, ob);
 }
 
 void
@@ -72,9 +182,7 @@ delivery_observe(const struct delivery *d, int lock_fd)
 
 	ob->d = *d;
 	ob->lock_fd = lock_fd;
-	tool_call_internal("pty_read", json_pack("{s:s, s:b, s:b, s:i, s:i}",
-	    "session_id", d->session, "agent_transcript", 1, "wait", 1,
-	    "timeout", DELIVERY_TTL_S, "turn", (int)d->turn), observed, ob);
+	observe(ob);
 }
 
 /*

@@ -102,7 +102,7 @@ parent_child_free(struct tool_call *call, const char *session,
 
 /* A parent whose receiver hands the answer over by itself. */
 static void
-self_receipt(struct parent_delivery *p, struct aiterm_buf *text, json_t *sc,
+self_receipt(const struct parent_delivery *p, struct aiterm_buf *text, json_t *sc,
     const char *how)
 {
 	buf_printf(text, "delivery: %s waiting; the answer comes back by "
@@ -115,7 +115,7 @@ self_receipt(struct parent_delivery *p, struct aiterm_buf *text, json_t *sc,
 
 /* A parent without a receiver: the waiter's command line. */
 static void
-waiter_receipt(struct parent_delivery *p, struct aiterm_buf *text,
+waiter_receipt(const struct parent_delivery *p, struct aiterm_buf *text,
     json_t *sc, const char *lead)
 {
 	struct aiterm_buf cmd = BUF_INIT;
@@ -178,6 +178,15 @@ parent_delivery_sent(struct parent_delivery *p,
 			return;
 		}
 	}
+	parent_delivery_receipt(p, text, sc);
+	delivery_observe(&p->d, p->lock_fd);
+	p->lock_fd = -1;
+}
+
+void
+parent_delivery_receipt(const struct parent_delivery *p,
+    struct aiterm_buf *text, json_t *sc)
+{
 	if (p->r == NULL)
 		waiter_receipt(p, text, sc, "its answer is printed by");
 	else if (!p->r->offer_waiter)
@@ -191,6 +200,13 @@ parent_delivery_sent(struct parent_delivery *p,
 		json_object_set_new(sc, "wait_command", json_null());
 		buf_free(&lead);
 	}
-	delivery_observe(&p->d, p->lock_fd);
+}
+
+int
+parent_delivery_prepare(struct parent_delivery *p, struct tool_call *call,
+    struct aiterm_error *err)
+{
+	memset(p, 0, sizeof *p);
 	p->lock_fd = -1;
+	return parent_of_call(call, true, &p->d, &p->r, err);
 }

@@ -38,6 +38,16 @@ int	parent_delivery_check(struct tool_call *call,
  */
 int	parent_child_free(struct tool_call *call, const char *session,
 	    struct aiterm_error *err);
+/*
+ * The call's parent into p->d and its receiver into p->r (NULL: the
+ * waiter), no record yet: -1 with err when that receiver cannot take an
+ * answer now (a dispatch relayed to another host, remote/handover.h).
+ */
+int	parent_delivery_prepare(struct parent_delivery *p,
+	    struct tool_call *call, struct aiterm_error *err);
+/* For a saved record: its receipt line (text) and fields (sc). */
+void	parent_delivery_receipt(const struct parent_delivery *p,
+	    struct aiterm_buf *text, json_t *sc);
 /* After the dispatch: the receipt's line and fields. */
 void	parent_delivery_sent(struct parent_delivery *p,
 	    const struct dispatch_result *d, struct aiterm_buf *text,

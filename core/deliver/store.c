@@ -123,6 +123,9 @@ delivery_json(const struct delivery *d)
 		    json_string(d->conversation));
 	if (d->home[0] != '\0')
 		json_object_set_new(j, "home", json_string(d->home));
+	if (d->remote[0] != '\0')
+		json_object_set_new(j, "remote", json_pack("{s:s, s:s}",
+		    "host", d->remote, "delivery_id", d->remote_id));
 	return j;
 }
 
@@ -172,6 +175,10 @@ delivery_read(const char *id, struct delivery *d, struct aiterm_error *err)
 	copy(d->conversation, sizeof d->conversation, json_object_get(j,
 	    "conversation"));
 	copy(d->home, sizeof d->home, json_object_get(j, "home"));
+	o = json_object_get(j, "remote");
+	copy(d->remote, sizeof d->remote, json_object_get(o, "host"));
+	copy(d->remote_id, sizeof d->remote_id, json_object_get(o,
+	    "delivery_id"));
 	d->turn = (unsigned)json_integer_value(json_object_get(j, "turn"));
 	o = json_object_get(j, "owner");
 	d->owner_pid = (long)json_integer_value(json_object_get(o, "pid"));

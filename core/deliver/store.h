@@ -40,6 +40,9 @@ struct delivery {
 	char		 ref[80];	/* claude: the parent's tool_use_id */
 	char		 conversation[80];	/* claude: session_id; codex: thread */
 	char		 home[256];	/* codex: the parent's CODEX_HOME */
+	/* A dispatch relayed there: the host (no secret), its record's id. */
+	char		 remote[256];
+	char		 remote_id[DELIVERY_ID_MAX + 1];
 	char		 outcome[32];	/* done, error, exited ... (ready) */
 	unsigned	 turn;		/* 0 until the send is confirmed */
 	char		 cursor[48];

@@ -57,13 +57,13 @@ out:
 }
 
 static void
-record_remove(const char *host, const char *id)
+record_remove(const char *host, const char *kind, const char *id)
 {
 	char *dir = host_dir(host), *path;
 
 	if (dir == NULL)
 		return;
-	path = xasprintf("%s/sessions/%s.json", dir, id);
+	path = xasprintf("%s/%s/%s.json", dir, kind, id);
 	unlink(path);
 	free(path);
 	free(dir);
@@ -81,7 +81,7 @@ remote_records_note(const char *host, const char *tool, json_t *args,
 	if (strcmp(tool, "pty_close") == 0) {
 		id = json_string_value(json_object_get(args, "session_id"));
 		if (id != NULL && session_id_valid(id))
-			record_remove(host, id);
+			record_remove(host, "sessions", id);
 		return;
 	}
 	sc = json_object_get(result, "structuredContent");
@@ -100,6 +100,13 @@ remote_records_note(const char *host, const char *tool, json_t *args,
 	if (session != NULL && session_id_valid(session))
 		record_add(host, "sessions", session, json_pack("{s:s, s:s}",
 		    "session_id", session, "tool", tool));
+}
+
+void
+remote_records_forget_delivery(const char *host, const char *id)
+{
+	if (delivery_id_valid(id))
+		record_remove(host, "deliveries", id);
 }
 
 /* What a record file of kind holds. */

@@ -24,6 +24,8 @@
 /* After a relayed call ended with result (NULL: a JSON-RPC error). */
 void	 remote_records_note(const char *host, const char *tool,
 	    json_t *args, json_t *result);
+/* A delivery record a local one took over (remote/handover.h). */
+void	 remote_records_forget_delivery(const char *host, const char *id);
 /*
  * Every record, oldest first: [{host, session_id, tool, created_ms}].
  * New reference; an empty array when there are none or no state root.

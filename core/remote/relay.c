@@ -11,6 +11,7 @@
 #include "mcp/server.h"
 #include "remote/askpass.h"
 #include "remote/farcmd.h"
+#include "remote/handover.h"
 #include "remote/records.h"
 #include "remote/relay.h"
 #include "state/stateroot.h"
@@ -355,6 +356,8 @@ got(struct rhost *h, json_t *msg)
 		remote_records_note(h->host, c->tool, c->args,
 		    json_object_get(msg, "result"));
 		remote_far_commands(h->host, json_object_get(msg, "result"));
+		remote_handover(c->call, h->host, json_object_get(msg,
+		    "result"));
 		tool_call_finish(c->call, json_incref(json_object_get(msg,
 		    "result")));
 	}

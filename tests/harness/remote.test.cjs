@@ -11,19 +11,17 @@
  * not here) are what the model reads; the receipt's waiter runs the far
  * aiterm-wait through ssh and prints the answer here.
  */
-const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
+const { AgentRig } = require('./lib/agent-rig.cjs');
 const { startClaudeMock } = require('./lib/claude-mock.cjs');
-const { sshdUnavailable, startSshd } = require('../mcp/lib/sshd.cjs');
-const { serverBinary } = require('../mcp/lib/server.cjs');
+const { sshdUnavailable } = require('../mcp/lib/sshd.cjs');
+const { startFarHost } = require('./lib/far-host.cjs');
 const { skip } = require('../mcp/lib/skip.cjs');
 
 const T = { timeout: 180000 };
-const q = (v) => `'${String(v).replace(/'/g, "'\\''")}'`;
 
 test('REM-RELAY AGT-LAUNCH AGT-TURN: agent_launch of Claude Code on another host; the answer read there from its transcript', T, async (t) => {
 	const why = sshdUnavailable();
@@ -32,31 +30,17 @@ test('REM-RELAY AGT-LAUNCH AGT-TURN: agent_launch of Claude Code on another host
 		return;
 	}
 	const mock = await startClaudeMock({ defaultText: 'Default answer.' });
-	const far = new AgentRig(null);
 	const local = new AgentRig(null);
-	let sshd = null;
+	let host = null;
 	t.after(async () => {
 		/* The local server (and its ssh) first, then sshd, then the far side's tmux and agents by PID. */
 		await local.cleanup().catch((e) => t.diagnostic(`local: ${e.message}`));
-		if (sshd)
-			await sshd.stop();
-		await far.cleanup();
+		if (host)
+			await host.stop();
 		await mock.close();
 	});
-	seedClaude(far.dirs.home, far.dirs.work);
-	far.env.ANTHROPIC_BASE_URL = mock.url;
-	sshd = await startSshd(path.join(far.dirs.root, 'sshd'));
-	/* The far aiterm-mcp: the far rig's environment, whatever sshd's session had. */
-	const wrapper = path.join(far.dirs.root, 'aiterm-mcp');
-	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(far.env).filter(([, v]) => typeof v === 'string')
-		.map(([k, v]) => `export ${k}=${q(v)}\n`).join('') + `cd ${q(far.dirs.home)}\nexec ${q(serverBinary())} "$@"\n`, { mode: 0o755 });
-	const sshDir = path.join(local.dirs.home, '.ssh');
-	fs.mkdirSync(sshDir, { mode: 0o700 });
-	fs.writeFileSync(path.join(sshDir, 'config'), ['Host far', '  HostName 127.0.0.1', `  Port ${sshd.port}`,
-		`  User ${sshd.user}`, `  IdentityFile ${sshd.key}`, '  IdentitiesOnly yes', '  StrictHostKeyChecking no',
-		'  UserKnownHostsFile /dev/null', '  LogLevel ERROR', ''].join('\n'), { mode: 0o600 });
-	local.env.AITERM_REMOTE_MCP = wrapper;
-	local.env.AITERM_SSH_CONFIG = path.join(sshDir, 'config');
+	host = await startFarHost(local, { ANTHROPIC_BASE_URL: mock.url });
+	const far = host.far;
 	local.show(t);
 	await local.start();
 

@@ -1,0 +1,109 @@
+'use strict';
+/*
+ * REM-RELAY DLV-CODEX: a real Codex parent (the interactive TUI, in a
+ * pane) launches a real Claude Code child on another host (a real sshd on
+ * 127.0.0.1, key auth) with agent_launch{remote}, and ends its turn.  Its
+ * Aiterm server takes the far delivery over (ADR 0027): a local record
+ * that names the host, Codex's receipt ("comes back by itself"), and a
+ * relayed pty_read of the child's turn.  The ssh connection is killed
+ * while the child still thinks; the server reads the same turn again and
+ * hands the answer to Codex's thread queue: the parent's next request to
+ * its mock model carries it.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { AgentRig, seedCodex } = require('./lib/agent-rig.cjs');
+const { startClaudeMock } = require('./lib/claude-mock.cjs');
+const { startCodexMock } = require('./lib/codex-mock.cjs');
+const { until } = require('./lib/until.cjs');
+const { sshdUnavailable } = require('../mcp/lib/sshd.cjs');
+const { startFarHost } = require('./lib/far-host.cjs');
+const { sshProcs } = require('../mcp/lib/remote.cjs');
+const { skip } = require('../mcp/lib/skip.cjs');
+
+const T = { timeout: 240000 };
+const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp'));
+
+test('REM-RELAY DLV-CODEX: a relayed child\'s answer reaches the Codex parent by its queue, across a dropped connection', T, async (t) => {
+	const why = sshdUnavailable();
+	if (why) {
+		skip(t, 'no-sshd', why);
+		return;
+	}
+	const parentMock = await startCodexMock({ defaultText: 'Parent default.' });
+	const childMock = await startClaudeMock({ defaultText: 'Child default.' });
+	const rig = new AgentRig(t);
+	let host = null;
+	t.after(async () => {
+		/* The local servers (and their ssh) first, then sshd and the far side by PID. */
+		await rig.cleanup().catch((e) => t.diagnostic(`local: ${e.message}`));
+		if (host)
+			await host.stop();
+		await childMock.close();
+		await parentMock.close();
+	});
+	const d = rig.dirs;
+	host = await startFarHost(rig, { ANTHROPIC_BASE_URL: childMock.url });
+	const far = host.far;
+	seedCodex(d.codex, d.work, `${parentMock.url}/v1`.replace(/\/v1\/v1$/, '/v1'));
+	/* Codex hands its MCP servers no environment: the server's is in its command. */
+	const wrapper = path.join(d.bin, 'aiterm-mcp');
+	const serverLog = path.join(d.root, 'parent-server.log');
+	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(rig.env).map(([k, v]) => `export ${k}=${JSON.stringify(v)}\n`).join('') +
+		`exec ${JSON.stringify(path.join(BUILD, 'aiterm-mcp'))} "$@" 2>>${JSON.stringify(serverLog)}\n`, { mode: 0o755 });
+	const out = execFileSync(path.join(BUILD, 'aiterm-setup'), ['--json', '--server', wrapper, '--clients', 'codex-cli'],
+		{ env: rig.env, encoding: 'utf8', timeout: 120000 });
+	assert.equal(JSON.parse(out).clients[0].status, 'registered', out);
+	const cfg = path.join(d.codex, 'config.toml');
+	fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace(/^\[mcp_servers\.aiterm\]\n/m, '[mcp_servers.aiterm]\ndefault_tools_approval_mode = "approve"\n'));
+	rig.show(t);
+	await rig.start();
+
+	/* The child thinks long enough for the connection to be cut meanwhile. */
+	childMock.push({ type: 'text', text: 'The far child says 42.', holdMs: 8000 });
+	parentMock.push(
+		{ type: 'call', name: 'agent_launch', namespace: 'mcp__aiterm', args: { remote: 'far', harness: 'claude-code', cwd: far.dirs.work, prompt: 'Far child question?' } },
+		{ type: 'text', text: 'Launched the far child; I will wait.' },
+		{ type: 'text', text: 'Got the far child\'s answer.' },
+	);
+	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: d.work, prompt: 'Ask the far child' }, 120000);
+	assert.equal(l.isError, false, l.text);
+	const bodyText = (r) => JSON.stringify(r.body || {});
+	const receipt = await until('the parent\'s tool result', () => parentMock.requests.find((r) => /delivery: d[0-9a-f]{16} waiting; the answer comes back by itself \(Codex thread queue\)/.test(bodyText(r))), 150000)
+		.catch((e) => { throw new Error(`${e.message}; the parent's last input: ${JSON.stringify(((parentMock.requests.at(-1) || {}).body || {}).input?.slice(-3))}`); });
+	const rt = bodyText(receipt);
+	assert.ok(!/its answer is printed by: ssh/.test(rt), 'no far waiter for a parent with a receiver');
+	assert.match(rt, /answer: pty_read remote=far session_id=agent-/);
+	const localId = rt.match(/delivery: (d[0-9a-f]{16}) waiting; the answer comes back by itself/)[1];
+	/* The local record names the host and the far record; nothing is owed there any more. */
+	const rec = JSON.parse(fs.readFileSync(path.join(d.state, 'parent-deliveries', `${localId}.json`), 'utf8'));
+	assert.equal(rec.parent, 'codex');
+	assert.equal(rec.remote.host, 'far');
+	assert.match(rec.remote.delivery_id, /^d[0-9a-f]{16}$/);
+	assert.ok(fs.existsSync(path.join(far.dirs.state, 'parent-deliveries', `${rec.remote.delivery_id}.json`)), 'the far record is the far side\'s');
+	assert.equal(childMock.main.some((r) => JSON.stringify(r.body.messages).includes('The far child says 42.')), false);
+	/* Cut the connection while the child still thinks. */
+	const pids = sshProcs(rig);
+	assert.ok(pids.length > 0, 'the parent\'s server holds an ssh connection');
+	for (const pid of pids)
+		process.kill(pid, 'SIGKILL');
+	const recPath = path.join(d.state, 'parent-deliveries', `${localId}.json`);
+	const woke = await until('the parent\'s turn with the answer', () => parentMock.requests.find((r) => bodyText(r).includes('The far child says 42.')), 150000)
+		.catch((e) => {
+			const log = fs.existsSync(serverLog) ? fs.readFileSync(serverLog, 'utf8').slice(-2000) : '(none)';
+			throw new Error(`${e.message}; the record: ${fs.readFileSync(recPath, 'utf8')}; the parent's server said: ${log}`);
+		});
+	const text = bodyText(woke);
+	t.diagnostic(`the parent read: ${text.slice(Math.max(0, text.indexOf('Aiterm: the answer') - 100), text.indexOf('Aiterm: the answer') + 200)}`);
+	assert.match(text, new RegExp(`Aiterm: the answer of \\S+ \\(turn 1, delivery ${localId}\\):\\\\nThe far child says 42\\.\\\\n\\[turn 1 done`));
+	assert.ok(sshProcs(rig).some((p) => !pids.includes(p)), 'a new connection read the turn again');
+	const list = await rig.call('parent_deliveries', {});
+	const mine = list.sc.deliveries.find((x) => x.id === localId);
+	assert.ok(mine, list.text);
+	assert.equal(mine.state, 'submitted', list.text);
+	assert.match(list.text, new RegExp(`^${localId}\\tsubmitted\\tagent-\\S+ turn 1 on far`, 'm'), list.text);
+	assert.equal(list.sc.remote_deliveries, undefined, list.text);
+});
