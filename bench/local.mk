@@ -38,5 +38,5 @@ CLEANFILES += bench/mux-ops$(EXEEXT)
 # Node benchmarks (print figures; not run by make check): see bench/README.md.
 EXTRA_DIST += bench/README.md bench/package.json bench/package-lock.json bench/agent.cjs \
 	bench/latency.cjs bench/tokens.cjs bench/observe.cjs bench/lib/mcp.cjs \
-	bench/scale.cjs bench/pipeline.cjs bench/soak-2h.sh \
+	bench/scale.cjs bench/pipeline.cjs bench/soak-2h.sh bench/tmux-baseline.py \
 	bench/lib/strip.cjs bench/lib/tokens.cjs
