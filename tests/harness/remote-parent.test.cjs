@@ -27,11 +27,19 @@ const { skip } = require('../mcp/lib/skip.cjs');
 const T = { timeout: 240000 };
 const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp'));
 
-test('REM-RELAY DLV-CODEX: a relayed child\'s answer reaches the Codex parent by its queue, across a dropped connection', T, async (t) => {
+const bodyText = (r) => JSON.stringify(r.body || {});
+
+/*
+ * The rig: a far host running Claude Code (the child, thinking holdMs),
+ * a Codex parent whose server aiterm-setup registered, told by its mock
+ * model to launch the child there; returned once the parent's model has
+ * read the launch receipt.  null when there is no sshd (a visible skip).
+ */
+async function parentWithFarChild(t, holdMs) {
 	const why = sshdUnavailable();
 	if (why) {
 		skip(t, 'no-sshd', why);
-		return;
+		return null;
 	}
 	const parentMock = await startCodexMock({ defaultText: 'Parent default.' });
 	const childMock = await startClaudeMock({ defaultText: 'Child default.' });
@@ -47,7 +55,6 @@ test('REM-RELAY DLV-CODEX: a relayed child\'s answer reaches the Codex parent by
 	});
 	const d = rig.dirs;
 	host = await startFarHost(rig, { ANTHROPIC_BASE_URL: childMock.url });
-	const far = host.far;
 	seedCodex(d.codex, d.work, `${parentMock.url}/v1`.replace(/\/v1\/v1$/, '/v1'));
 	/* Codex hands its MCP servers no environment: the server's is in its command. */
 	const wrapper = path.join(d.bin, 'aiterm-mcp');
@@ -62,40 +69,49 @@ test('REM-RELAY DLV-CODEX: a relayed child\'s answer reaches the Codex parent by
 	rig.show(t);
 	await rig.start();
 
-	/* The child thinks long enough for the connection to be cut meanwhile. */
-	childMock.push({ type: 'text', text: 'The far child says 42.', holdMs: 8000 });
+	childMock.push({ type: 'text', text: 'The far child says 42.', holdMs });
 	parentMock.push(
-		{ type: 'call', name: 'agent_launch', namespace: 'mcp__aiterm', args: { remote: 'far', harness: 'claude-code', cwd: far.dirs.work, prompt: 'Far child question?' } },
+		{ type: 'call', name: 'agent_launch', namespace: 'mcp__aiterm', args: { remote: 'far', harness: 'claude-code', cwd: host.far.dirs.work, prompt: 'Far child question?' } },
 		{ type: 'text', text: 'Launched the far child; I will wait.' },
 		{ type: 'text', text: 'Got the far child\'s answer.' },
 	);
 	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: d.work, prompt: 'Ask the far child' }, 120000);
 	assert.equal(l.isError, false, l.text);
-	const bodyText = (r) => JSON.stringify(r.body || {});
 	const receipt = await until('the parent\'s tool result', () => parentMock.requests.find((r) => /delivery: d[0-9a-f]{16} waiting; the answer comes back by itself \(Codex thread queue\)/.test(bodyText(r))), 150000)
 		.catch((e) => { throw new Error(`${e.message}; the parent's last input: ${JSON.stringify(((parentMock.requests.at(-1) || {}).body || {}).input?.slice(-3))}`); });
 	const rt = bodyText(receipt);
+	const localId = rt.match(/delivery: (d[0-9a-f]{16}) waiting; the answer comes back by itself/)[1];
+	const recPath = path.join(d.state, 'parent-deliveries', `${localId}.json`);
+	/* The answer in the parent's next request; on a timeout, what the record and the server said. */
+	const answered = () => until('the parent\'s turn with the answer', () => parentMock.requests.find((r) => bodyText(r).includes('The far child says 42.')), 150000)
+		.catch((e) => {
+			const log = fs.existsSync(serverLog) ? fs.readFileSync(serverLog, 'utf8').slice(-2000) : '(none)';
+			throw new Error(`${e.message}; the record: ${fs.readFileSync(recPath, 'utf8')}; the parent's server said: ${log}`);
+		});
+	return { rig, d, far: host.far, childMock, rt, localId, recPath, answered };
+}
+
+test('REM-RELAY DLV-CODEX: a relayed child\'s answer reaches the Codex parent by its queue, across a dropped connection', T, async (t) => {
+	/* The child thinks long enough for the connection to be cut meanwhile. */
+	const r = await parentWithFarChild(t, 8000);
+	if (!r)
+		return;
+	const { rig, d, far, childMock, rt, localId, answered } = r;
 	assert.ok(!/its answer is printed by: ssh/.test(rt), 'no far waiter for a parent with a receiver');
 	assert.match(rt, /answer: pty_read remote=far session_id=agent-/);
-	const localId = rt.match(/delivery: (d[0-9a-f]{16}) waiting; the answer comes back by itself/)[1];
 	/* The local record names the host and the far record; nothing is owed there any more. */
 	const rec = JSON.parse(fs.readFileSync(path.join(d.state, 'parent-deliveries', `${localId}.json`), 'utf8'));
 	assert.equal(rec.parent, 'codex');
 	assert.equal(rec.remote.host, 'far');
 	assert.match(rec.remote.delivery_id, /^d[0-9a-f]{16}$/);
 	assert.ok(fs.existsSync(path.join(far.dirs.state, 'parent-deliveries', `${rec.remote.delivery_id}.json`)), 'the far record is the far side\'s');
-	assert.equal(childMock.main.some((r) => JSON.stringify(r.body.messages).includes('The far child says 42.')), false);
+	assert.equal(childMock.main.some((x) => JSON.stringify(x.body.messages).includes('The far child says 42.')), false);
 	/* Cut the connection while the child still thinks. */
 	const pids = sshProcs(rig);
 	assert.ok(pids.length > 0, 'the parent\'s server holds an ssh connection');
 	for (const pid of pids)
 		process.kill(pid, 'SIGKILL');
-	const recPath = path.join(d.state, 'parent-deliveries', `${localId}.json`);
-	const woke = await until('the parent\'s turn with the answer', () => parentMock.requests.find((r) => bodyText(r).includes('The far child says 42.')), 150000)
-		.catch((e) => {
-			const log = fs.existsSync(serverLog) ? fs.readFileSync(serverLog, 'utf8').slice(-2000) : '(none)';
-			throw new Error(`${e.message}; the record: ${fs.readFileSync(recPath, 'utf8')}; the parent's server said: ${log}`);
-		});
+	const woke = await answered();
 	const text = bodyText(woke);
 	t.diagnostic(`the parent read: ${text.slice(Math.max(0, text.indexOf('Aiterm: the answer') - 100), text.indexOf('Aiterm: the answer') + 200)}`);
 	assert.match(text, new RegExp(`Aiterm: the answer of \\S+ \\(turn 1, delivery ${localId}\\):\\\\nThe far child says 42\\.\\\\n\\[turn 1 done`));
@@ -106,4 +122,31 @@ test('REM-RELAY DLV-CODEX: a relayed child\'s answer reaches the Codex parent by
 	assert.equal(mine.state, 'submitted', list.text);
 	assert.match(list.text, new RegExp(`^${localId}\\tsubmitted\\tagent-\\S+ turn 1 on far`, 'm'), list.text);
 	assert.equal(list.sc.remote_deliveries, undefined, list.text);
+});
+
+test('REM-RELAY DLV-CORE: a relayed delivery whose server was killed is taken over by the next server on the state root', T, async (t) => {
+	const r = await parentWithFarChild(t, 12000);
+	if (!r)
+		return;
+	const { rig, localId, recPath, answered } = r;
+	/* The parent's server (Codex's child, not the test's) dies mid-turn. */
+	const mine = new Set(rig.servers.map((s) => s.child && s.child.pid));
+	const parentServers = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number).filter((pid) => {
+		try {
+			const argv0 = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+			return argv0.endsWith('/aiterm-mcp') && !mine.has(pid) &&
+				fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`AITERM_STATE_DIR=${rig.dirs.state}`);
+		} catch { return false; }
+	});
+	/* Codex may run more than one; the record's owner is the one that took the call. */
+	const owner = JSON.parse(fs.readFileSync(recPath, 'utf8')).owner.pid;
+	assert.ok(parentServers.includes(owner), `the record's owner ${owner} is a server of the parent's: ${parentServers}`);
+	process.kill(owner, 'SIGKILL');
+	/* Another server on the same state root (here the test's) takes the record over at its start. */
+	const srv = await rig.start();
+	await until('the record taken over', () => JSON.parse(fs.readFileSync(recPath, 'utf8')).owner.pid === srv.child.pid, 30000);
+	const woke = await answered();
+	assert.match(bodyText(woke), new RegExp(`Aiterm: the answer of \\S+ \\(turn 1, delivery ${localId}\\):\\\\nThe far child says 42\\.`));
+	const list = await rig.call('parent_deliveries', {});
+	assert.match(list.text, new RegExp(`^${localId}\\tsubmitted\\tagent-\\S+ turn 1 on far\\tdone$`, 'm'), list.text);
 });
