@@ -76,6 +76,30 @@ static const char *const listing_patterns[] = {
 	"systemctl list-units", "grep -l", "grep -L", "rg -l", "rg --files",
 };
 
+/*
+ * Help asked for, of any command ("gcc --help=warnings"): a listing of
+ * options or subcommands, read for the one a person looks up.  An
+ * argument equal to a word here, or starting with it when it ends in '='.
+ */
+static const char *const help_words[] = { "--help", "--help=" };
+
+static bool
+asks_help(char *const *argv)
+{
+	size_t i, k, n;
+
+	for (i = 1; argv[i] != NULL; i++) {
+		for (k = 0; k < sizeof help_words / sizeof help_words[0]; k++) {
+			n = strlen(help_words[k]);
+			if (help_words[k][n - 1] == '=' ?
+			    strncmp(argv[i], help_words[k], n) == 0 :
+			    strcmp(argv[i], help_words[k]) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 static bool
 listing(char *const *argv)
 {
@@ -86,7 +110,7 @@ listing(char *const *argv)
 		if (pattern_match(listing_patterns[i], argv) > 0)
 			return true;
 	}
-	return false;
+	return asks_help(argv);
 }
 
 static int

@@ -228,6 +228,39 @@ START_TEST(test_dispatch_listing_whole)
 }
 END_TEST
 
+/*
+ * RED-FAITHFUL: help asked for (--help, --help=CLASS) is a listing of
+ * options, whatever the command: whole within the listing budget; a word
+ * that only starts like it (--helpful) or -h (ls -h is not help) is not.
+ */
+START_TEST(test_dispatch_help_whole)
+{
+	static const char *const help[] = { "gcc --help=warnings",
+	    "mytool sub --help", "mytool --help" };
+	static const char *const not_help[] = { "mytool --helpful",
+	    "mytool -h", "mytool help" };
+	struct aiterm_buf out = BUF_INIT, text = BUF_INIT;
+	struct red_cmd_result res;
+	size_t i;
+
+	for (i = 0; i < 400; i++)
+		buf_printf(&text, "  -Wopt%zu   Warn about case %zu.\n", i, i);
+	for (i = 0; i < sizeof help / sizeof help[0]; i++) {
+		buf_reset(&out);
+		ck_assert_int_eq(run(help[i], buf_str(&text), &out, &res), 0);
+		ck_assert_str_eq(buf_str(&out), buf_str(&text));
+		ck_assert_str_eq(res.name, RED_CMD_WHOLE);
+	}
+	for (i = 0; i < sizeof not_help / sizeof not_help[0]; i++) {
+		buf_reset(&out);
+		ck_assert_int_eq(run(not_help[i], buf_str(&text), &out, &res),
+		    -1);
+	}
+	buf_free(&out);
+	buf_free(&text);
+}
+END_TEST
+
 START_TEST(test_dispatch_faithful)
 {
 	struct aiterm_buf out = BUF_INIT;
@@ -263,6 +296,7 @@ main(void)
 	tcase_add_test(tc, test_dispatch_no_match);
 	tcase_add_test(tc, test_dispatch_faithful);
 	tcase_add_test(tc, test_dispatch_listing_whole);
+	tcase_add_test(tc, test_dispatch_help_whole);
 	tcase_add_test(tc, test_dispatch_no_candidates);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
