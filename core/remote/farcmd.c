@@ -16,24 +16,23 @@ static const char *const waiter_opts[] = {
 /* A person's: a terminal, and whatever ssh asks them. */
 static const char *const watch_opts[] = { "-t", NULL };
 
-/* The far argv as one command line for the far login shell. */
+/* The far argv as one command line for host's login shell. */
 static char *
-far_line(json_t *argv)
+far_line(const char *host, json_t *argv)
 {
-	struct aiterm_buf b = BUF_INIT;
-	size_t i;
-	json_t *a;
+	size_t i, n = json_array_size(argv);
+	const char **words = xcalloc(n + 1, sizeof *words);
+	char *line = NULL;
 
-	json_array_foreach(argv, i, a) {
-		if (!json_is_string(a)) {
-			buf_free(&b);
-			return NULL;
-		}
-		if (i > 0)
-			buf_addc(&b, ' ');
-		buf_add_word(&b, json_string_value(a));
+	for (i = 0; i < n; i++) {
+		if ((words[i] = json_string_value(json_array_get(argv, i)))
+		    == NULL)
+			goto out;
 	}
-	return buf_steal(&b, NULL);
+	line = remote_family_line(remote_host_family(host), words, n);
+out:
+	free(words);
+	return line;
 }
 
 /* ssh with opts to host running line there; its shell line in *cmd. */
@@ -107,7 +106,7 @@ rewrite_waiter(const char *host, json_t *result, json_t *sc)
 	char *line;
 
 	if (!json_is_array(argv) || json_array_size(argv) == 0 ||
-	    (line = far_line(argv)) == NULL)
+	    (line = far_line(host, argv)) == NULL)
 		return;
 	json_object_set_new(wp, "argv", ssh_argv(host, waiter_opts, line,
 	    &cmd));

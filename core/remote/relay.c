@@ -10,6 +10,7 @@
 #include "agent/harness.h"
 #include "mcp/server.h"
 #include "remote/askpass.h"
+#include "remote/family.h"
 #include "remote/farcmd.h"
 #include "remote/handover.h"
 #include "remote/records.h"
@@ -24,6 +25,7 @@
 #define ERR_TAIL	600	/* ssh's stderr kept for messages */
 #define START_MS	45000	/* ssh, auth, probe and initialize, at most */
 #define START_MS_MIN	100
+#define DRAIN_MS	200	/* ssh's stdout after its exit, at most */
 #define MIN_VERSION	"0.1.0"	/* the far aiterm-mcp, at least: the relay's first */
 
 extern char **environ;
@@ -43,8 +45,6 @@ struct rcall {
 	struct rcall		*next;
 };
 
-/* The login shell's family, as the probe told it. */
-enum family { FAM_UNKNOWN, FAM_POSIX, FAM_CMD, FAM_PWSH };
 
 /*
  * What this process knows of a host past its connections: the family
@@ -52,7 +52,7 @@ enum family { FAM_UNKNOWN, FAM_POSIX, FAM_CMD, FAM_PWSH };
  */
 struct hinfo {
 	char			 host[HOST_MAX + 1];
-	enum family		 family;
+	enum remote_family	 family;
 	char			*secret;
 	struct hinfo		*next;
 };
@@ -73,6 +73,9 @@ struct rhost {
 	char			 errtail[ERR_TAIL + 1];
 	char			 nonce[48];	/* this connection's, unlike any profile line */
 	bool			 ready, dead, asked;
+	bool			 relaunch;	/* a Windows probe: start again */
+	bool			 exited, out_eof;
+	int64_t			 status;	/* ssh's, once exited */
 	int			 next_id, open;
 	struct rcall		*waiting;	/* sent, no answer yet */
 	struct rcall		*queued;	/* until initialize is answered */
@@ -81,15 +84,6 @@ struct rhost {
 
 static struct rhost *hosts;
 static struct hinfo *infos;
-
-static const struct {
-	enum family	 family;
-	const char	*name;
-} families[] = {
-	{ FAM_POSIX, "POSIX" },
-	{ FAM_CMD, "cmd" },
-	{ FAM_PWSH, "PowerShell" },
-};
 
 static struct hinfo *
 hinfo_get(const char *host)
@@ -107,6 +101,18 @@ hinfo_get(const char *host)
 	return i;
 }
 
+enum remote_family
+remote_host_family(const char *host)
+{
+	struct hinfo *i;
+
+	for (i = infos; i != NULL; i = i->next) {
+		if (strcmp(i->host, host) == 0)
+			return i->family;
+	}
+	return REMOTE_FAM_UNKNOWN;
+}
+
 static void
 hinfo_forget_secret(struct hinfo *i)
 {
@@ -115,17 +121,6 @@ hinfo_forget_secret(struct hinfo *i)
 	i->secret = NULL;
 }
 
-static const char *
-family_name(enum family f)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof families / sizeof families[0]; i++) {
-		if (families[i].family == f)
-			return families[i].name;
-	}
-	return "unknown";
-}
 
 bool
 remote_tool(const char *name)
@@ -385,6 +380,7 @@ send_text(struct rhost *h, const char *text)
 }
 
 static void	launch(struct rhost *h);
+static void	ssh_ended(struct rhost *h);
 
 /*
  * What the login shell made of "echo aiterm-probe-<n> %OS% $PSHOME", after
@@ -393,19 +389,31 @@ static void	launch(struct rhost *h);
  * nothing follows the nonce), a POSIX-family shell (sh, bash, zsh, fish)
  * neither.
  */
-static enum family
+static enum remote_family
 probe_family(const char *rest)
 {
 	char os[64] = "", ps[8] = "";
 
 	if (sscanf(rest, "%63s %7s", os, ps) < 1)
-		return FAM_PWSH;
+		return REMOTE_FAM_PWSH;
 	if (strcmp(os, "%OS%") != 0)
-		return FAM_CMD;
+		return REMOTE_FAM_CMD;
 	if (ps[0] != '\0' && ps[0] != ';' && strcmp(ps, "$PSHOME") != 0 &&
 	    strcmp(ps, "$PSHOME;") != 0)
-		return FAM_PWSH;
-	return FAM_POSIX;
+		return REMOTE_FAM_PWSH;
+	return REMOTE_FAM_POSIX;
+}
+
+/* MCP's first message: the far aiterm-mcp says what it is. */
+static void
+send_initialize(struct rhost *h)
+{
+	h->phase = PH_MCP;
+	send_msg(h, json_pack("{s:i, s:s, s:{s:s, s:{s:{s:{}}}, "
+	    "s:{s:s, s:s}}}", "id", 0, "method", "initialize", "params",
+	    "protocolVersion", "2025-06-18", "capabilities",
+	    "experimental", "aiterm/structuredContent", "clientInfo",
+	    "name", "aiterm-relay", "version", PACKAGE_VERSION));
 }
 
 /* A line before MCP: profile noise, the probe's answer or our marker. */
@@ -413,31 +421,24 @@ static void
 preamble_line(struct rhost *h, const char *line)
 {
 	size_t n = strlen(h->nonce);
-	char *why;
 
 	if (strncmp(line, h->nonce, n) != 0 || (line[n] != ' ' &&
 	    line[n] != '\0'))
 		return;	/* noise */
 	if (h->phase == PH_PROBE) {
 		h->info->family = probe_family(line + n);
-		if (h->info->family == FAM_POSIX) {
+		if (h->info->family == REMOTE_FAM_POSIX) {
 			launch(h);
 			return;
 		}
-		why = xasprintf("REMOTE_SHELL_UNSUPPORTED: %s's login shell is "
-		    "%s (Windows); only POSIX far sides are supported yet",
-		    h->host, family_name(h->info->family));
-		host_end(h, why);
-		free(why);
+		/*
+		 * cmd or PowerShell ran the probe and nothing more: the next
+		 * connection runs aiterm-mcp itself (relaunch, on exit).
+		 */
+		h->relaunch = true;
 		uv_process_kill(&h->proc, SIGTERM);
-	} else if (h->phase == PH_LAUNCH && strcmp(line + n, " ready") == 0) {
-		h->phase = PH_MCP;
-		send_msg(h, json_pack("{s:i, s:s, s:{s:s, s:{s:{s:{}}}, "
-		    "s:{s:s, s:s}}}", "id", 0, "method", "initialize", "params",
-		    "protocolVersion", "2025-06-18", "capabilities",
-		    "experimental", "aiterm/structuredContent", "clientInfo",
-		    "name", "aiterm-relay", "version", PACKAGE_VERSION));
-	}
+	} else if (h->phase == PH_LAUNCH && strcmp(line + n, " ready") == 0)
+		send_initialize(h);
 }
 
 static void
@@ -470,8 +471,12 @@ on_out(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 		}
 	}
 	free(b->base);
-	if (n < 0)
+	if (n < 0) {
 		uv_read_stop(s);
+		h->out_eof = true;
+		if (h->exited)
+			ssh_ended(h);
+	}
 }
 
 static void
@@ -504,7 +509,9 @@ why_ended(struct rhost *h, int64_t status)
 	const char *tail = h->errtail;
 	bool secret = h->ap != NULL && askpass_answered(h->ap) > 0;
 
-	if (status == 127 || strstr(tail, "aiterm-remote: no ") != NULL)
+	/* sh's 127, our launch line's words, cmd's and PowerShell's. */
+	if (status == 127 || strstr(tail, "aiterm-remote: no ") != NULL ||
+	    (!h->ready && strstr(tail, "is not recognized as ") != NULL))
 		return xasprintf("REMOTE_AITERM_MISSING: %s has no aiterm-mcp "
 		    "to run (%s)", h->host, tail);
 	if (!h->ready && strstr(tail, "Permission denied") != NULL) {
@@ -525,16 +532,67 @@ why_ended(struct rhost *h, int64_t status)
 	    "%lld (%s)", h->host, (long long)status, tail);
 }
 
+static struct rhost	*host_start(const char *host, char **why);
+
+/*
+ * After a Windows probe: a connection that runs aiterm-mcp itself (the
+ * family is known now), and h's calls (queued: nothing was sent) go to it.
+ */
+static void
+relaunch(struct rhost *h)
+{
+	struct rhost *n;
+	char *why = NULL;
+
+	if ((n = host_start(h->host, &why)) == NULL) {
+		host_end(h, why);
+		free(why);
+		return;
+	}
+	n->queued = h->queued;
+	h->queued = NULL;
+	host_end(h, "relaunched");
+}
+
+/* ssh ended and its stdout is read (or DRAIN_MS passed): say why. */
+static void
+ssh_ended(struct rhost *h)
+{
+	char *why;
+
+	if (h->dead)
+		return;
+	if (h->relaunch) {
+		relaunch(h);
+		return;
+	}
+	why = why_ended(h, h->status);
+	host_end(h, why);
+	free(why);
+}
+
+static void
+on_drained(uv_timer_t *t)
+{
+	ssh_ended(t->data);
+}
+
+/*
+ * The exit may come before the last of ssh's stdout (the probe's answer
+ * of a shell that ends after it): the end waits for that, DRAIN_MS at most.
+ */
 static void
 on_exit_cb(uv_process_t *p, int64_t status, int sig)
 {
 	struct rhost *h = p->data;
-	char *why;
 
-	why = why_ended(h, sig != 0 ? 128 + sig : status);
-	host_end(h, why);
-	free(why);
+	h->status = sig != 0 ? 128 + sig : status;
+	h->exited = true;
 	uv_close((uv_handle_t *)p, host_closed);
+	if (h->out_eof || h->dead)
+		ssh_ended(h);
+	else
+		uv_timer_start(&h->deadline, on_drained, DRAIN_MS, 0);
 }
 
 void
@@ -587,14 +645,20 @@ on_deadline(uv_timer_t *t)
  * and stderr dropped, so a noisy profile cannot reach the MCP reader),
  * then "<nonce> ready" and aiterm-mcp.
  */
+static const char *
+far_mcp(void)
+{
+	const char *mcp = getenv("AITERM_REMOTE_MCP");
+
+	return mcp != NULL && *mcp != '\0' ? mcp : "aiterm-mcp";
+}
+
 static void
 launch(struct rhost *h)
 {
-	const char *mcp = getenv("AITERM_REMOTE_MCP");
+	const char *mcp = far_mcp();
 	char *line;
 
-	if (mcp == NULL || *mcp == '\0')
-		mcp = "aiterm-mcp";
 	line = xasprintf("p=$(\"${SHELL:-/bin/sh}\" -lc 'printf "
 	    "\"\\naiterm-path=%%s\\n\" \"$PATH\"' </dev/null 2>/dev/null | "
 	    "sed -n 's/^aiterm-path=//p' | tail -n 1); "
@@ -646,6 +710,7 @@ host_start(const char *host, char **why)
 	static unsigned serial;
 	struct rhost *h = xcalloc(1, sizeof *h);
 	char *dir = state_path("ssh"), *cpath, *dest, *sock = NULL, *probe;
+	const char *mcp;
 	char **env = NULL;
 	struct aiterm_error err = ERROR_INIT;
 	uv_process_options_t o;
@@ -658,16 +723,37 @@ host_start(const char *host, char **why)
 
 	snprintf(h->host, sizeof h->host, "%s", host);
 	h->info = hinfo_get(host);
-	h->phase = h->info->family == FAM_POSIX ? PH_LAUNCH : PH_PROBE;
 	/* Digits only: the same in every shell's echo. */
 	snprintf(h->nonce, sizeof h->nonce, "aiterm-probe-%ld%u%llu",
 	    (long)getpid(), ++serial, (unsigned long long)uv_hrtime());
 	/*
 	 * The command, run by the login shell whatever it is: the probe
-	 * (once per host and process), then /bin/sh reading the launch.
+	 * (once per host and process), then /bin/sh reading the launch; on
+	 * Windows (cmd, PowerShell) aiterm-mcp itself, found on PATH there.
 	 */
-	probe = h->phase == PH_PROBE ? xasprintf("echo %s %%OS%% $PSHOME; "
-	    "exec /bin/sh", h->nonce) : xstrdup("exec /bin/sh");
+	switch (h->info->family) {
+	case REMOTE_FAM_UNKNOWN:
+		h->phase = PH_PROBE;
+		probe = xasprintf("echo %s %%OS%% $PSHOME; exec /bin/sh",
+		    h->nonce);
+		break;
+	case REMOTE_FAM_POSIX:
+		h->phase = PH_LAUNCH;
+		probe = xstrdup("exec /bin/sh");
+		break;
+	default:
+		h->phase = PH_MCP;
+		mcp = far_mcp();
+		if ((probe = remote_family_line(h->info->family, &mcp, 1)) ==
+		    NULL) {
+			*why = xasprintf("REMOTE_AITERM_MISSING: %s: "
+			    "AITERM_REMOTE_MCP '%s' cannot be written for %s",
+			    host, mcp, remote_family_name(h->info->family));
+			probe = xstrdup("exit 1");
+			rc = UV_EINVAL;
+		}
+		break;
+	}
 	remote_ssh_dest(host, &dest, port, sizeof port);
 	state_mkdir(dir, &err);
 	error_clear(&err);
@@ -731,7 +817,7 @@ host_start(const char *host, char **why)
 	o.stdio_count = 3;
 	o.exit_cb = on_exit_cb;
 	/* uv_spawn initialises the process handle even when it fails. */
-	spawned = sock == NULL || h->ap != NULL;
+	spawned = rc == 0 && (sock == NULL || h->ap != NULL);
 	if (spawned)
 		rc = uv_spawn(server_loop(), &h->proc, &o);
 	env_free(env);
@@ -758,6 +844,8 @@ host_start(const char *host, char **why)
 	uv_timer_start(&h->deadline, on_deadline, h->start_ms, 0);
 	if (h->phase == PH_LAUNCH)
 		launch(h);	/* probed before, in this process */
+	else if (h->phase == PH_MCP)
+		send_initialize(h);	/* Windows: aiterm-mcp reads it */
 	return h;
 }
 
@@ -811,14 +899,6 @@ remote_relay(struct tool_call *call, const char *tool, const char *host,
 	    strcmp(info->secret, secret) != 0)) {
 		hinfo_forget_secret(info);
 		info->secret = xstrdup(secret);
-	}
-	if (info->family != FAM_UNKNOWN && info->family != FAM_POSIX) {
-		tool_call_fail(call, "%s (remote %s): REMOTE_SHELL_UNSUPPORTED: "
-		    "%s's login shell is %s (Windows); only POSIX far sides are "
-		    "supported yet", tool, host, host,
-		    family_name(info->family));
-		json_decref(args);
-		return;
 	}
 	for (h = hosts; h != NULL; h = h->next) {
 		if (!h->dead && strcmp(h->host, host) == 0)

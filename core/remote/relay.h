@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "remote/family.h"
 #include "tools/tool.h"
 
 /* Whether a tool may be relayed (its schema gets "remote"). */
@@ -33,6 +34,8 @@ void	remote_relay(struct tool_call *call, const char *tool,
  */
 void	remote_ssh_dest(const char *host, char **dest, char *port,
 	    size_t portsz);
+/* The login shell family probed on host in this process (or unknown). */
+enum remote_family remote_host_family(const char *host);
 /* At shutdown: end every connection (pending calls fail), wipe secrets. */
 void	remote_close_all(void);
 

@@ -7,15 +7,15 @@
  * profile are the test's: fish (not POSIX; its login config prints noise,
  * a JSON-RPC look-alike among it), /bin/sh with a .profile that does the
  * same, and a stand-in for cmd and PowerShell (a script that expands what
- * they would and runs nothing): those are a clear "not supported yet"
- * naming the family, probed once per host per process.
+ * they would in the probe and runs a program as they would): probed once
+ * per host per process, then aiterm-mcp is run directly (ADR 0028).
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { hasLine, show } = require('./lib/pty.cjs');
-const { remoteRig } = require('./lib/remote.cjs');
+const { remoteRig, sshProcs } = require('./lib/remote.cjs');
 const { which, skip } = require('./lib/skip.cjs');
 
 const T = { timeout: 120000 };
@@ -24,9 +24,10 @@ const T = { timeout: 120000 };
 const NOISE = ['profile-noise: welcome', '{"jsonrpc":"2.0","id":0,"result":{}}', 'aiterm-ready-0-0-0', 'aiterm-probe fake'];
 
 /* A rig whose far user has login shell shell (a function of home) and files (name -> text) in home. */
-function shellRig(t, shell, files, aliases) {
+function shellRig(t, shell, files, aliases, opts = {}) {
 	let home;
 	return remoteRig(t, {
+		...opts,
 		sshd: (far) => {
 			home = path.join(far, 'home');
 			return { user: { name: 'aiterm-far', home, shell: typeof shell === 'function' ? shell(far) : shell } };
@@ -43,13 +44,13 @@ function shellRig(t, shell, files, aliases) {
 }
 
 /* A session there (run by /bin/sh, whatever the login shell), a command, its output. */
-async function works(c, name) {
-	const o = await c.ok('pty_open', { remote: 'far', name, shell: '/bin/sh' }, 60000);
+async function works(c, name, remote = 'far') {
+	const o = await c.ok('pty_open', { remote, name, shell: '/bin/sh' }, 60000);
 	assert.equal(o.sc.session_id, name, show(o.r));
-	const res = await c.ok('pty_send', { remote: 'far', session_id: name, text: 'echo relayed-$((40+2)); (exit 4)', wait: true, timeout: 20 });
+	const res = await c.ok('pty_send', { remote, session_id: name, text: 'echo relayed-$((40+2)); (exit 4)', wait: true, timeout: 20 });
 	assert.ok(hasLine(res.text, 'relayed-42'), show(res.r));
 	assert.equal(res.sc.exit_code, 4, show(res.r));
-	await c.ok('pty_close', { remote: 'far', session_id: name });
+	await c.ok('pty_close', { remote, session_id: name });
 }
 
 test('REM-RELAY: a fish login shell with a noisy config works; its noise never reaches the MCP stream', T, async (t) => {
@@ -81,33 +82,82 @@ test('REM-RELAY: a POSIX login shell whose .profile prints noise (and a JSON-RPC
 	await works(r.c, 'sh1');
 });
 
-test('REM-RELAY: cmd and PowerShell far sides are a clear "not supported yet" naming the family, probed once per host', T, async (t) => {
-	/* Stands in for cmd.exe or PowerShell: expands what they would in the lines it reads, runs nothing. */
+/*
+ * Stands in for cmd.exe or PowerShell ($HOME/family says which), run by
+ * sshd as "-c LINE": an echo line comes out as that shell would print it
+ * (cmd expands %OS% and echoes the rest of the line, PowerShell $PSHOME
+ * and each word on a line of its own, then stops at the ';'); any other
+ * line runs a program as that shell would (cmd: words, "..." quoted;
+ * PowerShell: "& 'program' 'arg'"), or says in that shell's words that
+ * there is none.
+ */
+const WINDOWS_STANDIN = `#!/bin/sh
+[ "$1" = -c ] || exit 2
+fam=$(cat "$HOME/family")
+case $2 in
+echo\\ *)
+	case $fam in
+	cmd) printf '%s\\n' "$2" | sed -n 's/%OS%/Windows_NT/g; s/^echo //p' ;;
+	pwsh) printf '%s\\n' "\${2%%;*}" | sed 's/^echo //; s|\\$PSHOME|C:/PowerShell/7|' | tr ' ' '\\n' ;;
+	esac
+	exit 0 ;;
+esac
+line=$2
+[ "$fam" = pwsh ] && line=\${line#& }
+eval "set -- $line"
+if ! command -v "$1" >/dev/null 2>&1; then
+	case $fam in
+	cmd) printf "'%s' is not recognized as an internal or external command,\\r\\noperable program or batch file.\\r\\n" "$1" >&2 ;;
+	pwsh) printf "%s: The term '%s' is not recognized as a name of a cmdlet, function, script file, or executable program.\\r\\n" "$1" "$1" >&2 ;;
+	esac
+	exit 1
+fi
+exec "$@"
+`;
+
+function windowsRig(t, opts = {}) {
 	const fake = (far) => path.join(far, 'fake-windows-shell');
-	const r = await shellRig(t, fake, (far) => {
-		/* sshd runs it as "-c COMMAND": cmd echoes the rest of the line, PowerShell each word on a line. */
-		fs.writeFileSync(fake(far), '#!/bin/sh\n[ "$1" = -c ] || exit 2\n' +
-			'case $(cat "$HOME/family") in\n' +
-			'cmd) printf \'%s\\n\' "$2" | sed -n \'s/%OS%/Windows_NT/g; s/^echo //p\' ;;\n' +
-			'pwsh) printf \'%s\\n\' "${2%%;*}" | sed \'s/^echo //; s|\\$PSHOME|C:/PowerShell/7|\' | tr \' \' \'\\n\' ;;\n' +
-			'esac\n', { mode: 0o755 });
+	return shellRig(t, fake, (far) => {
+		fs.writeFileSync(fake(far), WINDOWS_STANDIN, { mode: 0o755 });
 		return { family: 'cmd\n' };
-	}, ['far-ps']);
+	}, ['far-ps'], opts);
+}
+
+test('REM-RELAY: cmd and PowerShell far sides: probed once, then aiterm-mcp is run directly and works', T, async (t) => {
+	const r = await windowsRig(t);
 	if (!r)
 		return;
-	const { c, far, sshd } = r;
-	const t0 = Date.now();
-	const cmd = await c.err('pty_list', { remote: 'far' }, 60000);
-	assert.match(cmd.text, /^pty_list \(remote far\): REMOTE_SHELL_UNSUPPORTED: far's login shell is cmd \(Windows\); only POSIX far sides are supported yet/, cmd.text);
+	const { c, rig, far, sshd } = r;
 	const logins = () => (sshd.log().match(/Accepted publickey for aiterm-far/g) || []).length;
-	assert.equal(logins(), 1, sshd.log());
-	/* Probed once: the next call to that host fails at once, without ssh. */
-	const again = await c.err('pty_open', { remote: 'far', name: 'x' }, 60000);
-	assert.match(again.text, /REMOTE_SHELL_UNSUPPORTED: far's login shell is cmd/, again.text);
-	assert.equal(logins(), 1, 'no second login for a host already probed');
+	/* cmd: one login for the probe, one that runs aiterm-mcp; then the session works there. */
+	await works(c, 'win-cmd', 'far');
+	assert.equal(logins(), 2, sshd.log());
+	/* Probed once per process: a new connection after a drop runs aiterm-mcp at once. */
+	for (const pid of sshProcs(rig))
+		process.kill(pid, 'SIGKILL');
+	await new Promise((res) => setTimeout(res, 500));
+	await c.ok('pty_list', { remote: 'far' }, 60000);
+	assert.equal(logins(), 3, 'no second probe for a host already probed');
+	/*
+	 * PowerShell, another alias of the same account: the same ssh master
+	 * (the ControlPath hashes host, port and user), so no new login, but
+	 * a session for its probe and one for its aiterm-mcp.
+	 */
+	const sessions = () => (sshd.log().match(/Starting session: command for aiterm-far/g) || []).length;
+	const before = sessions();
 	fs.writeFileSync(path.join(far, 'home', 'family'), 'pwsh\n');
-	const ps = await c.err('pty_list', { remote: 'far-ps' }, 60000);
-	assert.match(ps.text, /REMOTE_SHELL_UNSUPPORTED: far-ps's login shell is PowerShell \(Windows\)/, ps.text);
-	assert.ok(Date.now() - t0 < 30000, 'nothing hangs');
+	await works(c, 'win-ps', 'far-ps');
+	assert.equal(sessions() - before, 2, sshd.log());
 	await c.ok('pty_list', {});
+});
+
+test('REM-RELAY: a cmd far side without aiterm-mcp is REMOTE_AITERM_MISSING in cmd\'s words; nothing hangs', T, async (t) => {
+	const r = await windowsRig(t, { mcp: 'no-such-aiterm-mcp' });
+	if (!r)
+		return;
+	const t0 = Date.now();
+	const e = await r.c.err('pty_list', { remote: 'far' }, 60000);
+	assert.match(e.text, /^pty_list \(remote far\): REMOTE_AITERM_MISSING: far has no aiterm-mcp to run \('no-such-aiterm-mcp' is not recognized as an internal or external command/, e.text);
+	assert.ok(Date.now() - t0 < 30000, 'nothing hangs');
+	await r.c.ok('pty_list', {});
 });

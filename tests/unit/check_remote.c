@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "remote/family.h"
 #include "remote/farcmd.h"
 #include "util/buf.h"
 
@@ -174,6 +175,50 @@ START_TEST(test_untouched)
 }
 END_TEST
 
+/*
+ * REM-RELAY (ADR 0028): a command line for each far shell family: POSIX
+ * words bare or in single quotes, cmd's bare or in double quotes (and
+ * refused when cmd would change them), PowerShell's "& " and quotes.
+ */
+START_TEST(test_family_lines)
+{
+	static const struct {
+		enum remote_family	 f;
+		const char		*words[3];
+		const char		*line;	/* NULL: refused */
+	} cases[] = {
+		{ REMOTE_FAM_POSIX, { "aiterm-mcp" }, "aiterm-mcp" },
+		{ REMOTE_FAM_UNKNOWN, { "/a b/w", "it's" }, "'/a b/w' 'it'\\''s'" },
+		{ REMOTE_FAM_CMD, { "aiterm-mcp" }, "aiterm-mcp" },
+		{ REMOTE_FAM_CMD, { "C:\\Program Files\\Aiterm\\aiterm-wait.exe",
+		    "--state-dir", "C:\\s" }, "\"C:\\Program Files\\Aiterm\\"
+		    "aiterm-wait.exe\" --state-dir C:\\s" },
+		{ REMOTE_FAM_CMD, { "a&b", "" }, "\"a&b\" \"\"" },
+		{ REMOTE_FAM_CMD, { "%PATH%" }, NULL },
+		{ REMOTE_FAM_CMD, { "say \"hi\"" }, NULL },
+		{ REMOTE_FAM_PWSH, { "aiterm-mcp" }, "& 'aiterm-mcp'" },
+		{ REMOTE_FAM_PWSH, { "C:\\it's\\w.exe", "$x" },
+		    "& 'C:\\it''s\\w.exe' '$x'" },
+		{ REMOTE_FAM_PWSH, { "two\nlines" }, NULL },
+	};
+	size_t i, n;
+	char *line;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (n = 0; n < 3 && cases[i].words[n] != NULL; n++)
+			;
+		line = remote_family_line(cases[i].f, cases[i].words, n);
+		if (cases[i].line == NULL)
+			ck_assert_msg(line == NULL, "case %zu: %s", i, line);
+		else
+			ck_assert_str_eq(line, cases[i].line);
+		free(line);
+	}
+	ck_assert_str_eq(remote_family_name(REMOTE_FAM_PWSH), "PowerShell");
+	ck_assert_str_eq(remote_family_name(REMOTE_FAM_UNKNOWN), "POSIX");
+}
+END_TEST
+
 int
 main(void)
 {
@@ -186,6 +231,7 @@ main(void)
 	tcase_add_test(tc, test_quoted_paths);
 	tcase_add_test(tc, test_watch);
 	tcase_add_test(tc, test_untouched);
+	tcase_add_test(tc, test_family_lines);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
