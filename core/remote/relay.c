@@ -900,8 +900,9 @@ remote_relay(struct tool_call *call, const char *tool, const char *host,
 		hinfo_forget_secret(info);
 		info->secret = xstrdup(secret);
 	}
+	/* One that ssh has left (draining its stdout) takes no new call. */
 	for (h = hosts; h != NULL; h = h->next) {
-		if (!h->dead && strcmp(h->host, host) == 0)
+		if (!h->dead && !h->exited && strcmp(h->host, host) == 0)
 			break;
 	}
 	if (h == NULL && (h = host_start(host, &why)) == NULL) {
