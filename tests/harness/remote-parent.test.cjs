@@ -88,7 +88,7 @@ async function parentWithFarChild(t, holdMs) {
 			const log = fs.existsSync(serverLog) ? fs.readFileSync(serverLog, 'utf8').slice(-2000) : '(none)';
 			throw new Error(`${e.message}; the record: ${fs.readFileSync(recPath, 'utf8')}; the parent's server said: ${log}`);
 		});
-	return { rig, d, far: host.far, childMock, rt, localId, recPath, answered };
+	return { rig, d, far: host.far, childMock, parentMock, parent: l.sc.session_id, rt, localId, recPath, answered };
 }
 
 test('REM-RELAY DLV-CODEX: a relayed child\'s answer reaches the Codex parent by its queue, across a dropped connection', T, async (t) => {
@@ -96,7 +96,7 @@ test('REM-RELAY DLV-CODEX: a relayed child\'s answer reaches the Codex parent by
 	const r = await parentWithFarChild(t, 8000);
 	if (!r)
 		return;
-	const { rig, d, far, childMock, rt, localId, answered } = r;
+	const { rig, d, far, childMock, parentMock, parent, rt, localId, answered } = r;
 	assert.ok(!/its answer is printed by: ssh/.test(rt), 'no far waiter for a parent with a receiver');
 	assert.match(rt, /answer: pty_read remote=far session_id=agent-/);
 	/* The local record names the host and the far record; nothing is owed there any more. */
@@ -122,6 +122,22 @@ test('REM-RELAY DLV-CODEX: a relayed child\'s answer reaches the Codex parent by
 	assert.equal(mine.state, 'submitted', list.text);
 	assert.match(list.text, new RegExp(`^${localId}\\tsubmitted\\tagent-\\S+ turn 1 on far`, 'm'), list.text);
 	assert.equal(list.sc.remote_deliveries, undefined, list.text);
+	/* A second question to the same far child, by a relayed pty_send: its answer comes back too. */
+	const child = rt.match(/answer: pty_read remote=far session_id=(agent-[0-9a-f]+)/)[1];
+	childMock.push({ type: 'text', text: 'The far child says 43.' });
+	parentMock.push(
+		{ type: 'call', name: 'pty_send', namespace: 'mcp__aiterm', args: { remote: 'far', session_id: child, text: 'Second far question?' } },
+		{ type: 'text', text: 'Asked again; I will wait.' },
+		{ type: 'text', text: 'Got the second answer.' },
+	);
+	const again = await rig.call('pty_send', { session_id: parent, text: 'Ask the far child again' });
+	assert.equal(again.isError, false, again.text);
+	const second = await until('the parent\'s turn with the second answer', () => parentMock.requests.find((x) => bodyText(x).includes('The far child says 43.')), 150000);
+	const m2 = bodyText(second).match(/Aiterm: the answer of \S+ \(turn 2, delivery (d[0-9a-f]{16})\):\\nThe far child says 43\./);
+	assert.ok(m2, bodyText(second).slice(-1500));
+	assert.notEqual(m2[1], localId);
+	const list2 = await rig.call('parent_deliveries', {});
+	assert.match(list2.text, new RegExp(`^${m2[1]}\\tsubmitted\\t${child} turn 2 on far\\tdone$`, 'm'), list2.text);
 });
 
 test('REM-RELAY DLV-CORE: a relayed delivery whose server was killed is taken over by the next server on the state root', T, async (t) => {
