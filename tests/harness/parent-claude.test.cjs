@@ -9,43 +9,19 @@
  * Both Claude sessions talk to one mock Anthropic server; each queued
  * answer says which requests it is for.
  */
-const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
 const { startClaudeMock } = require('./lib/claude-mock.cjs');
+const { setupParent } = require('./lib/claude-parent.cjs');
 const { until, sleep } = require('./lib/until.cjs');
 
 const T = { timeout: 180000 };
-const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp'));
 
 const has = (body, s) => JSON.stringify(body.messages || []).includes(s);
 
-
-/* The parent's HOME: Aiterm registered (and, with hooks, its hooks) by aiterm-setup. */
-function setupParent(rig, hooks) {
-	const d = rig.dirs;
-	const wrapper = path.join(d.bin, 'aiterm-mcp');
-	const vars = Object.entries(rig.env).filter(([k]) => /^(AITERM_|XDG_|TMUX_TMPDIR$)/.test(k));
-	fs.writeFileSync(wrapper, '#!/bin/sh\n' + vars.map(([k, v]) => `export ${k}=${JSON.stringify(v)}\n`).join('') +
-		`exec ${JSON.stringify(path.join(BUILD, 'aiterm-mcp'))} "$@"\n`, { mode: 0o755 });
-	fs.mkdirSync(path.join(d.home, '.claude'), { recursive: true });
-	/* The user lets Aiterm's tools run without asking; theirs stays theirs. */
-	fs.writeFileSync(path.join(d.home, '.claude', 'settings.json'), JSON.stringify({
-		permissions: { allow: ['mcp__aiterm'] },
-		hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] },
-	}, null, 2));
-	const out = execFileSync(path.join(BUILD, 'aiterm-setup'), ['--json', '--server', wrapper, '--clients', 'claude-code'],
-		{ env: rig.env, encoding: 'utf8', timeout: 120000 });
-	const r = JSON.parse(out);
-	assert.equal(r.ok, true, out);
-	if (!hooks)
-		execFileSync(path.join(BUILD, 'aiterm-setup'), ['--json', '--server', wrapper, '--remove-claude-parent-hooks'],
-			{ env: rig.env, encoding: 'utf8', timeout: 120000 });
-	return r;
-}
 
 /*
  * Every running aiterm-hook <verb>: its argv (from /proc) and its parent's

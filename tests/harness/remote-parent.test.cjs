@@ -8,14 +8,16 @@
  * relayed pty_read of the child's turn.  The ssh connection is killed
  * while the child still thinks; the server reads the same turn again and
  * hands the answer to Codex's thread queue: the parent's next request to
- * its mock model carries it.
+ * its mock model carries it.  The same for a Claude Code parent, woken by
+ * its PostToolUse hook.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { AgentRig, seedCodex } = require('./lib/agent-rig.cjs');
+const { AgentRig, seedClaude, seedCodex } = require('./lib/agent-rig.cjs');
+const { setupParent } = require('./lib/claude-parent.cjs');
 const { startClaudeMock } = require('./lib/claude-mock.cjs');
 const { startCodexMock } = require('./lib/codex-mock.cjs');
 const { until } = require('./lib/until.cjs');
@@ -165,4 +167,50 @@ test('REM-RELAY DLV-CORE: a relayed delivery whose server was killed is taken ov
 	assert.match(bodyText(woke), new RegExp(`Aiterm: the answer of \\S+ \\(turn 1, delivery ${localId}\\):\\\\nThe far child says 42\\.`));
 	const list = await rig.call('parent_deliveries', {});
 	assert.match(list.text, new RegExp(`^${localId}\\tsubmitted\\tagent-\\S+ turn 1 on far\\tdone$`, 'm'), list.text);
+});
+
+test('REM-RELAY DLV-CLAUDE: a relayed child\'s answer wakes the Claude Code parent through its hook', T, async (t) => {
+	const why = sshdUnavailable();
+	if (why) {
+		skip(t, 'no-sshd', why);
+		return;
+	}
+	/* One mock for both Claude sessions; each answer says which requests it is for. */
+	const mock = await startClaudeMock({ defaultText: 'Default answer.' });
+	const rig = new AgentRig(t);
+	let host = null;
+	t.after(async () => {
+		await rig.cleanup().catch((e) => t.diagnostic(`local: ${e.message}`));
+		if (host)
+			await host.stop();
+		await mock.close();
+	});
+	rig.env.ANTHROPIC_BASE_URL = mock.url;
+	seedClaude(rig.dirs.home, rig.dirs.work, {});
+	/* Before setupParent: its wrapper carries AITERM_REMOTE_MCP and AITERM_SSH_CONFIG. */
+	host = await startFarHost(rig, { ANTHROPIC_BASE_URL: mock.url });
+	setupParent(rig, true);
+	rig.show(t);
+	await rig.server(mock.url);
+	const has = (body, s) => JSON.stringify(body.messages || []).includes(s);
+	mock.push(
+		{ type: 'tool', name: 'mcp__aiterm__agent_launch', input: { remote: 'far', harness: 'claude-code', cwd: host.far.dirs.work, prompt: 'Far child question?' }, when: (b) => has(b, 'Ask the far child') && !has(b, 'tool_result') },
+		{ type: 'text', text: 'The far child says 44.', holdMs: 1500, when: (b) => has(b, 'Far child question?') && !has(b, 'Ask the far child') },
+		{ type: 'text', text: 'Launched the far child; I will wait.', when: (b) => has(b, 'Ask the far child') && has(b, 'tool_result') && !has(b, 'The far child says 44.') },
+		{ type: 'text', text: 'Got the far child\'s answer.', when: (b) => has(b, 'Ask the far child') && has(b, 'The far child says 44.') },
+	);
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Ask the far child' });
+	assert.equal(l.isError, false, l.text);
+	const receipt = await until('the parent\'s tool result', () => mock.main.find((r) => has(r.body, 'Ask the far child') && has(r.body, 'tool_result')), 120000);
+	const rt = JSON.stringify(receipt.body.messages);
+	assert.match(rt, /delivery: d[0-9a-f]{16} waiting; the answer comes back by itself/, rt.slice(-2000));
+	assert.ok(!/its answer is printed by: ssh/.test(rt), 'no far waiter for a parent with hooks');
+	const woke = await until('the parent woken with the answer', () => mock.main.find((r) => has(r.body, 'Ask the far child') && has(r.body, 'The far child says 44.')), 120000);
+	const msgs = JSON.stringify(woke.body.messages);
+	assert.match(msgs, /Aiterm: the answer of \S+ \(turn 1, delivery d[0-9a-f]{16}\):\\nThe far child says 44\.\\n\[turn 1 done/);
+	const list = await rig.call('parent_deliveries', {});
+	const rec = list.sc.deliveries.find((x) => x.parent === 'claude');
+	assert.ok(rec, list.text);
+	assert.equal(rec.remote.host, 'far', list.text);
+	assert.equal(rec.state, 'submitted', list.text);
 });
