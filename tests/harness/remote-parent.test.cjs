@@ -32,31 +32,46 @@ const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_b
 const bodyText = (r) => JSON.stringify(r.body || {});
 
 /*
+ * The local rig and the far host whose Claude Code answers from childUrl;
+ * after the test: the local servers (and their ssh) first, then sshd and
+ * the far side by PID, then the mocks.  null when there is no sshd (a
+ * visible skip).
+ */
+async function localAndFar(t, childUrl, mocks) {
+	const why = sshdUnavailable();
+	if (why) {
+		skip(t, 'no-sshd', why);
+		for (const m of mocks)
+			await m.close();
+		return null;
+	}
+	const rig = new AgentRig(t);
+	let host = null;
+	t.after(async () => {
+		await rig.cleanup().catch((e) => t.diagnostic(`local: ${e.message}`));
+		if (host)
+			await host.stop();
+		for (const m of mocks)
+			await m.close();
+	});
+	host = await startFarHost(rig, { ANTHROPIC_BASE_URL: childUrl });
+	return { rig, host };
+}
+
+/*
  * The rig: a far host running Claude Code (the child, thinking holdMs),
  * a Codex parent whose server aiterm-setup registered, told by its mock
  * model to launch the child there; returned once the parent's model has
  * read the launch receipt.  null when there is no sshd (a visible skip).
  */
 async function parentWithFarChild(t, holdMs) {
-	const why = sshdUnavailable();
-	if (why) {
-		skip(t, 'no-sshd', why);
-		return null;
-	}
 	const parentMock = await startCodexMock({ defaultText: 'Parent default.' });
 	const childMock = await startClaudeMock({ defaultText: 'Child default.' });
-	const rig = new AgentRig(t);
-	let host = null;
-	t.after(async () => {
-		/* The local servers (and their ssh) first, then sshd and the far side by PID. */
-		await rig.cleanup().catch((e) => t.diagnostic(`local: ${e.message}`));
-		if (host)
-			await host.stop();
-		await childMock.close();
-		await parentMock.close();
-	});
+	const lf = await localAndFar(t, childMock.url, [childMock, parentMock]);
+	if (!lf)
+		return null;
+	const { rig, host } = lf;
 	const d = rig.dirs;
-	host = await startFarHost(rig, { ANTHROPIC_BASE_URL: childMock.url });
 	seedCodex(d.codex, d.work, `${parentMock.url}/v1`.replace(/\/v1\/v1$/, '/v1'));
 	/* Codex hands its MCP servers no environment: the server's is in its command. */
 	const wrapper = path.join(d.bin, 'aiterm-mcp');
@@ -170,25 +185,15 @@ test('REM-RELAY DLV-CORE: a relayed delivery whose server was killed is taken ov
 });
 
 test('REM-RELAY DLV-CLAUDE: a relayed child\'s answer wakes the Claude Code parent through its hook', T, async (t) => {
-	const why = sshdUnavailable();
-	if (why) {
-		skip(t, 'no-sshd', why);
-		return;
-	}
 	/* One mock for both Claude sessions; each answer says which requests it is for. */
 	const mock = await startClaudeMock({ defaultText: 'Default answer.' });
-	const rig = new AgentRig(t);
-	let host = null;
-	t.after(async () => {
-		await rig.cleanup().catch((e) => t.diagnostic(`local: ${e.message}`));
-		if (host)
-			await host.stop();
-		await mock.close();
-	});
+	/* Before setupParent: its wrapper carries AITERM_REMOTE_MCP and AITERM_SSH_CONFIG. */
+	const lf = await localAndFar(t, mock.url, [mock]);
+	if (!lf)
+		return;
+	const { rig, host } = lf;
 	rig.env.ANTHROPIC_BASE_URL = mock.url;
 	seedClaude(rig.dirs.home, rig.dirs.work, {});
-	/* Before setupParent: its wrapper carries AITERM_REMOTE_MCP and AITERM_SSH_CONFIG. */
-	host = await startFarHost(rig, { ANTHROPIC_BASE_URL: mock.url });
 	setupParent(rig, true);
 	rig.show(t);
 	await rig.server(mock.url);
