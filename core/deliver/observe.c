@@ -160,10 +160,11 @@ observe(struct observer *ob)
 {
 	const struct delivery *d = &ob->d;
 	long long left = (deadline_ms(d) - session_now_ms()) / 1000;
+	json_t *args;
 
 	if (d->remote[0] != '\0' && left > READ_MAX_S)
 		left = READ_MAX_S;
-	json_t *args = json_pack("{s:s, s:b, s:b, s:I, s:i}", "session_id",
+	args = json_pack("{s:s, s:b, s:b, s:I, s:i}", "session_id",
 	    d->session, "agent_transcript", 1, "wait", 1, "timeout",
 	    (json_int_t)(left > 1 ? left : 1), "turn", (int)d->turn);
 

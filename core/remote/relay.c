@@ -758,7 +758,7 @@ host_start(const char *host, char **why)
 	state_mkdir(dir, &err);
 	error_clear(&err);
 	cpath = xasprintf("ControlPath=%s/cm-%%C", dir);
-	if (h->info->secret != NULL) {
+	if (rc == 0 && h->info->secret != NULL) {
 		sock = xasprintf("%s/ap-%ld-%u", dir, (long)getpid(), ++serial);
 		if ((h->ap = askpass_start(sock, h->info->secret, why))
 		    == NULL)
