@@ -13,7 +13,7 @@
 struct observer {
 	struct delivery	 d;
 	int		 lock_fd;
-	uv_timer_t	 retry;		/* a relayed read: the next try */
+	uv_timer_t	 retry;		/* a relayed read's next try */
 	unsigned	 retry_ms;	/* 0: no timer */
 };
 

@@ -102,8 +102,8 @@ parent_child_free(struct tool_call *call, const char *session,
 
 /* A parent whose receiver hands the answer over by itself. */
 static void
-self_receipt(const struct parent_delivery *p, struct aiterm_buf *text, json_t *sc,
-    const char *how)
+self_receipt(const struct parent_delivery *p, struct aiterm_buf *text,
+    json_t *sc, const char *how)
 {
 	buf_printf(text, "delivery: %s waiting; the answer comes back by "
 	    "itself (%s)\n", p->d.id, how);
@@ -144,6 +144,7 @@ parent_delivery_sent(struct parent_delivery *p,
     const struct dispatch_result *d, struct aiterm_buf *text, json_t *sc)
 {
 	struct aiterm_error err = ERROR_INIT;
+	char cursor[sizeof p->d.cursor];
 
 	if (p->lock_fd < 0) {
 		if (d->rc == 0 && p->error[0] != '\0')
@@ -156,36 +157,16 @@ parent_delivery_sent(struct parent_delivery *p,
 		p->lock_fd = -1;
 		return;
 	}
-	p->d.turn = d->turn;
-	agent_event_cursor(d->turn, d->index, p->d.cursor, sizeof p->d.cursor);
-	if (delivery_write(&p->d, &err) != 0) {
+	agent_event_cursor(d->turn, d->index, cursor, sizeof cursor);
+	if (parent_delivery_confirm(p, d->turn, cursor, text, sc, &err) != 0) {
 		buf_printf(text, "delivery: none (%s)\n", error_msg(&err));
 		error_clear(&err);
-		delivery_abandon(&p->d, p->lock_fd);
-		p->lock_fd = -1;
-		return;
 	}
-	if (p->r != NULL && p->r->linked != NULL) {
-		struct aiterm_parent parent;
-
-		delivery_parent(&p->d, &parent);
-		if (p->r->linked(host_get(), p->d.id, &parent, &err) != 0) {
-			buf_printf(text, "delivery: none (%s)\n",
-			    error_msg(&err));
-			error_clear(&err);
-			delivery_abandon(&p->d, p->lock_fd);
-			p->lock_fd = -1;
-			return;
-		}
-	}
-	parent_delivery_receipt(p, text, sc);
-	delivery_observe(&p->d, p->lock_fd);
-	p->lock_fd = -1;
 }
 
-void
-parent_delivery_receipt(const struct parent_delivery *p,
-    struct aiterm_buf *text, json_t *sc)
+/* The receipt's line (text) and fields (sc): the receiver's or the waiter's. */
+static void
+receipt(const struct parent_delivery *p, struct aiterm_buf *text, json_t *sc)
 {
 	if (p->r == NULL)
 		waiter_receipt(p, text, sc, "its answer is printed by");
@@ -200,6 +181,29 @@ parent_delivery_receipt(const struct parent_delivery *p,
 		json_object_set_new(sc, "wait_command", json_null());
 		buf_free(&lead);
 	}
+}
+
+int
+parent_delivery_confirm(struct parent_delivery *p, unsigned turn,
+    const char *cursor, struct aiterm_buf *text, json_t *sc,
+    struct aiterm_error *err)
+{
+	struct aiterm_parent parent;
+
+	p->d.turn = turn;
+	snprintf(p->d.cursor, sizeof p->d.cursor, "%s", cursor);
+	delivery_parent(&p->d, &parent);
+	if (delivery_write(&p->d, err) != 0 || (p->r != NULL &&
+	    p->r->linked != NULL && p->r->linked(host_get(), p->d.id, &parent,
+	    err) != 0)) {
+		delivery_abandon(&p->d, p->lock_fd);
+		p->lock_fd = -1;
+		return -1;
+	}
+	receipt(p, text, sc);
+	delivery_observe(&p->d, p->lock_fd);
+	p->lock_fd = -1;
+	return 0;
 }
 
 int

@@ -45,9 +45,14 @@ int	parent_child_free(struct tool_call *call, const char *session,
  */
 int	parent_delivery_prepare(struct parent_delivery *p,
 	    struct tool_call *call, struct aiterm_error *err);
-/* For a saved record: its receipt line (text) and fields (sc). */
-void	parent_delivery_receipt(const struct parent_delivery *p,
-	    struct aiterm_buf *text, json_t *sc);
+/*
+ * The send confirmed at turn (cursor): the record completed, the receiver
+ * linked, the receipt's line into text and its fields into sc, the turn
+ * watched.  -1 with err, the record dropped, when that cannot be.
+ */
+int	parent_delivery_confirm(struct parent_delivery *p, unsigned turn,
+	    const char *cursor, struct aiterm_buf *text, json_t *sc,
+	    struct aiterm_error *err);
 /* After the dispatch: the receipt's line and fields. */
 void	parent_delivery_sent(struct parent_delivery *p,
 	    const struct dispatch_result *d, struct aiterm_buf *text,

@@ -1,12 +1,9 @@
 /* A relayed dispatch's answer taken over for this parent: handover.h. */
 #include <string.h>
-#include <unistd.h>
 
-#include "deliver/observe.h"
 #include "deliver/parent.h"
 #include "plugin/host.h"
 #include "remote/handover.h"
-#include "remote/records.h"
 #include "util/buf.h"
 
 /* The text's line "delivery: <far id> ..." becomes line (no newline). */
@@ -32,7 +29,7 @@ replace_line(json_t *result, const char *far_id, const char *line)
 	buf_free(&b);
 }
 
-void
+bool
 remote_handover(struct tool_call *call, const char *host, json_t *result)
 {
 	json_t *sc = json_object_get(result, "structuredContent");
@@ -45,13 +42,13 @@ remote_handover(struct tool_call *call, const char *host, json_t *result)
 	json_int_t turn = json_integer_value(json_object_get(sc, "turn"));
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf line = BUF_INIT;
-	struct aiterm_parent parent;
 	struct parent_delivery p;
+	bool taken = false;
 
 	if (json_is_true(json_object_get(result, "isError")) ||
 	    far_id == NULL || !delivery_id_valid(far_id) || session == NULL ||
 	    !session_id_valid(session) || turn <= 0)
-		return;
+		return false;
 	/* No receiver, or one that cannot take it: the far waiter stays. */
 	if (parent_delivery_prepare(&p, call, &err) != 0 || p.r == NULL)
 		goto out;
@@ -59,26 +56,19 @@ remote_handover(struct tool_call *call, const char *host, json_t *result)
 	snprintf(p.d.remote_id, sizeof p.d.remote_id, "%s", far_id);
 	if (delivery_begin(session, &p.d, &p.lock_fd, &err) != 0)
 		goto out;
-	p.d.turn = (unsigned)turn;
-	snprintf(p.d.cursor, sizeof p.d.cursor, "%s", cursor != NULL ?
-	    cursor : "");
-	delivery_parent(&p.d, &parent);
-	if (delivery_write(&p.d, &err) != 0 || (p.r->linked != NULL &&
-	    p.r->linked(host_get(), p.d.id, &parent, &err) != 0)) {
+	if (parent_delivery_confirm(&p, (unsigned)turn, cursor != NULL ?
+	    cursor : "", &line, sc, &err) != 0) {
 		host_get()->log(AITERM_LOG_ERROR, "remote", "%s: %s: the far "
-		    "waiter stays: %s", host, far_id, error_msg(&err));
-		delivery_abandon(&p.d, p.lock_fd);
+		    "waiter stays: %s", host, p.d.remote_id, error_msg(&err));
 		goto out;
 	}
-	parent_delivery_receipt(&p, &line, sc);
 	if (line.len > 0 && line.data[line.len - 1] == '\n')
 		line.data[--line.len] = '\0';
 	/* The receipt replaced sc's parent_delivery, and far_id with it. */
 	replace_line(result, p.d.remote_id, buf_str(&line));
-	/* The local record now says where the answer is owed. */
-	remote_records_forget_delivery(host, p.d.remote_id);
-	delivery_observe(&p.d, p.lock_fd);
+	taken = true;
 out:
 	error_clear(&err);
 	buf_free(&line);
+	return taken;
 }

@@ -14,11 +14,15 @@
 #define AITERM_REMOTE_HANDOVER_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "tools/tool.h"
 
-/* After a relayed call's result came back from host (rewritten in place). */
-void	remote_handover(struct tool_call *call, const char *host,
+/*
+ * After a relayed call's result came back from host (rewritten in place):
+ * true when a local record took its far delivery over.
+ */
+bool	remote_handover(struct tool_call *call, const char *host,
 	    json_t *result);
 
 #endif

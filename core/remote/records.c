@@ -57,13 +57,13 @@ out:
 }
 
 static void
-record_remove(const char *host, const char *kind, const char *id)
+record_remove(const char *host, const char *id)
 {
 	char *dir = host_dir(host), *path;
 
 	if (dir == NULL)
 		return;
-	path = xasprintf("%s/%s/%s.json", dir, kind, id);
+	path = xasprintf("%s/sessions/%s.json", dir, id);
 	unlink(path);
 	free(path);
 	free(dir);
@@ -71,7 +71,7 @@ record_remove(const char *host, const char *kind, const char *id)
 
 void
 remote_records_note(const char *host, const char *tool, json_t *args,
-    json_t *result)
+    json_t *result, bool owed_there)
 {
 	const char *id, *session;
 	json_t *sc;
@@ -81,7 +81,7 @@ remote_records_note(const char *host, const char *tool, json_t *args,
 	if (strcmp(tool, "pty_close") == 0) {
 		id = json_string_value(json_object_get(args, "session_id"));
 		if (id != NULL && session_id_valid(id))
-			record_remove(host, "sessions", id);
+			record_remove(host, id);
 		return;
 	}
 	sc = json_object_get(result, "structuredContent");
@@ -91,7 +91,7 @@ remote_records_note(const char *host, const char *tool, json_t *args,
 	/* A dispatch there owes its answer: where to ask for it. */
 	id = json_string_value(json_object_get(json_object_get(sc,
 	    "parent_delivery"), "delivery_id"));
-	if (id != NULL && delivery_id_valid(id) && session != NULL &&
+	if (owed_there && id != NULL && delivery_id_valid(id) && session != NULL &&
 	    session_id_valid(session))
 		record_add(host, "deliveries", id, json_pack("{s:s, s:s, s:s}",
 		    "delivery_id", id, "session_id", session, "tool", tool));
@@ -100,13 +100,6 @@ remote_records_note(const char *host, const char *tool, json_t *args,
 	if (session != NULL && session_id_valid(session))
 		record_add(host, "sessions", session, json_pack("{s:s, s:s}",
 		    "session_id", session, "tool", tool));
-}
-
-void
-remote_records_forget_delivery(const char *host, const char *id)
-{
-	if (delivery_id_valid(id))
-		record_remove(host, "deliveries", id);
 }
 
 /* What a record file of kind holds. */

@@ -20,12 +20,15 @@
 #define AITERM_REMOTE_RECORDS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
-/* After a relayed call ended with result (NULL: a JSON-RPC error). */
+/*
+ * After a relayed call ended with result (NULL: a JSON-RPC error).
+ * owed_there: a delivery the result names is still the far side's (no
+ * local record took it over, remote/handover.h), so it is noted here.
+ */
 void	 remote_records_note(const char *host, const char *tool,
-	    json_t *args, json_t *result);
-/* A delivery record a local one took over (remote/handover.h). */
-void	 remote_records_forget_delivery(const char *host, const char *id);
+	    json_t *args, json_t *result, bool owed_there);
 /*
  * Every record, oldest first: [{host, session_id, tool, created_ms}].
  * New reference; an empty array when there are none or no state root.

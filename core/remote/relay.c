@@ -45,7 +45,6 @@ struct rcall {
 	struct rcall		*next;
 };
 
-
 /*
  * What this process knows of a host past its connections: the family
  * (probed once) and the secret a caller gave (memory only).
@@ -86,14 +85,22 @@ static struct rhost *hosts;
 static struct hinfo *infos;
 
 static struct hinfo *
-hinfo_get(const char *host)
+hinfo_find(const char *host)
 {
 	struct hinfo *i;
 
-	for (i = infos; i != NULL; i = i->next) {
-		if (strcmp(i->host, host) == 0)
-			return i;
-	}
+	for (i = infos; i != NULL && strcmp(i->host, host) != 0; i = i->next)
+		;
+	return i;
+}
+
+static struct hinfo *
+hinfo_get(const char *host)
+{
+	struct hinfo *i = hinfo_find(host);
+
+	if (i != NULL)
+		return i;
 	i = xcalloc(1, sizeof *i);
 	snprintf(i->host, sizeof i->host, "%s", host);
 	i->next = infos;
@@ -104,13 +111,9 @@ hinfo_get(const char *host)
 enum remote_family
 remote_host_family(const char *host)
 {
-	struct hinfo *i;
+	struct hinfo *i = hinfo_find(host);
 
-	for (i = infos; i != NULL; i = i->next) {
-		if (strcmp(i->host, host) == 0)
-			return i->family;
-	}
-	return REMOTE_FAM_UNKNOWN;
+	return i != NULL ? i->family : REMOTE_FAM_UNKNOWN;
 }
 
 static void
@@ -120,7 +123,6 @@ hinfo_forget_secret(struct hinfo *i)
 	free(i->secret);
 	i->secret = NULL;
 }
-
 
 bool
 remote_tool(const char *name)
@@ -310,8 +312,9 @@ static void
 got(struct rhost *h, json_t *msg)
 {
 	struct rcall **pp, *c;
-	json_t *id = json_object_get(msg, "id"), *err;
+	json_t *id = json_object_get(msg, "id"), *err, *result;
 	char *why;
+	bool taken;
 
 	if (!json_is_integer(id))
 		return;	/* a notification (progress, log): not relayed */
@@ -348,13 +351,11 @@ got(struct rhost *h, json_t *msg)
 		    json_string_value(json_object_get(err, "message")) ?
 		    json_string_value(json_object_get(err, "message")) : "?");
 	else {
-		remote_records_note(h->host, c->tool, c->args,
-		    json_object_get(msg, "result"));
-		remote_far_commands(h->host, json_object_get(msg, "result"));
-		remote_handover(c->call, h->host, json_object_get(msg,
-		    "result"));
-		tool_call_finish(c->call, json_incref(json_object_get(msg,
-		    "result")));
+		result = json_object_get(msg, "result");
+		remote_far_commands(h->host, result);
+		taken = remote_handover(c->call, h->host, result);
+		remote_records_note(h->host, c->tool, c->args, result, !taken);
+		tool_call_finish(c->call, json_incref(result));
 	}
 	rcall_free(c);
 }
@@ -639,12 +640,7 @@ on_deadline(uv_timer_t *t)
 	uv_process_kill(&h->proc, SIGTERM);
 }
 
-/*
- * The launch, read by /bin/sh from ssh's stdin (one line: it runs before
- * anything else is written): PATH from a login shell (its other output
- * and stderr dropped, so a noisy profile cannot reach the MCP reader),
- * then "<nonce> ready" and aiterm-mcp.
- */
+/* The far aiterm-mcp: AITERM_REMOTE_MCP, or the one on the PATH there. */
 static const char *
 far_mcp(void)
 {
@@ -653,6 +649,12 @@ far_mcp(void)
 	return mcp != NULL && *mcp != '\0' ? mcp : "aiterm-mcp";
 }
 
+/*
+ * The launch, read by /bin/sh from ssh's stdin (one line: it runs before
+ * anything else is written): PATH from a login shell (its other output
+ * and stderr dropped, so a noisy profile cannot reach the MCP reader),
+ * then "<nonce> ready" and aiterm-mcp.
+ */
 static void
 launch(struct rhost *h)
 {

@@ -2,11 +2,12 @@
  * du: within the budget it declines, and every row stays (a listing no
  * reducer takes goes whole, core/reduce/cmd.c).  Beyond the budget, the
  * rows a person reads du for: the folders asked about and each folder
- * right below them, and the largest of the rest, all in du's order, then one line saying exactly which rows were
- * left out: "(… 1253 more rows left out, each 36K or smaller)".  Error
- * lines ("du: cannot read directory ...") all stay.  Sizes are du's
- * (blocks, or -h's "4.0K", "1.7M"), compared by value.  A line that is
- * neither a row nor an error makes it decline, as does --time.
+ * right below them, and the largest of the rest, all in du's order, then
+ * one line saying exactly which rows were left out: "(… 1253 more rows
+ * left out, each 36K or smaller)".  Error lines ("du: cannot read
+ * directory ...") all stay.  Sizes are du's (blocks, or -h's "4.0K",
+ * "1.7M"), compared by value.  A line that is neither a row nor an error
+ * makes it decline, as does --time.
  */
 #include <stdlib.h>
 #include <string.h>

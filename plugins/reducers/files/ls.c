@@ -7,9 +7,9 @@
  * keeps every name, packed several to a line ("x  dir/  y -> z"), says
  * which fields went and gives the three largest files their sizes; only
  * when even that is over the budget does a listing of one folder keep
- * its first and last entries and count those
- * between by type ("… 780 more: 730 directories, 50 links").  Output that is not
- * a long listing (plain ls, another locale's dates) is declined.
+ * its first and last entries and count those between by type ("… 780
+ * more: 730 directories, 50 links").  Output that is not a long listing
+ * (plain ls, another locale's dates) is declined.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,9 +280,10 @@ put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
 /*
  * A listing beyond the budget keeps every name (RED-FAITHFUL): a line
  * saying which fields went, the largest files with their sizes, then the
- * names of each folder packed LS_WIDTH wide, two blanks apart, a directory's with a '/' after it, a
- * link's with its target.  Headings, "total" and error lines stay.  The
- * number of lines, or 0 when even that is over the budget.
+ * names of each folder packed LS_WIDTH wide, two blanks apart, a
+ * directory's with a '/' after it, a link's with its target.  Headings,
+ * "total" and error lines stay.  The number of lines, or 0 when even
+ * that is over the budget.
  */
 static size_t
 put_names(const struct aiterm_host *h, struct aiterm_buf *out,
