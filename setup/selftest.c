@@ -84,8 +84,8 @@ converse(struct linerpc *m, json_t *facts)
 	text = tool(m, "pty_send", json_pack("{s:s, s:s, s:b, s:i}",
 	    "session_id", session, "text", "sh -c 'echo " PROBE_WORD
 	    "; exit 3'", "wait", 1, "timeout", 20), NULL);
-	ok = text != NULL && strstr(text, PROBE_WORD "\n") != NULL &&
-	    strstr(text, "exit 3") != NULL;
+	/* The output, then the exit line (ADR 0029). */
+	ok = text != NULL && strstr(text, PROBE_WORD "\nexit 3") != NULL;
 	if (text != NULL && !ok)
 		why(m, xasprintf("the probe command came back without its "
 		    "output or exit code %d: %s", PROBE_EXIT, text));

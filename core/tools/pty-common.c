@@ -45,6 +45,8 @@ pty_wait_args(json_t *args, struct pty_wait *w, struct aiterm_error *err)
  * printed something and ended with exit 0 gets none (ADR 0009), so that
  * what the model reads is never longer than what the command printed;
  * every other end, and a success that printed nothing, says itself.
+ * The common end, a command's exit code, is the bare "exit N" (3 tokens,
+ * ADR 0029); the others stay in brackets, they are the unusual ends.
  * printed: the result holds output before the status line.
  */
 static void
@@ -59,7 +61,7 @@ status_line(struct aiterm_buf *b, const struct waiter_result *r,
 		snprintf(dur, sizeof dur, " · %.1fs", r->duration_ms / 1000);
 	switch (r->via) {
 	case VIA_SENTINEL:
-		buf_printf(b, "[exit %d%s]", r->exit_code, dur);
+		buf_printf(b, "exit %d%s", r->exit_code, dur);
 		break;
 	case VIA_EXIT:
 		if (r->exit_code >= 0)
@@ -105,7 +107,7 @@ read_status(struct aiterm_buf *b, const struct pending_wait *pw,
 
 	if (out->done_seen && pw->have_cmd && pw->cmd.done) {
 		if (pw->cmd.exit_code != 0 || out->text.len == 0)
-			buf_printf(b, "[exit %d]", pw->cmd.exit_code);
+			buf_printf(b, "exit %d", pw->cmd.exit_code);
 	}
 	else if (running && out->text.len == 0)
 		buf_adds(b, "[no new output; still running]");

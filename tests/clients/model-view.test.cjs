@@ -26,8 +26,8 @@ const T = { timeout: 300000 };
 /* The script, and what the model must read in each result (by step). */
 const STEPS = [
 	{ tool: 'pty_open', args: { name: SID }, want: [new RegExp(`^opened ${SID} \\(`), /^watch: tmux -S \S+ attach -t mv$/m] },
-	{ tool: 'pty_send', args: { session_id: SID, text: 'echo hello-$((6*7)); false', wait: true }, want: [/hello-42\n\[exit 1\]/] },
-	{ tool: 'pty_send', args: { session_id: SID, text: 'true', wait: true }, want: [/\[exit 0\]$/], roundTrip: true },
+	{ tool: 'pty_send', args: { session_id: SID, text: 'echo hello-$((6*7)); false', wait: true }, want: [/hello-42\nexit 1$/] },
+	{ tool: 'pty_send', args: { session_id: SID, text: 'true', wait: true }, want: [/^exit 0$/], roundTrip: true },
 	{ tool: 'pty_send', args: { session_id: SID, text: 'seq 1 5000 | sed s/^/row-/', wait: true },
 		/* Success is silent (ADR 0009): no status line after the output. */
 		want: [/^row-1$/m, /pty_read line_range=\[\d+,\d+\]/, /\nrow-5000$/] },

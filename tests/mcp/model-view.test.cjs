@@ -63,11 +63,11 @@ test('PTY-SEND PTY-DONE model view: output and exit code; a true round trip is a
 	const { c, id } = await modelView(t);
 	const r = await c.ok('pty_send', { session_id: id, text: 'echo hello-$((6*7)); false', wait: true });
 	assert.equal(r.r.structuredContent, undefined);
-	assert.equal(r.text, 'hello-42\n[exit 1]', show(r.r));
+	assert.equal(r.text, 'hello-42\nexit 1', show(r.r));
 	const ok = await c.ok('pty_send', { session_id: id, text: 'true', wait: true });
-	assert.equal(ok.text, '[exit 0]', show(ok.r));
+	assert.equal(ok.text, 'exit 0', show(ok.r));
 	const fail = await c.ok('pty_send', { session_id: id, text: 'ls /nonexistent-aiterm', wait: true });
-	assert.match(fail.text, /No such file or directory\n\[exit 2\]$/, fail.text);
+	assert.match(fail.text, /No such file or directory\nexit 2$/, fail.text);
 });
 
 test('RED-HEADTAIL model view: a folded output shows its first and last lines and the line_range', T, async (t) => {
@@ -94,7 +94,7 @@ test('RED-CMD model view: a reducer that left out a few lines says so itself, wi
 	assert.match(r.text, /^ {4}at … \(\+\d+ frames? in node\)$/m, `node's frames are counted: ${r.text}`);
 	assert.doesNotMatch(r.text, /node:internal/, r.text);
 	assert.doesNotMatch(r.text, /reducer; all of it/, `a few lines left out: no line_range line: ${r.text}`);
-	assert.match(r.text, /\n\[exit 1\]$/, r.text);
+	assert.match(r.text, /\nexit 1$/, r.text);
 	/* The log still holds every frame. */
 	const full = await c.ok('pty_read', { session_id: id, full: true });
 	assert.match(full.text, /node:internal/, 'the full log keeps what the reducer left out');
@@ -108,7 +108,7 @@ test('PTY-SEND PTY-READ model view: a send without wait says the next step; a re
 	const early = await c.ok('pty_read', { session_id: id });
 	assert.match(early.text, /\[(no new output; )?still running\]$/, early.text);
 	const done = await c.ok('pty_read', { session_id: id, wait: true });
-	assert.match(done.text, /^late-5\n\[exit 3( · [\d.]+s)?\]$/, done.text);
+	assert.match(done.text, /^late-5\nexit 3( · [\d.]+s)?$/, done.text);
 	const again = await c.ok('pty_read', { session_id: id });
 	assert.equal(again.text, '[no new output]', again.text);
 
@@ -118,11 +118,11 @@ test('PTY-SEND PTY-READ model view: a send without wait says the next step; a re
 	 */
 	await c.ok('pty_send', { session_id: id, text: 'echo quick-$((1+1)); (exit 4)' });
 	let plain = '';
-	for (let i = 0; i < 50 && !/\[exit/.test(plain); i++) {
+	for (let i = 0; i < 50 && !/\nexit \d/.test(plain); i++) {
 		await new Promise((r) => setTimeout(r, 100));
 		plain += (await c.ok('pty_read', { session_id: id })).text + '\n';
 	}
-	assert.match(plain, /quick-2\n\[exit 4\]/, `a plain read that passes the end says the exit code: ${plain}`);
+	assert.match(plain, /quick-2\nexit 4/, `a plain read that passes the end says the exit code: ${plain}`);
 	await c.ok('pty_send', { session_id: id, text: 'echo fine-$((1+2))' });
 	const reads = [];
 	for (let i = 0; i < 50; i++) {
@@ -133,7 +133,7 @@ test('PTY-SEND PTY-READ model view: a send without wait says the next step; a re
 	}
 	const all = reads.join('\n');
 	assert.match(all, /fine-3/, all);
-	assert.doesNotMatch(all, /fine-3\n\[exit/, `exit 0 after output adds no status line: ${all}`);
+	assert.doesNotMatch(all, /fine-3\nexit/, `exit 0 after output adds no status line: ${all}`);
 	assert.doesNotMatch(reads[reads.length - 1], /still running/, `the command ended: ${all}`);
 });
 

@@ -19,7 +19,7 @@
 
 /* The status lines of ADR 0006, in the order they are tried. */
 const STATUS = [
-	{ re: /\[exit (\d+)(?: · [\d.]+s)?\]\s*$/, via: 'sentinel', complete: true, code: 1 },
+	{ re: /(?:^|\n)exit (\d+)(?: · [\d.]+s)?\s*$/, via: 'sentinel', complete: true, code: 1 },
 	{ re: /\[process exited, status (\d+)(?: · [\d.]+s)?\]\s*$/, via: 'exit', complete: true, code: 1 },
 	{ re: /\[until matched(?: · [\d.]+s)?\]\s*$/, via: 'until', complete: true },
 	{ re: /\[quiet, shell idle(?: · [\d.]+s)?\]\s*$/, via: 'quiescent', complete: true },
