@@ -112,6 +112,12 @@ def cmd_seeds():
                    for i in range(500)) +
           b"".join(b"%d.%dM\t/r/d%d\n" % (d, d % 10, d) for d in range(10)) +
           b"1.2G\t/r\n")
+    write("cmd-reduce", "diff-ru", b"diff -ru old new\n" +
+          b"Only in old: gone.txt\n" +
+          b"".join(b"diff -ru old/f%d new/f%d\n--- old/f%d\t2026-12-01\n"
+                   b"+++ new/f%d\t2026-12-02\n@@ -1,5 +1,5 @@\n a\n b\n"
+                   b"--- c\n+-- C\n d\n e\n" % (i, i, i, i)
+                   for i in range(20)))
     write("cmd-reduce", "hostile", b"git diff\n" + HOSTILE["invalid-utf8"] +
           HOSTILE["unterminated-osc"])
 

@@ -1,6 +1,6 @@
 /*
  * The git reducers (plugin reducers-git: git status, git log, git diff,
- * git show) through the real dispatch: red_cmd_reduce on stripped text,
+ * git show, and diff's unified format) through the real dispatch: red_cmd_reduce on stripped text,
  * with the plugins loaded from the build tree ($AITERM_PLUGIN_PATH).
  *
  * - Fixtures: the corpus cases of this family reduce within the core's
@@ -280,6 +280,51 @@ START_TEST(test_diff_declines)
 }
 END_TEST
 
+/*
+ * diff -u and diff -ru (RED-FAITHFUL): "--- x" and "+++ y" name both
+ * files and stay as they are, so do diff -r's lines; a removed line that
+ * reads "-- x" inside a hunk is a change, not a header.
+ */
+START_TEST(test_plain_diff)
+{
+	check_exact("diff -ru old new",
+	    "Only in old: gone.txt\n"
+	    "diff -ru old/q.sql new/q.sql\n"
+	    "--- old/q.sql\t2026-12-01 10:00:00.000000000 +0000\n"
+	    "+++ new/q.sql\t2026-12-02 10:00:00.000000000 +0000\n"
+	    "@@ -1,8 +1,8 @@\n"
+	    " select 1;\n"
+	    " select 2;\n"
+	    " select 3;\n"
+	    "--- old comment\n"
+	    "+-- new comment\n"
+	    " select 4;\n"
+	    " select 5;\n"
+	    " select 6;\n"
+	    " select 7;\n",
+	    "diff", false,
+	    "Only in old: gone.txt\n"
+	    "diff -ru old/q.sql new/q.sql\n"
+	    "--- old/q.sql\t2026-12-01 10:00:00.000000000 +0000\n"
+	    "+++ new/q.sql\t2026-12-02 10:00:00.000000000 +0000\n"
+	    "@@ -1,8 +1,8 @@\n"
+	    "--- old comment\n"
+	    "+-- new comment\n"
+	    "(7 context lines left out)\n");
+}
+END_TEST
+
+START_TEST(test_plain_diff_declines)
+{
+	/* The default format, context diffs, -q: not unified. */
+	check_declines("diff a b", "3c3\n< three\n---\n> THREE\n");
+	check_declines("diff -c a b", "*** a\t2026-12-01\n--- b\t2026-12-02\n"
+	    "***************\n*** 3 ****\n! three\n--- 3 ----\n! THREE\n");
+	check_declines("diff -q a b", "Files a and b differ\n");
+	check_declines("diff -u a b", "");
+}
+END_TEST
+
 START_TEST(test_show)
 {
 	struct aiterm_buf b = BUF_INIT;
@@ -410,6 +455,8 @@ main(void)
 	tcase_add_test(tc, test_diff_combined);
 	tcase_add_test(tc, test_diff_budget);
 	tcase_add_test(tc, test_diff_declines);
+	tcase_add_test(tc, test_plain_diff);
+	tcase_add_test(tc, test_plain_diff_declines);
 	tcase_add_test(tc, test_show);
 	tcase_add_test(tc, test_log_layout);
 	tcase_add_test(tc, test_log_many);

@@ -9,7 +9,8 @@
  *    find, du, dpkg -l, pip list, df, git branch, docker ps, kubectl
  *    get, ps aux) while it fits a listing's budget;
  *  - every diff and hunk header and every conflict marker of a diff with
- *    a combined-diff (conflict) section put among its files.
+ *    a combined-diff (conflict) section put among its files, and every
+ *    header line of a diff -ru.
  * The checks here are plain substring searches, independent of
  * reduce/shape.c, whose own properties come last.  The cases are drawn
  * from a fixed seed (AITERM_PROP_SEED overrides it; the seed of a failing
@@ -338,17 +339,31 @@ END_TEST
  * A conflict among the files of a diff
  */
 
+/*
+ * A changed file of a diff: git's (unified false) or diff -ru's, whose
+ * own header lines are all a person navigates by.
+ */
 static void
 plain_file(uint64_t *s, const char *nm, struct aiterm_buf *b,
-    struct aiterm_buf *want)
+    struct aiterm_buf *want, bool unified)
 {
 	static const char *const kinds[] = { "open", "read", "len", "flags" };
 	size_t hunks = 1 + pick(s, 3), h, at = 1, i;
 	char id[32];
 
-	buf_printf(want, "diff --git a/src/%s.c b/src/%s.c\n", nm, nm);
-	buf_printf(b, "diff --git a/src/%s.c b/src/%s.c\nindex 1234567..89abcde "
-	    "100644\n--- a/src/%s.c\n+++ b/src/%s.c\n", nm, nm, nm, nm);
+	if (unified) {
+		size_t from = b->len;
+
+		buf_printf(b, "diff -ru old/src/%s.c new/src/%s.c\n--- "
+		    "old/src/%s.c\t2026-12-01 10:00:00 +0000\n+++ new/src/%s.c"
+		    "\t2026-12-02 11:00:00 +0000\n", nm, nm, nm, nm);
+		buf_add(want, b->data + from, b->len - from);
+	} else {
+		buf_printf(want, "diff --git a/src/%s.c b/src/%s.c\n", nm, nm);
+		buf_printf(b, "diff --git a/src/%s.c b/src/%s.c\nindex "
+		    "1234567..89abcde 100644\n--- a/src/%s.c\n+++ b/src/%s.c\n",
+		    nm, nm, nm, nm);
+	}
 	for (h = 0; h < hunks; h++) {
 		at += 10 + pick(s, 200);
 		buf_printf(want, "@@ -%zu,7 +%zu,7 @@ static int f%zu(void)\n",
@@ -382,31 +397,66 @@ conflict_file(const char *nm, struct aiterm_buf *b, struct aiterm_buf *want)
 	    "  return 0;\n", nm, nm, nm);
 }
 
+/*
+ * What the AI reads of command's output b holds every line of want; files
+ * and odd (the conflict's or the "Only in" line's place) for the message.
+ */
+static void
+diff_holds(const char *command, struct aiterm_buf *b, struct aiterm_buf *want,
+    size_t files, size_t odd)
+{
+	char *got = read_as_ai(command, buf_str(b)), *line, *end;
+
+	for (line = want->data; line < want->data + want->len; line = end + 1) {
+		end = strchr(line, '\n');
+		*end = '\0';
+		ck_assert_msg(strstr(got, line) != NULL, "seed %llu: %s, %zu "
+		    "files, the odd one at %zu: lost \"%s\" (%s)",
+		    (unsigned long long)seed0, command, files, odd, line, how);
+	}
+	free(got);
+	buf_free(b);
+	buf_free(want);
+}
+
 START_TEST(test_diff_structure)
 {
 	struct aiterm_buf b = BUF_INIT, want = BUF_INIT;
 	uint64_t s = seed0 + (uint64_t)_i * 15485863;
 	size_t files = 1 + pick(&s, 12), at = pick(&s, files + 1), i;
-	char nm[32], *got, *line, *end;
+	char nm[32];
 
 	for (i = 0; i <= files; i++) {
 		name(&s, i, nm, sizeof nm);
 		if (i == at)
 			conflict_file(nm, &b, &want);
 		else
-			plain_file(&s, nm, &b, &want);
+			plain_file(&s, nm, &b, &want, false);
 	}
-	got = read_as_ai("git diff", buf_str(&b));
-	for (line = want.data; line < want.data + want.len; line = end + 1) {
-		end = strchr(line, '\n');
-		*end = '\0';
-		ck_assert_msg(strstr(got, line) != NULL, "seed %llu: %zu files, "
-		    "the conflict at %zu: lost \"%s\" (%s)",
-		    (unsigned long long)seed0, files + 1, at, line, how);
+	diff_holds("git diff", &b, &want, files + 1, at);
+}
+END_TEST
+
+/*
+ * diff -ru: every file's "diff -ru", "---" and "+++" lines, every hunk
+ * header, every "Only in" line, among files of random names.
+ */
+START_TEST(test_plain_diff_structure)
+{
+	struct aiterm_buf b = BUF_INIT, want = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 32452843;
+	size_t files = 1 + pick(&s, 12), only = pick(&s, files + 1), i;
+	char nm[32];
+
+	for (i = 0; i <= files; i++) {
+		name(&s, i, nm, sizeof nm);
+		if (i == only) {
+			buf_printf(&b, "Only in old/src: %s.h\n", nm);
+			buf_printf(&want, "Only in old/src: %s.h\n", nm);
+		} else
+			plain_file(&s, nm, &b, &want, true);
 	}
-	free(got);
-	buf_free(&b);
-	buf_free(&want);
+	diff_holds("diff -ru old new", &b, &want, files + 1, only);
 }
 END_TEST
 
@@ -497,6 +547,7 @@ make_suite(void)
 	tcase_add_loop_test(tc, test_rare_line_in_flood, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_listing_names, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_plain_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_faithful_refuses_a_loss, 0, ROUNDS);
 	tcase_add_test(tc, test_faithful_headers_verbatim);
 	tcase_add_test(tc, test_faithful_drawing_no_word);

@@ -6,9 +6,10 @@
  * x" line as it is, which a person navigates by (RED-FAITHFUL), with
  * "(new file)", "(deleted)", "(binary)" or a mode change after it when
  * git said so, and a rename's or copy's own lines ("similarity index",
- * "rename from", "rename to") under it; a block without a diff line
- * (diff -u) becomes a letter and the path ("M src/net.c", "A new.c").  Hunk headers stay as they are, and
- * so does every changed line.  Context lines before the first and after
+ * "rename from", "rename to") under it.  A block without a diff line, a
+ * plain unified diff's (diff -u: "--- x", "+++ y"), is the header itself
+ * and stays as it is: it names both files.  Hunk headers stay as they
+ * are, and so does every changed line.  Context lines before the first and after
  * the last change of a hunk go; a run of context between two changes
  * stays when it is one or two lines, and becomes "  … N unchanged lines"
  * when longer.  When the changed lines do not fit the budget, each hunk
@@ -247,7 +248,8 @@ parse(const struct rl_lines *t, size_t first, size_t last,
 			ctx = 0;
 			in_hunk = false;
 		}
-		if (gt_diff_start(l)) {
+		if (gt_diff_start(l) ||
+		    (file == NULL && gt_unified_start(t, i, last))) {
 			add_row(p, DF_FILE, i);
 			file = p->nomem ? NULL : &p->rows[p->nrows - 1];
 			if (file != NULL)
@@ -307,6 +309,12 @@ put_file(const struct aiterm_host *h, struct aiterm_buf *out,
 	if (rl_starts(&d, "diff --cc ") || rl_starts(&d, "diff --combined ")) {
 		h->buf_add(out, d.p, d.len);
 		h->buf_add(out, "\n", 1);
+		return;
+	}
+	/* So does a plain unified diff's: "--- x" and "+++ y" name both. */
+	if (rl_starts(&d, "--- ")) {
+		for (i = start; i < end; i++)
+			rl_put(h, out, &t->v[i]);
 		return;
 	}
 	for (i = start + 1; i < end; i++) {

@@ -14,6 +14,11 @@
 
 /* A diff line that opens a file's section ("diff --git", "diff --cc"). */
 bool	gt_diff_start(const struct rl_line *l);
+/*
+ * Whether line i of t (before last) opens a file's section of a unified
+ * diff that has no diff line (diff -u): "--- x", then "+++ y".
+ */
+bool	gt_unified_start(const struct rl_lines *t, size_t i, size_t last);
 
 /*
  * The diff in lines [first, last) of t, reduced to file headers, hunk
@@ -33,6 +38,8 @@ int	red_git_log(const struct aiterm_host *,
 int	red_git_diff(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 int	red_git_show(const struct aiterm_host *,
+	    const struct aiterm_reduce_input *, struct aiterm_buf *);
+int	red_diff(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 
 #endif

@@ -1,10 +1,15 @@
 /*
- * git diff and git show.
+ * git diff, diff -u and git show.
  *
  * git diff: the diff reduction of diff.c (file headers as one line, hunk
  * headers and changed lines kept, context trimmed), with lines before the
  * first file kept.  Output with no "diff --git" line near its start
  * (--stat, --name-only, an error) is declined.
+ *
+ * diff: the same for a unified diff (-u, -U N, -ru), its "--- x" and
+ * "+++ y" lines kept as they are; diff -r's lines ("diff -ru a/x b/x",
+ * "Only in a: y") too.  Other formats (the default, -c, -q, -y) are
+ * declined.
  *
  * git show: the commit header stays, squeezed, with the message's
  * indentation and blank lines gone; a message longer than half the
@@ -29,9 +34,23 @@ first_diff(const struct rl_lines *t)
 	return i;
 }
 
-int
-red_git_diff(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
-    struct aiterm_buf *out)
+/* The first line of t that opens a unified diff's file, or t->n. */
+static size_t
+first_unified(const struct rl_lines *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		if (gt_unified_start(t, i, t->n))
+			break;
+	}
+	return i;
+}
+
+/* A diff whose first file opens where first finds it, near the start. */
+static int
+diff_only(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
+    struct aiterm_buf *out, size_t (*first)(const struct rl_lines *))
 {
 	struct rl_lines t;
 	bool dropped = false;
@@ -40,7 +59,7 @@ red_git_diff(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 
 	if (!rl_split(in, &t))
 		return -1;
-	d = first_diff(&t);
+	d = first(&t);
 	if (d < t.n && d <= 20 && gt_diff(h, out, &t, 0, t.n,
 	    rl_budget(in) - 1, &context, &dropped) >= 0) {
 		if (context > 0)
@@ -50,6 +69,20 @@ red_git_diff(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	}
 	rl_lines_free(&t);
 	return rc;
+}
+
+int
+red_git_diff(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
+    struct aiterm_buf *out)
+{
+	return diff_only(h, in, out, first_diff);
+}
+
+int
+red_diff(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
+    struct aiterm_buf *out)
+{
+	return diff_only(h, in, out, first_unified);
 }
 
 int
