@@ -1,6 +1,6 @@
 /*
  * The git reducers (plugin reducers-git: git status, git log, git diff,
- * git show, and diff's unified format) through the real dispatch: red_cmd_reduce on stripped text,
+ * git show, git merge and its kin, and diff's unified format) through the real dispatch: red_cmd_reduce on stripped text,
  * with the plugins loaded from the build tree ($AITERM_PLUGIN_PATH).
  *
  * - Fixtures: the corpus cases of this family reduce within the core's
@@ -325,6 +325,60 @@ START_TEST(test_plain_diff_declines)
 }
 END_TEST
 
+/*
+ * git merge and its kin: "Auto-merging X" goes only where git's conflict
+ * in the same X follows it; the other lines stay as git wrote them.
+ */
+START_TEST(test_merge)
+{
+	static const char merge[] =
+	    "Auto-merging README.md\n"
+	    "CONFLICT (content): Merge conflict in README.md\n"
+	    "Auto-merging docs/guide.md\n"
+	    "Auto-merging src/a.c\n"
+	    "CONFLICT (add/add): Merge conflict in src/a.c\n"
+	    "Auto-merging src/b.c\n"
+	    "CONFLICT (content): Merge conflict in src/b.cc\n"
+	    "CONFLICT (modify/delete): src/c.c deleted in HEAD and modified "
+	    "in topic.\n"
+	    "Automatic merge failed; fix conflicts and then commit the "
+	    "result.\n";
+
+	check_exact("git merge topic", merge, "git-merge", true,
+	    "CONFLICT (content): Merge conflict in README.md\n"
+	    "Auto-merging docs/guide.md\n"
+	    "CONFLICT (add/add): Merge conflict in src/a.c\n"
+	    "Auto-merging src/b.c\n"
+	    "CONFLICT (content): Merge conflict in src/b.cc\n"
+	    "CONFLICT (modify/delete): src/c.c deleted in HEAD and modified "
+	    "in topic.\n"
+	    "Automatic merge failed; fix conflicts and then commit the "
+	    "result.\n");
+	check_exact("git cherry-pick b4962f6",
+	    "Auto-merging x.py\n"
+	    "CONFLICT (content): Merge conflict in x.py\n"
+	    "error: could not apply b4962f6... Fix x\n"
+	    "hint: \"git add/rm <pathspec>\", then run\n"
+	    "hint: \"git cherry-pick --continue\".\n", "git-merge", true,
+	    "CONFLICT (content): Merge conflict in x.py\n"
+	    "error: could not apply b4962f6... Fix x\n"
+	    "hint: \"git add/rm <pathspec>\", then run\n"
+	    "hint: \"git cherry-pick --continue\".\n");
+}
+END_TEST
+
+START_TEST(test_merge_declines)
+{
+	check_declines("git merge topic", "");
+	check_declines("git merge topic", "Already up to date.\n");
+	check_declines("git pull", "Updating 1a2b3c4..5d6e7f8\nFast-forward\n"
+	    " src/a.c | 2 +-\n 1 file changed, 1 insertion(+), 1 "
+	    "deletion(-)\n");
+	check_declines("git rebase main", "Auto-merging src/a.c\n"
+	    "Successfully rebased and updated refs/heads/topic.\n");
+}
+END_TEST
+
 START_TEST(test_show)
 {
 	struct aiterm_buf b = BUF_INIT;
@@ -457,6 +511,8 @@ main(void)
 	tcase_add_test(tc, test_diff_declines);
 	tcase_add_test(tc, test_plain_diff);
 	tcase_add_test(tc, test_plain_diff_declines);
+	tcase_add_test(tc, test_merge);
+	tcase_add_test(tc, test_merge_declines);
 	tcase_add_test(tc, test_show);
 	tcase_add_test(tc, test_log_layout);
 	tcase_add_test(tc, test_log_many);

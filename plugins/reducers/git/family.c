@@ -6,6 +6,7 @@ static const struct aiterm_reducer reducers[] = {
 	{ "git-log", "0.1.0", red_git_log },
 	{ "git-diff", "0.1.0", red_git_diff },
 	{ "git-show", "0.1.0", red_git_show },
+	{ "git-merge", "0.1.0", red_git_merge },
 	{ "diff", "0.1.0", red_diff },
 	{ NULL, NULL, NULL },
 };

@@ -1,5 +1,6 @@
 /*
- * The git reducers (git status, git log, git diff, git show) and the few
+ * The git reducers (git status, git log, git diff, git show, git merge and
+ * its kin, diff -u) and the few
  * helpers they share.  Each reducer is a pure function of its input; see
  * struct aiterm_reducer in aiterm/plugin.h.
  */
@@ -38,6 +39,8 @@ int	red_git_log(const struct aiterm_host *,
 int	red_git_diff(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 int	red_git_show(const struct aiterm_host *,
+	    const struct aiterm_reduce_input *, struct aiterm_buf *);
+int	red_git_merge(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 int	red_diff(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
