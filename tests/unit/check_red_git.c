@@ -1,7 +1,8 @@
 /*
  * The git reducers (plugin reducers-git: git status, git log, git diff,
- * git show, git merge and its kin, and diff's unified format) through the real dispatch: red_cmd_reduce on stripped text,
- * with the plugins loaded from the build tree ($AITERM_PLUGIN_PATH).
+ * git show, git merge and its kin, and diff's unified format) through the
+ * real dispatch: red_cmd_reduce on stripped text, with the plugins loaded
+ * from the build tree ($AITERM_PLUGIN_PATH).
  *
  * - Fixtures: the corpus cases of this family reduce within the core's
  *   budget, are shorter and keep every must_keep string.

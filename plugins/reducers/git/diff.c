@@ -1,20 +1,20 @@
 /*
- * The diff reduction shared by git diff, git show and git log -p.
+ * The diff reduction shared by git diff, git show, git log -p and diff -u.
  *
  * Each file's header block ("diff --git", "index", "---", "+++", mode and
  * rename lines) becomes one line: its "diff --git a/x b/x" or "diff --cc
- * x" line as it is, which a person navigates by (RED-FAITHFUL), with
- * "(new file)", "(deleted)", "(binary)" or a mode change after it when
- * git said so, and a rename's or copy's own lines ("similarity index",
- * "rename from", "rename to") under it.  A block without a diff line, a
- * plain unified diff's (diff -u: "--- x", "+++ y"), is the header itself
- * and stays as it is: it names both files.  Hunk headers stay as they
- * are, and so does every changed line.  Context lines before the first and after
- * the last change of a hunk go; a run of context between two changes
- * stays when it is one or two lines, and becomes "  … N unchanged lines"
- * when longer.  When the changed lines do not fit the budget, each hunk
- * shows its first rows and "… N more changed lines (+a -b)".  A line
- * outside any file's section is kept as it is (a warning, a stat line).
+ * x" line as it is, which a person navigates by (RED-FAITHFUL), with "(new
+ * file)", "(deleted)", "(binary)" or a mode change after it when git said
+ * so, and a rename's or copy's own lines ("similarity index", "rename
+ * from", "rename to") under it.  A block without a diff line, a plain
+ * unified diff's (diff -u: "--- x", "+++ y"), is the header itself and
+ * stays as it is: it names both files.  Hunk headers stay as they are, and
+ * so does every changed line.  Context lines before the first and after
+ * the last change of a hunk go; a run of context between two changes stays
+ * when it is one or two lines, and becomes "  … N unchanged lines" when
+ * longer.  When the changed lines do not fit the budget, each hunk shows
+ * its first rows and "… N more changed lines (+a -b)".  A line outside any
+ * file's section is kept as it is (a warning, a stat line).
  */
 #include <stdio.h>
 #include <stdlib.h>
