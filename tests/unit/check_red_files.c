@@ -218,6 +218,32 @@ START_TEST(test_find)
 }
 END_TEST
 
+/*
+ * find prints the folder it starts from first: the sum is of the folders
+ * in it, not of it in its parent ("in /usr/share/ most are in: doc/").
+ */
+START_TEST(test_find_far_root)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i;
+
+	buf_adds(&b, "/usr/share/doc\n");
+	for (i = 0; i < 1500; i++)
+		buf_printf(&b, "/usr/share/doc/pkg%zu%s\n", i / 3,
+		    i % 3 == 0 ? "" : i % 3 == 1 ? "/copyright" :
+		    i < 600 ? "/changelog.gz" : "/NEWS");
+	got = reduce("find /usr/share/doc -maxdepth 2", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_msg(strstr(got, "… 1471 more paths; in /usr/share/doc/ most "
+	    "are in: pkg10/ (3), pkg100/ (3), ") != NULL, "%s", got);
+	ck_assert_ptr_null(strstr(got, "in /usr/share/ "));
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
 /* RED-FAITHFUL: a listing within its budget keeps every name. */
 START_TEST(test_find_grouped)
 {
@@ -636,6 +662,7 @@ main(void)
 	tcase_add_test(tc, test_grep_many_files);
 	tcase_add_test(tc, test_grep_declines);
 	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_find_far_root);
 	tcase_add_test(tc, test_find_grouped);
 	tcase_add_test(tc, test_find_declines);
 	tcase_add_test(tc, test_ls_layout);

@@ -6,8 +6,8 @@
  * line after the folder: "./src/: a.c b.c net.c" (a name with a blank or
  * a quote, and a line that is no path, stays on its own line as it
  * was).  A longer one keeps its first and last paths whole and sums up
- * those in between in two lines: how many,
- * the subfolders of the folder they share that hold most of them, and
+ * those in between in two lines: how many, the subfolders of the folder
+ * they share that hold most of them, and
  * the commonest kinds of name ("*.gz (2400)", "copyright (780)").  Error
  * lines ("find: 'x': Permission denied") are all kept, before the paths.
  * Output of -ls, -printf, -exec and the like is declined.
@@ -179,6 +179,7 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	struct fd_count *dirs = NULL, *names = NULL;
 	size_t *paths = NULL, np = 0, i, j, k, root, nd = 0, nn = 0, errors = 0;
 	size_t budget;
+	const struct rl_line *first;
 	bool ext, *exts = NULL;
 	struct aiterm_buf *grouped = NULL;
 	int rc = -1;
@@ -214,16 +215,22 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	}
 	if (np <= FD_HEAD + FD_TAIL || errors + FD_HEAD + FD_TAIL + 2 > budget)
 		goto out;
-	/* The folder every path is in: up to the last '/' all share. */
-	root = t.v[paths[0]].len;
-	for (i = 1; i < np; i++) {
-		const struct rl_line *a = &t.v[paths[0]], *b = &t.v[paths[i]];
+	/*
+	 * The folder the paths summed up are in: up to the last '/' they all
+	 * share.  Not the first path's: find prints the folder it starts
+	 * from first ("/usr/share/doc", "."), which is in its parent.
+	 */
+	first = &t.v[paths[FD_HEAD]];
+	root = first->len;
+	for (i = FD_HEAD + 1; i < np - FD_TAIL; i++) {
+		const struct rl_line *b = &t.v[paths[i]];
 
-		for (j = 0; j < root && j < b->len && a->p[j] == b->p[j]; j++)
+		for (j = 0; j < root && j < b->len && first->p[j] == b->p[j];
+		    j++)
 			;
 		root = j;
 	}
-	while (root > 0 && t.v[paths[0]].p[root - 1] != '/')
+	while (root > 0 && first->p[root - 1] != '/')
 		root--;
 	for (i = FD_HEAD; i < np - FD_TAIL; i++) {
 		struct rl_line p = rl_from(t.v[paths[i]], root);
@@ -253,7 +260,7 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		rl_put(h, out, &t.v[paths[i]]);
 	h->buf_printf(out, "… %zu more paths; %s%.*s most are in: ",
 	    np - FD_HEAD - FD_TAIL, root > 0 ? "in " : "", (int)root,
-	    t.v[paths[0]].p);
+	    first->p);
 	put_top(h, out, dirs, nd, FD_TOP_DIRS, "", NULL);
 	h->buf_add(out, "… by name: ", strlen("… by name: "));
 	put_top(h, out, names, nn, FD_TOP_NAMES, "*", exts);
