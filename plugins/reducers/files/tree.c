@@ -84,7 +84,10 @@ tr_eat(const char **p, const char *end, const char *s)
 	return true;
 }
 
-/* tree's report: "N directories, M files", "1 directory, 1 file", "N directories" (-d). */
+/*
+ * tree's report: "N directories, M files", "1 directory, 1 file",
+ * "N directories" (-d).
+ */
 static bool
 tr_report(const struct rl_line *l)
 {

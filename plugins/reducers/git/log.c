@@ -5,8 +5,9 @@
  * and trailers are left out and counted on a last line; so are e-mail
  * addresses and times of day, so the result is never lossless.  Lines
  * git prints after a message (--stat lines, notes) stay, squeezed; a
- * patch (-p) becomes its files, "  M src/net.c (+12 -3)".  When the commits do not
- * fit the budget, the first ones are shown and the rest counted.  Output
+ * patch (-p) becomes its files, "  M src/net.c (+12 -3)".  When the
+ * commits do not fit the budget, the first ones are shown and the rest
+ * counted.  Output
  * that does not start with a "commit" line (--oneline, --graph, a custom
  * --format, an error) is declined.
  */

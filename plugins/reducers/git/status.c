@@ -4,9 +4,10 @@
  * committed:", "Untracked files:": a person knows them, RED-FAITHFUL)
  * over one line per path with git's change words, blank runs squeezed
  * ("modified: src/net.c", "renamed: a -> b", "both modified: x": a rare
- * change among many untracked files is an outlier, ADR 0008).  The branch lines and any
- * line not recognised stay as they are.  When the paths do not fit the
- * budget, each section shows its first paths and the count of the rest.
+ * change among many untracked files is an outlier, ADR 0008).  The branch
+ * lines and any line not recognised stay as they are.  When the paths do
+ * not fit the budget, each section shows its first paths and the count of
+ * the rest.
  * Output that is not the English long format (no "On branch" line and no
  * section heading, or a short/porcelain listing) is declined.
  */

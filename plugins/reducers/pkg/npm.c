@@ -9,9 +9,10 @@
  * Left out, counted on a closing line: yarn's "[1/4] Resolving
  * packages..." steps and "info" lines, pnpm's "Progress:" lines but
  * the last, and npm's "A complete log of this run can be found in:
- * <path>" (its debug log, a file nobody asked for).  Errors, deprecations, audit results and any other line stay
- * as they are.  Returns 1 when only the layout changed; declines when
- * there is nothing to change.
+ * <path>" (its debug log, a file nobody asked for).  Errors,
+ * deprecations, audit results and any other line stay as they are.
+ * Returns 1 when only the layout changed; declines when there is nothing
+ * to change.
  */
 #include <ctype.h>
 #include <string.h>

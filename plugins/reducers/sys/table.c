@@ -147,7 +147,8 @@ find_col(struct rl_line head, const struct tbl_cols *c, const char *name)
 /*
  * Write the table t (header first) with the columns cols[0..n); with
  * group set, the rows' column cols[0] becomes a "value:" line whenever it
- * changes (the header keeps it).  Returns 1, or 0 when rows beyond the budget were counted.
+ * changes (the header keeps it).  Returns 1, or 0 when rows beyond the
+ * budget were counted.
  */
 static int
 put_table(const struct aiterm_host *h, struct aiterm_buf *out,

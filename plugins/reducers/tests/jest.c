@@ -9,9 +9,9 @@
  *   " FAIL  file" and "● title" lines are kept.
  * - Of a failure, blank lines, the code frame but its "> 34 |" line
  *   ("  32 |  ...", "     |   ^"), "at" frames inside node_modules or
- *   node: internals, and console.log/info/debug blocks are left out; one line per failure
- *   counts them ("(+12 lines)").  The message, the diff and the test's
- *   own "at" frames stay.
+ *   node: internals, and console.log/info/debug blocks are left out; one
+ *   line per failure counts them ("(+12 lines)").  The message, the diff
+ *   and the test's own "at" frames stay.
  * Output without a "Tests:" line or a PASS/FAIL line is declined.
  */
 #include <stdio.h>
