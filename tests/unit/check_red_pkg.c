@@ -1,12 +1,13 @@
 /*
- * The package-manager reducers (plugin reducers-pkg: apt/apt-get,
- * npm/yarn/pnpm, pip, dpkg -l) through the real dispatch: red_cmd_reduce
+ * The package-manager reducers (plugin reducers-pkg: apt/apt-get, apt
+ * list, npm/yarn/pnpm, pip, dpkg -l) through the real dispatch: red_cmd_reduce
  * on stripped text, with the plugin loaded from the build tree
  * ($AITERM_PLUGIN_PATH).
  *
  * - Fixtures: the corpus cases of this family reduce, are shorter and
  *   keep every must_keep string.
- * - Exact: the layouts of small apt, npm, yarn, pip and dpkg outputs.
+ * - Exact: the layouts of small apt, npm, yarn, pip and dpkg outputs, and
+ *   of apt list and dpkg -l beyond a listing's budget.
  * - Edges: empty output, errors, shapes the reducers do not know.
  */
 #include <check.h>
@@ -241,6 +242,87 @@ START_TEST(test_dpkg_small)
 END_TEST
 
 /*
+ * Beyond a listing's budget (RED-FAITHFUL: a listing keeps every name):
+ * apt list and dpkg -l keep their first and last rows whole and the names
+ * of every row between, by status, one blank apart.
+ */
+START_TEST(test_apt_list_far)
+{
+	static const char *const st[] = { "[installed,automatic]",
+	    "[installed,upgradable to: 2.0-1]", "[installed]" };
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i;
+
+	buf_adds(&b, "Listing... Done\n");
+	for (i = 0; i < 1000; i++)
+		buf_printf(&b, "pkg%03zu/oldstable,now 1.%zu-1 amd64 %s\n", i, i,
+		    st[i % 3]);
+	buf_adds(&b, "N: Ignoring file 'x.disabled' in directory "
+	    "'/etc/apt/sources.list.d/'\n");
+	got = reduce("apt list --installed", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(res.name, "apt-list");
+	ck_assert(!res.lossless);
+	ck_assert_msg(strstr(got, "Listing... Done\npkg000/oldstable,now 1.0-1 "
+	    "amd64 [installed,automatic]\n") == got, "%s", got);
+	ck_assert_ptr_nonnull(strstr(got, "pkg019/oldstable,now 1.19-1 amd64 "
+	    "[installed,upgradable to: 2.0-1]\n… 960 more packages, names "
+	    "only, by status (suite, version and architecture left out):\n"
+	    "[installed] (320):\npkg020 pkg023 pkg026 "));
+	ck_assert_ptr_nonnull(strstr(got, "\n[installed,automatic] (320):\n"
+	    "pkg021 pkg024 "));
+	ck_assert_ptr_nonnull(strstr(got, "\n[installed,upgradable to: …] "
+	    "(320):\npkg022 pkg025 "));
+	ck_assert_ptr_nonnull(strstr(got, "pkg979\npkg980/oldstable,now "
+	    "1.980-1 amd64 [installed]\n"));
+	ck_assert_ptr_nonnull(strstr(got, "pkg999/oldstable,now 1.999-1 amd64 "
+	    "[installed,automatic]\nN: Ignoring file"));
+	free(got);
+	buf_free(&b);
+	/* Within the budget it goes whole: the reducer declines. */
+	check_declines("apt list --installed", "Listing... Done\n"
+	    "jq/oldstable,now 1.6-2.1 amd64 [installed]\n");
+}
+END_TEST
+
+START_TEST(test_dpkg_far)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t i;
+
+	buf_adds(&b, "Desired=Unknown/Install/Remove/Purge/Hold\n"
+	    "||/ Name    Version  Architecture Description\n"
+	    "+++-=======-========-============-===========\n");
+	for (i = 0; i < 900; i++)
+		buf_printf(&b, "%s  lib%03zu  1.%zu  amd64  library %zu\n",
+		    i == 450 ? "rc" : i % 100 == 7 ? "un" : "ii", i, i, i);
+	got = reduce("dpkg -l", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(res.name, "dpkg-list");
+	ck_assert(!res.lossless);
+	ck_assert_msg(strstr(got, "||/ Name  Version  Architecture Description\n"
+	    "ii  lib000  1.0  amd64  library 0\n") == got, "%s", got);
+	/* The 20 first ii rows whole (lib007 is un), then the names. */
+	ck_assert_ptr_nonnull(strstr(got, "ii  lib020  1.20  amd64  library "
+	    "20\n… 850 more installed (ii) rows, names only (version, "
+	    "architecture and description left out):\nlib021 lib022 "));
+	/* A row in another state stays whole, after the names. */
+	ck_assert_ptr_nonnull(strstr(got, " lib449 lib451 "));
+	ck_assert_ptr_nonnull(strstr(got, "lib879\nrc  lib450  1.450  amd64  "
+	    "library 450\nii  lib880  1.880  amd64"));
+	ck_assert_ptr_nonnull(strstr(got, "ii  lib899  1.899  amd64  library "
+	    "899\n(+9 'un' rows: known, not installed)\n"));
+	ck_assert_ptr_null(strstr(got, "lib007"));
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/*
  * Edges
  */
 
@@ -301,6 +383,8 @@ make_red_pkg_suite(void)
 	tcase_add_test(tc, test_npm_layout);
 	tcase_add_test(tc, test_pip_layout);
 	tcase_add_test(tc, test_dpkg_small);
+	tcase_add_test(tc, test_apt_list_far);
+	tcase_add_test(tc, test_dpkg_far);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Edges");

@@ -6,8 +6,9 @@
  *  - the one rare line put at a random place among thousands of lines
  *    that share a few shapes (a log flood);
  *  - every name of a listing whose entries got random names (ls -l,
- *    find, du, dpkg -l, pip list, df, git branch, docker ps, kubectl
- *    get, ps aux) while it fits a listing's budget;
+ *    find, du, dpkg -l, apt list, pip list, df, git branch, docker ps,
+ *    kubectl get, ps aux) while it fits a listing's budget, and of ls -l,
+ *    dpkg -l and apt list beyond it;
  *  - every diff and hunk header and every conflict marker of a diff with
  *    a combined-diff (conflict) section put among its files, and every
  *    header line of a diff -ru.
@@ -261,6 +262,17 @@ dpkg_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 }
 
 static void
+apt_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	static const char *const st[] = { "installed,automatic", "installed",
+	    "installed,local", "installed,upgradable to: 9.9-1" };
+
+	buf_printf(b, "%s/oldstable,now %zu.%zu-%zu %s [%s]\n", nm, 1 + i % 9,
+	    pick(s, 20), 1 + pick(s, 3), pick(s, 2) ? "amd64" : "all",
+	    st[pick(s, 4)]);
+}
+
+static void
 pip_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 {
 	(void)i;
@@ -292,6 +304,7 @@ static const struct listing listings[] = {
 	    "Architecture Description\n+++-==============-============-"
 	    "============-=========\n" },
 	{ "pip list", pip_row, "Package    Version\n---------- -------\n" },
+	{ "apt list --installed", apt_row, "Listing... Done\n" },
 	{ "df -h", df_row, "Filesystem      Size  Used Avail Use% Mounted "
 	    "on\n" },
 	{ "git branch -a", branch_row, "* main\n" },
@@ -306,23 +319,20 @@ static const struct listing listings[] = {
 	    "      STAT START   TIME COMMAND\n" },
 };
 
-START_TEST(test_listing_names)
+/* n rows of listing l with random names: what the AI reads holds each. */
+static void
+listing_holds(const struct listing *l, uint64_t *s, size_t n)
 {
-	const struct listing *l = &listings[_i % (sizeof listings /
-	    sizeof listings[0])];
 	struct aiterm_buf b = BUF_INIT;
-	uint64_t s = seed0 + (uint64_t)_i * 104729;
-	char (*names)[32];
-	size_t n, i;
+	char (*names)[32] = calloc(n, sizeof *names);
+	size_t i;
 	char *got;
 
-	/* Within a listing's budget: 4 x 120 lines, the header included. */
-	n = 20 + pick(&s, RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES - 40);
-	names = calloc(n, sizeof *names);
+	ck_assert_ptr_nonnull(names);
 	buf_adds(&b, l->header);
 	for (i = 0; i < n; i++) {
-		name(&s, i, names[i], sizeof names[i]);
-		l->row(&s, i, names[i], &b);
+		name(s, i, names[i], sizeof names[i]);
+		l->row(s, i, names[i], &b);
 	}
 	got = read_as_ai(l->command, buf_str(&b));
 	for (i = 0; i < n; i++)
@@ -332,6 +342,38 @@ START_TEST(test_listing_names)
 	free(names);
 	free(got);
 	buf_free(&b);
+}
+
+START_TEST(test_listing_names)
+{
+	uint64_t s = seed0 + (uint64_t)_i * 104729;
+
+	/* Within a listing's budget: 4 x 120 lines, the header included. */
+	listing_holds(&listings[_i % (sizeof listings / sizeof listings[0])],
+	    &s, 20 + pick(&s, RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES - 40));
+}
+END_TEST
+
+/*
+ * Beyond a listing's budget (up to 1500 rows) ls -l, dpkg -l and apt
+ * list still keep every name, packed, with the other fields left out.
+ */
+START_TEST(test_far_listing_names)
+{
+	static const char *const far[] = {
+		"ls -l", "dpkg -l", "apt list --installed",
+	};
+	const struct listing *l = NULL;
+	uint64_t s = seed0 + (uint64_t)_i * 7919;
+	size_t i;
+
+	for (i = 0; i < sizeof listings / sizeof listings[0]; i++) {
+		if (strcmp(listings[i].command, far[_i % 3]) == 0)
+			l = &listings[i];
+	}
+	ck_assert_ptr_nonnull(l);
+	listing_holds(l, &s, RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES + 20 +
+	    pick(&s, 1000));
 }
 END_TEST
 
@@ -546,6 +588,7 @@ make_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_rare_line_in_flood, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_listing_names, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_far_listing_names, 0, 9);
 	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_plain_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_faithful_refuses_a_loss, 0, ROUNDS);

@@ -218,7 +218,7 @@ static bool
 tr_put_packed(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct rl_lines *t, const struct tr_entry *e, size_t *up)
 {
-	struct tr_pack pk = { { h, out, TR_WIDTH, 0, 0 }, false };
+	struct tr_pack pk = { { h, out, TR_WIDTH, 0, 0, NULL }, false };
 	size_t i = 0;
 
 	while (i < t->n) {

@@ -115,13 +115,14 @@ void
 rl_pack_add(struct rl_pack *pk, const char *p, size_t len,
     const char *suffix)
 {
-	size_t n = len + strlen(suffix);
+	const char *sep = pk->sep != NULL ? pk->sep : "  ";
+	size_t n = len + strlen(suffix), s = strlen(sep);
 
-	if (pk->col > 0 && pk->col + 2 + n > pk->width)
+	if (pk->col > 0 && pk->col + s + n > pk->width)
 		rl_pack_end(pk);
 	if (pk->col > 0) {
-		pk->h->buf_add(pk->out, "  ", 2);
-		pk->col += 2;
+		pk->h->buf_add(pk->out, sep, s);
+		pk->col += s;
 	}
 	pk->h->buf_add(pk->out, p, len);
 	pk->h->buf_add(pk->out, suffix, strlen(suffix));

@@ -39,9 +39,10 @@ void	rl_put_squeezed(const struct aiterm_host *h, struct aiterm_buf *out,
 	    const struct rl_line *l);
 
 /*
- * Words packed several to a line, two blanks apart, a line going on to
- * the next once it would pass width columns: rl_pack_add each, then
- * rl_pack_end.  lines counts the lines written.
+ * Words packed several to a line, two blanks apart (or sep, for words
+ * that hold no blank), a line going on to the next once it would pass
+ * width columns: rl_pack_add each, then rl_pack_end.  lines counts the
+ * lines written.
  */
 struct rl_pack {
 	const struct aiterm_host	*h;
@@ -49,6 +50,7 @@ struct rl_pack {
 	size_t				 width;
 	size_t				 col;	/* of the line being written */
 	size_t				 lines;
+	const char			*sep;	/* NULL: two blanks */
 };
 
 /* Append p[0..len) and then suffix ("/", or "") as one word. */

@@ -3,18 +3,35 @@
  * every row), squeezed (runs of blanks to two), but the "+++-===" rule.
  * A longer one: the three legend lines and the rule go (they are the
  * same on every system); the "||/ Name Version ..." header and the rows
- * are squeezed.  Rows whose state is not
- * "ii" (rc, iU, iF, hi, an error flag ...) are all kept; "un" rows (known
- * but not installed) are counted; when there are more than DP_ROWS "ii"
- * rows, the first and last DP_ROWS / 2 stay and the middle is counted:
- * "… 458 more installed (ii) rows".  Output without dpkg's header (an
- * error, "no packages found matching") is declined.
+ * are squeezed, and "un" rows (known but not installed) are counted.
+ * Rows whose state is not "ii" (rc, iU, iF, hi, an error flag ...) are
+ * all kept.  Of more than DP_ROWS "ii" rows the first and last
+ * DP_ROWS / 2 stay, and of those between only the names, packed
+ * DP_WIDTH wide after a line that says so: a listing keeps every name
+ * (RED-FAITHFUL).  When that is over the budget, the names of every row,
+ * a state at a time ("rc (300):"); when even that is, the rows between
+ * are only counted ("… 458 more installed (ii) rows").  Output without
+ * dpkg's header (an error, "no packages found matching") is declined.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "pkg.h"
 
 #define DP_ROWS		40
+#define DP_WIDTH	160	/* names packed this wide */
+
+/* A long listing: where its parts are. */
+struct dp_list {
+	const struct rl_lines	*t;
+	size_t			 head;	/* the "||/ Name" line */
+	size_t			 ii, un, other;	/* rows in each kind of state */
+	size_t			 from, to; /* the ii rows between: [from, to] */
+	size_t			 between;
+};
+
+/* How the rows between the first and last ii rows kept are shown. */
+enum dp_way { DP_NAMES, DP_BY_STATE, DP_COUNT };
 
 static bool
 is_legend(const struct rl_line *l)
@@ -34,28 +51,169 @@ state(const struct rl_line *l)
 	return s;
 }
 
+static bool
+in_state(const struct rl_line *l, const struct rl_line *st)
+{
+	struct rl_line s = state(l);
+
+	return s.len == st->len && memcmp(s.p, st->p, s.len) == 0;
+}
+
+/* The name of a row, its second field ("libc6:amd64"). */
+static struct rl_line
+name(const struct rl_line *l)
+{
+	struct rl_line n;
+	size_t i = 0;
+
+	while (i < l->len && l->p[i] != ' ')
+		i++;
+	while (i < l->len && l->p[i] == ' ')
+		i++;
+	n.p = l->p + i;
+	n.len = 0;
+	while (i + n.len < l->len && l->p[i + n.len] != ' ')
+		n.len++;
+	return n;
+}
+
+/* The names of the rows [from, to) in state st, packed; the lines. */
+static size_t
+put_state(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_lines *t, size_t from, size_t to,
+    const struct rl_line *st)
+{
+	/* A package's name holds no blank: one is enough between two. */
+	struct rl_pack pk = { h, out, DP_WIDTH, 0, 0, " " };
+	struct rl_line n;
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		if (!in_state(&t->v[i], st))
+			continue;
+		n = name(&t->v[i]);
+		rl_pack_add(&pk, n.p, n.len, "");
+	}
+	rl_pack_end(&pk);
+	return pk.lines;
+}
+
+/*
+ * The rows but the legend and the un rows, squeezed, with the ii rows
+ * between shown the way given (DP_NAMES or DP_COUNT); the lines.
+ */
+static size_t
+put_rows(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct dp_list *d, enum dp_way way)
+{
+	static const struct rl_line ii = { "ii", 2 }, un = { "un", 2 };
+	const struct rl_lines *t = d->t;
+	size_t i, lines = 0;
+
+	for (i = 0; i < t->n; i++) {
+		const struct rl_line *l = &t->v[i];
+
+		if (is_legend(l) || (i > d->head && in_state(l, &un)))
+			continue;
+		if (i < d->from || i > d->to || !in_state(l, &ii)) {
+			rl_put_squeezed(h, out, l);
+			lines++;
+			continue;
+		}
+		if (i != d->from)
+			continue;
+		h->buf_printf(out, "… %zu more installed (ii) rows%s\n",
+		    d->between, way == DP_NAMES ? ", names only (version, "
+		    "architecture and description left out):" : "");
+		lines++;
+		if (way == DP_NAMES)
+			lines += put_state(h, out, t, d->from, d->to + 1, &ii);
+	}
+	return lines;
+}
+
+/* The names of every row but un, a state at a time; the lines. */
+static size_t
+put_by_state(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct dp_list *d)
+{
+	const struct rl_lines *t = d->t;
+	struct rl_line st;
+	size_t i, j, n, lines = 1;
+
+	h->buf_printf(out, "(%zu packages, more than fit: names only, by "
+	    "state; version, architecture and description left out)\n",
+	    d->ii + d->other);
+	for (i = d->head + 1; i < t->n; i++) {
+		st = state(&t->v[i]);
+		if (st.len == 0 || rl_eq(&st, "un") || is_legend(&t->v[i]))
+			continue;
+		/* A state's group comes where its first row is. */
+		for (j = d->head + 1; j < i && !in_state(&t->v[j], &st); j++)
+			;
+		if (j < i)
+			continue;
+		for (n = 0, j = i; j < t->n; j++)
+			n += in_state(&t->v[j], &st);
+		h->buf_printf(out, "%.*s (%zu):\n", (int)st.len, st.p, n);
+		lines += 1 + put_state(h, out, t, i, t->n, &st);
+	}
+	return lines;
+}
+
+/* The long listing d, the first way that fits budget lines. */
+static void
+put_long(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct dp_list *d, size_t budget)
+{
+	static const enum dp_way ways[] = { DP_NAMES, DP_BY_STATE };
+	struct aiterm_buf *tmp;
+	size_t k, lines;
+
+	for (k = 0; k < sizeof ways / sizeof ways[0]; k++) {
+		if (ways[k] == DP_NAMES && d->between == 0)
+			continue;
+		if ((tmp = h->buf_new()) == NULL)
+			break;
+		lines = ways[k] == DP_NAMES ? put_rows(h, tmp, d, DP_NAMES) :
+		    put_by_state(h, tmp, d);
+		if (lines <= budget)
+			h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));
+		h->buf_free(tmp);
+		if (lines <= budget)
+			return;
+	}
+	put_rows(h, out, d, DP_COUNT);
+}
+
 int
 red_dpkg_list(const struct aiterm_host *h,
     const struct aiterm_reduce_input *in, struct aiterm_buf *out)
 {
 	struct rl_lines t;
+	struct dp_list d;
 	struct rl_line s;
-	size_t i, head = SIZE_MAX, ii = 0, un = 0, seen = 0, keep, budget;
-	bool folded = false;
+	size_t i, keep, budget, seen = 0;
 	int rc = -1;
 
 	if (!rl_split(in, &t))
 		return -1;
-	for (i = 0; i < t.n && head == SIZE_MAX; i++) {
+	memset(&d, 0, sizeof d);
+	d.t = &t;
+	d.head = SIZE_MAX;
+	d.from = SIZE_MAX;
+	for (i = 0; i < t.n && d.head == SIZE_MAX; i++) {
 		if (rl_starts(&t.v[i], "||/ "))
-			head = i;
+			d.head = i;
 	}
-	if (head == SIZE_MAX)
+	if (d.head == SIZE_MAX)
 		goto out;
-	for (i = head + 1; i < t.n; i++) {
+	for (i = d.head + 1; i < t.n; i++) {
 		s = state(&t.v[i]);
-		ii += rl_eq(&s, "ii");
-		un += rl_eq(&s, "un");
+		d.ii += rl_eq(&s, "ii");
+		d.un += rl_eq(&s, "un");
+		d.other += !rl_eq(&s, "ii") && !rl_eq(&s, "un") &&
+		    !is_legend(&t.v[i]) && !rl_blank(&t.v[i]);
 	}
 	budget = rl_budget(in);
 	if (t.n <= budget) {
@@ -67,33 +225,24 @@ red_dpkg_list(const struct aiterm_host *h,
 		goto out;
 	}
 	keep = DP_ROWS < budget / 2 ? DP_ROWS : budget / 2;
-	for (i = 0; i < t.n; i++) {
-		const struct rl_line *l = &t.v[i];
-
-		if (is_legend(l))
-			continue;
-		s = state(l);
-		if (i > head && rl_eq(&s, "un"))
-			continue;
-		if (i > head && rl_eq(&s, "ii") && ii > keep) {
-			seen++;
-			if (seen > keep / 2 && seen <= ii - keep / 2) {
-				if (seen == keep / 2 + 1)
-					h->buf_printf(out, "… %zu more "
-					    "installed (ii) rows\n",
-					    ii - keep / 2 * 2);
-				folded = true;
+	if (d.ii > keep) {
+		d.between = d.ii - keep / 2 * 2;
+		for (i = d.head + 1; i < t.n; i++) {
+			s = state(&t.v[i]);
+			if (!rl_eq(&s, "ii"))
 				continue;
-			}
+			seen++;
+			if (seen == keep / 2 + 1)
+				d.from = i;
+			if (seen == d.ii - keep / 2)
+				d.to = i;
 		}
-		rl_put_squeezed(h, out, l);
 	}
-	if (un > 0) {
+	put_long(h, out, &d, budget - (d.un > 0));
+	if (d.un > 0)
 		h->buf_printf(out, "(+%zu 'un' rows: known, not installed)\n",
-		    un);
-		folded = true;
-	}
-	rc = folded ? 0 : 1;
+		    d.un);
+	rc = d.between > 0 || d.un > 0 ? 0 : 1;
 out:
 	rl_lines_free(&t);
 	return rc;

@@ -1,11 +1,11 @@
-# plugins/reducers/pkg: the package-manager reducers (apt/apt-get,
-# npm/yarn/pnpm, pip, dpkg -l), one file each.
+# plugins/reducers/pkg: the package-manager reducers (apt/apt-get, apt
+# list, npm/yarn/pnpm, pip, dpkg -l), one file each.
 pluginexec_LTLIBRARIES += plugins/reducers/pkg/reducers_pkg.la
 plugins_reducers_pkg_reducers_pkg_la_SOURCES = \
 	plugins/reducers/pkg/family.c plugins/reducers/pkg/pkg.h \
 	plugins/reducers/pkg/lines.c plugins/reducers/pkg/apt.c \
 	plugins/reducers/pkg/npm.c plugins/reducers/pkg/pip.c \
-	plugins/reducers/pkg/dpkg.c
+	plugins/reducers/pkg/dpkg.c plugins/reducers/pkg/aptlist.c
 plugins_reducers_pkg_reducers_pkg_la_CPPFLAGS = $(reducer_cppflags) \
 	-D_GNU_SOURCE
 plugins_reducers_pkg_reducers_pkg_la_CFLAGS = $(AM_CFLAGS)

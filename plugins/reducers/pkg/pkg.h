@@ -1,6 +1,6 @@
 /*
- * The package-manager reducers (apt/apt-get, npm/yarn/pnpm, pip, dpkg
- * -l) and the few helpers they share.  Each reducer is a pure function of
+ * The package-manager reducers (apt/apt-get, apt list, npm/yarn/pnpm,
+ * pip, dpkg -l) and the few helpers they share.  Each reducer is a pure function of
  * its input; see struct aiterm_reducer in aiterm/plugin.h.
  */
 #ifndef AITERM_RED_PKG_H
@@ -33,6 +33,8 @@ int	red_npm(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
 int	red_pip(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
+int	red_apt_list(const struct aiterm_host *,
+	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 int	red_dpkg_list(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 
