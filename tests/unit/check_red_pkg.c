@@ -319,6 +319,20 @@ START_TEST(test_dpkg_far)
 	ck_assert_ptr_null(strstr(got, "lib007"));
 	free(got);
 	buf_free(&b);
+
+	/* Rows in other states past the budget: every name, by state. */
+	buf_adds(&b, "||/ Name    Version  Architecture Description\n");
+	for (i = 0; i < 900; i++)
+		buf_printf(&b, "%s  lib%03zu  1.%zu  amd64  library %zu\n",
+		    i < 3 ? "ii" : "rc", i, i, i);
+	got = reduce("dpkg -l", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(res.name, "dpkg-list");
+	ck_assert_msg(!res.lossless, "versions were left out: not lossless");
+	ck_assert_ptr_nonnull(strstr(got, "ii (3):\nlib000 lib001 lib002\n"
+	    "rc (897):\nlib003 lib004 "));
+	free(got);
+	buf_free(&b);
 }
 END_TEST
 

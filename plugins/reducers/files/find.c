@@ -7,10 +7,10 @@
  * a quote, and a line that is no path, stays on its own line as it
  * was).  A longer one keeps its first and last paths whole and sums up
  * those in between in two lines: how many, the subfolders of the folder
- * they share that hold most of them, and
- * the commonest kinds of name ("*.gz (2400)", "copyright (780)").  Error
- * lines ("find: 'x': Permission denied") are all kept, before the paths.
- * Output of -ls, -printf, -exec and the like is declined.
+ * they share that hold most of them, and the commonest kinds of name
+ * ("*.gz (2400)", "copyright (780)").  Error lines ("find: 'x':
+ * Permission denied") are all kept, before the paths.  Output of -ls,
+ * -printf, -exec and the like is declined.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -276,31 +276,27 @@ parse(const struct rl_lines *t, size_t first, size_t last,
 		p->dropped += ctx;
 }
 
-/* The path of a "--- a/x" or "+++ b/x" line; empty for /dev/null. */
-static struct rl_line
-side_path(const struct rl_line *l)
-{
-	struct rl_line s = rl_trim(rl_from(*l, 4));
-
-	if (rl_eq(&s, "/dev/null"))
-		s.len = 0;
-	else if (s.len > 2 && s.p[1] == '/' && (s.p[0] == 'a' ||
-	    s.p[0] == 'b'))
-		s = rl_from(s, 2);
-	return s;
-}
-
-/* Append a file's header block [start, end) as one line. */
+/*
+ * Append a file's header block [start, end).  It opens with a line that
+ * gt_diff_start or gt_unified_start took (parse).
+ */
 static void
 put_file(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct rl_lines *t, size_t start, size_t end)
 {
-	struct rl_line d = t->v[start], path = { NULL, 0 }, from = { NULL, 0 };
-	struct rl_line minus = { NULL, 0 }, sim = { NULL, 0 };
+	/* What a git header line says, in a few words after "diff --git". */
+	static const struct {
+		const char	*line;
+		const char	*what;
+	} kinds[] = {
+		{ "new file mode ", " (new file)" },
+		{ "deleted file mode ", " (deleted)" },
+	};
+	const struct rl_line d = t->v[start];
 	struct rl_line omode = { NULL, 0 }, nmode = { NULL, 0 };
-	const char *b, *letter = "M";
+	const char *what = NULL;
 	bool binary = false;
-	size_t i;
+	size_t i, k;
 
 	/*
 	 * A combined diff (a merge, a conflict) keeps its header as it is: a
@@ -317,98 +313,44 @@ put_file(const struct aiterm_host *h, struct aiterm_buf *out,
 			rl_put(h, out, &t->v[i]);
 		return;
 	}
-	for (i = start + 1; i < end; i++) {
-		const struct rl_line *l = &t->v[i];
-
-		if (rl_starts(l, "new file mode "))
-			letter = "A";
-		else if (rl_starts(l, "deleted file mode "))
-			letter = "D";
-		else if (rl_starts(l, "rename from ")) {
-			letter = "R";
-			from = rl_from(*l, 12);
-		} else if (rl_starts(l, "copy from ")) {
-			letter = "C";
-			from = rl_from(*l, 10);
-		} else if (rl_starts(l, "rename to "))
-			path = rl_from(*l, 10);
-		else if (rl_starts(l, "copy to "))
-			path = rl_from(*l, 8);
-		else if (rl_starts(l, "similarity index "))
-			sim = rl_from(*l, 17);
-		else if (rl_starts(l, "old mode "))
-			omode = rl_from(*l, 9);
-		else if (rl_starts(l, "new mode "))
-			nmode = rl_from(*l, 9);
-		else if (rl_starts(l, "--- "))
-			minus = side_path(l);
-		else if (rl_starts(l, "+++ ") && path.len == 0)
-			path = side_path(l);
-		else if (rl_starts(l, "Binary files ") ||
-		    rl_starts(l, "GIT binary patch"))
-			binary = true;
-	}
 	/*
 	 * "diff --git a/x b/x" stays as it is too, with what the block said
 	 * after it in a few words.
 	 */
-	if (rl_starts(&d, "diff --git ")) {
-		static const struct {
-			char		 letter;
-			const char	*what;
-		} kinds[] = {
-			{ 'A', " (new file)" }, { 'D', " (deleted)" },
-		};
+	for (i = start + 1; i < end; i++) {
+		const struct rl_line *l = &t->v[i];
 
-		h->buf_add(out, d.p, d.len);
-		for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-			if (kinds[i].letter == letter[0])
-				h->buf_printf(out, "%s", kinds[i].what);
+		for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+			if (rl_starts(l, kinds[k].line))
+				what = kinds[k].what;
 		}
-		if (omode.len > 0 && nmode.len > 0)
-			h->buf_printf(out, " (mode %.*s -> %.*s)",
-			    (int)omode.len, omode.p, (int)nmode.len, nmode.p);
-		if (binary)
-			h->buf_add(out, " (binary)", 9);
-		/* A rename or a copy keeps git's own lines. */
-		for (i = start + 1; i < end; i++) {
-			const struct rl_line *l = &t->v[i];
-
-			if (rl_starts(l, "similarity index ") ||
-			    rl_starts(l, "rename from ") ||
-			    rl_starts(l, "rename to ") ||
-			    rl_starts(l, "copy from ") || rl_starts(l, "copy to ")) {
-				h->buf_add(out, "\n", 1);
-				h->buf_add(out, l->p, l->len);
-			}
-		}
-		h->buf_add(out, "\n", 1);
-		return;
+		if (rl_starts(l, "old mode "))
+			omode = rl_from(*l, 9);
+		else if (rl_starts(l, "new mode "))
+			nmode = rl_from(*l, 9);
+		else if (rl_starts(l, "Binary files ") ||
+		    rl_starts(l, "GIT binary patch"))
+			binary = true;
 	}
-	if (path.len == 0)
-		path = minus;
-	if (path.len == 0 && rl_starts(&d, "diff --git ")) {
-		d = rl_from(d, 11);
-		b = NULL;
-		for (i = 0; i + 3 <= d.len; i++) {
-			if (memcmp(d.p + i, " b/", 3) == 0)
-				b = d.p + i + 3;
-		}
-		path = b != NULL ? rl_from(d, (size_t)(b - d.p)) : d;
-	} else if (path.len == 0)
-		path = rl_from(d, rl_starts(&d, "diff --cc ") ? 10 : 16);
-	if (from.len > 0)
-		h->buf_printf(out, "%s %.*s -> %.*s", letter, (int)from.len,
-		    from.p, (int)path.len, path.p);
-	else
-		h->buf_printf(out, "%s %.*s", letter, (int)path.len, path.p);
-	if (sim.len > 0)
-		h->buf_printf(out, " (similarity %.*s)", (int)sim.len, sim.p);
+	h->buf_add(out, d.p, d.len);
+	if (what != NULL)
+		h->buf_printf(out, "%s", what);
 	if (omode.len > 0 && nmode.len > 0)
 		h->buf_printf(out, " (mode %.*s -> %.*s)", (int)omode.len,
 		    omode.p, (int)nmode.len, nmode.p);
 	if (binary)
 		h->buf_add(out, " (binary)", 9);
+	/* A rename or a copy keeps git's own lines. */
+	for (i = start + 1; i < end; i++) {
+		const struct rl_line *l = &t->v[i];
+
+		if (rl_starts(l, "similarity index ") ||
+		    rl_starts(l, "rename from ") || rl_starts(l, "rename to ") ||
+		    rl_starts(l, "copy from ") || rl_starts(l, "copy to ")) {
+			h->buf_add(out, "\n", 1);
+			h->buf_add(out, l->p, l->len);
+		}
+	}
 	h->buf_add(out, "\n", 1);
 }
 

@@ -24,7 +24,7 @@ struct al_row {
 	bool		 between; /* shown by its name only */
 	struct rl_line	 name;
 	struct rl_line	 status;	/* "[installed,automatic]", or empty */
-	size_t		 group;	/* the row that opened its status's group */
+	size_t		 group;	/* between: the first row between of its status */
 };
 
 /*
@@ -121,14 +121,8 @@ red_apt_list(const struct aiterm_host *h,
 	if (t.n <= rl_budget(in) || (r = calloc(t.n, sizeof *r)) == NULL)
 		goto out;
 	for (i = 0; i < t.n; i++) {
-		if (!(r[i].is = row(&t.v[i], &r[i])))
-			continue;
-		n++;
-		/* A status's group is named by the row that opened it. */
-		for (g = 0; g < i && !(r[g].is &&
-		    same(&r[g].status, &r[i].status)); g++)
-			;
-		r[i].group = g;
+		r[i].is = row(&t.v[i], &r[i]);
+		n += r[i].is;
 	}
 	if (n <= AL_ROWS)
 		goto out;
@@ -136,7 +130,7 @@ red_apt_list(const struct aiterm_host *h,
 		if (r[i].is && k++ >= AL_ROWS / 2 && k <= n - AL_ROWS / 2)
 			r[i].between = true;
 	}
-	/* Groups are opened by the first row between of their status. */
+	/* A status's group is named by the first row between in it. */
 	for (i = 0; i < t.n; i++) {
 		if (!r[i].between)
 			continue;

@@ -30,9 +30,6 @@ struct dp_list {
 	size_t			 between;
 };
 
-/* How the rows between the first and last ii rows kept are shown. */
-enum dp_way { DP_NAMES, DP_BY_STATE, DP_COUNT };
-
 static bool
 is_legend(const struct rl_line *l)
 {
@@ -100,11 +97,11 @@ put_state(const struct aiterm_host *h, struct aiterm_buf *out,
 
 /*
  * The rows but the legend and the un rows, squeezed, with the ii rows
- * between shown the way given (DP_NAMES or DP_COUNT); the lines.
+ * between by their names (names) or counted; the lines.
  */
 static size_t
 put_rows(const struct aiterm_host *h, struct aiterm_buf *out,
-    const struct dp_list *d, enum dp_way way)
+    const struct dp_list *d, bool names)
 {
 	static const struct rl_line ii = { "ii", 2 }, un = { "un", 2 };
 	const struct rl_lines *t = d->t;
@@ -123,10 +120,10 @@ put_rows(const struct aiterm_host *h, struct aiterm_buf *out,
 		if (i != d->from)
 			continue;
 		h->buf_printf(out, "… %zu more installed (ii) rows%s\n",
-		    d->between, way == DP_NAMES ? ", names only (version, "
+		    d->between, names ? ", names only (version, "
 		    "architecture and description left out):" : "");
 		lines++;
-		if (way == DP_NAMES)
+		if (names)
 			lines += put_state(h, out, t, d->from, d->to + 1, &ii);
 	}
 	return lines;
@@ -161,29 +158,37 @@ put_by_state(const struct aiterm_host *h, struct aiterm_buf *out,
 	return lines;
 }
 
-/* The long listing d, the first way that fits budget lines. */
-static void
+/* A way of showing d (by state, or rows and names) into out, if it fits. */
+static bool
+put_fitting(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct dp_list *d, size_t budget, bool by_state)
+{
+	struct aiterm_buf *tmp = h->buf_new();
+	bool fits;
+
+	if (tmp == NULL)
+		return false;
+	fits = (by_state ? put_by_state(h, tmp, d) :
+	    put_rows(h, tmp, d, true)) <= budget;
+	if (fits)
+		h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));
+	h->buf_free(tmp);
+	return fits;
+}
+
+/*
+ * The long listing d, the first way that fits budget lines.  Whether a
+ * row or a field was left out.
+ */
+static bool
 put_long(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct dp_list *d, size_t budget)
 {
-	static const enum dp_way ways[] = { DP_NAMES, DP_BY_STATE };
-	struct aiterm_buf *tmp;
-	size_t k, lines;
-
-	for (k = 0; k < sizeof ways / sizeof ways[0]; k++) {
-		if (ways[k] == DP_NAMES && d->between == 0)
-			continue;
-		if ((tmp = h->buf_new()) == NULL)
-			break;
-		lines = ways[k] == DP_NAMES ? put_rows(h, tmp, d, DP_NAMES) :
-		    put_by_state(h, tmp, d);
-		if (lines <= budget)
-			h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));
-		h->buf_free(tmp);
-		if (lines <= budget)
-			return;
-	}
-	put_rows(h, out, d, DP_COUNT);
+	if ((d->between > 0 && put_fitting(h, out, d, budget, false)) ||
+	    put_fitting(h, out, d, budget, true))
+		return true;
+	put_rows(h, out, d, false);
+	return d->between > 0;
 }
 
 int
@@ -194,6 +199,7 @@ red_dpkg_list(const struct aiterm_host *h,
 	struct dp_list d;
 	struct rl_line s;
 	size_t i, keep, budget, seen = 0;
+	bool left_out;
 	int rc = -1;
 
 	if (!rl_split(in, &t))
@@ -238,11 +244,11 @@ red_dpkg_list(const struct aiterm_host *h,
 				d.to = i;
 		}
 	}
-	put_long(h, out, &d, budget - (d.un > 0));
+	left_out = put_long(h, out, &d, budget - (d.un > 0));
 	if (d.un > 0)
 		h->buf_printf(out, "(+%zu 'un' rows: known, not installed)\n",
 		    d.un);
-	rc = d.between > 0 || d.un > 0 ? 0 : 1;
+	rc = left_out || d.un > 0 ? 0 : 1;
 out:
 	rl_lines_free(&t);
 	return rc;
