@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "tools/schema.h"
+#include "util/jsonschema.h"
 #include "util/xmalloc.h"
 
 const char *

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "tools/schema.h"
+#include "util/jsonschema.h"
 #include "tools/tool.h"
 
 static json_t	**schemas;

@@ -9,8 +9,8 @@
 #include "agent/screen.h"
 #include "agent/steer.h"
 #include "agent/transcript.h"
-#include "agent/watch.h"
-#include "mcp/server.h"
+#include "util/watch.h"
+#include "util/loop.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
 #include "state/lock.h"
@@ -585,10 +585,10 @@ agent_dispatch(const struct harness *h, const char *session, const char *text,
 	d->cb = cb;
 	d->arg = arg;
 	d->r.route = "new_turn";
-	uv_timer_init(server_loop(), &d->look);
-	uv_timer_init(server_loop(), &d->deadline);
-	uv_timer_init(server_loop(), &d->card);
-	uv_fs_event_init(server_loop(), &d->watch);
+	uv_timer_init(core_loop(), &d->look);
+	uv_timer_init(core_loop(), &d->deadline);
+	uv_timer_init(core_loop(), &d->card);
+	uv_fs_event_init(core_loop(), &d->watch);
 	d->look.data = d->deadline.data = d->watch.data = d->card.data = d;
 	d->open = 4;
 	d->text = xmalloc(len + 1);

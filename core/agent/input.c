@@ -4,7 +4,7 @@
 #include <uv.h>
 
 #include "agent/input.h"
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "plugin/host.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
@@ -167,7 +167,7 @@ agent_input_play(const char *session, const struct aiterm_input_step *steps,
 	pl->len = len;
 	pl->cb = cb;
 	pl->arg = arg;
-	uv_timer_init(server_loop(), &pl->timer);
+	uv_timer_init(core_loop(), &pl->timer);
 	pl->timer.data = pl;
 	run(pl);
 }

@@ -5,7 +5,7 @@
 #include <uv.h>
 
 #include "agent/probe.h"
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "util/buf.h"
 #include "util/path.h"
 #include "util/xmalloc.h"
@@ -222,8 +222,8 @@ harness_probe(const struct harness *h, probe_cb cb, void *arg)
 	args[0] = p->r.binary;
 	for (i = 0; i < n; i++)
 		args[i + 1] = (char *)h->ops->version_args[i];
-	uv_pipe_init(server_loop(), &p->out, 0);
-	uv_timer_init(server_loop(), &p->timer);
+	uv_pipe_init(core_loop(), &p->out, 0);
+	uv_timer_init(core_loop(), &p->timer);
 	p->out.data = p->timer.data = p->proc.data = p;
 	p->open = 3;
 	memset(&o, 0, sizeof o);
@@ -237,7 +237,7 @@ harness_probe(const struct harness *h, probe_cb cb, void *arg)
 	o.stdio = io;
 	o.stdio_count = 3;
 	o.exit_cb = on_child_exit;
-	rc = uv_spawn(server_loop(), &p->proc, &o);
+	rc = uv_spawn(core_loop(), &p->proc, &o);
 	free(args);
 	if (rc != 0) {
 		snprintf(p->r.error, sizeof p->r.error, "cannot start %s: %s",

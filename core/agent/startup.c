@@ -5,11 +5,11 @@
 
 #include "agent/input.h"
 #include "agent/startup.h"
-#include "agent/watch.h"
+#include "util/watch.h"
 #include "plugin/host.h"
 #include "reduce/strip.h"
 #include "state/atomic.h"
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
 #include "util/xmalloc.h"
@@ -257,7 +257,7 @@ advance(struct startup *s, const struct aiterm_screen_verdict *v)
 	size_t n = strlen(s->r.advanced), base;
 
 	if (keys != NULL && strcmp(s->answered, v->dialog) == 0 &&
-	    uv_now(server_loop()) - s->answered_at < ANSWER_PATIENCE_MS) {
+	    uv_now(core_loop()) - s->answered_at < ANSWER_PATIENCE_MS) {
 		/* Answered just now: give it time to go. */
 		schedule(s, SETTLE_MS);
 		return;
@@ -267,7 +267,7 @@ advance(struct startup *s, const struct aiterm_screen_verdict *v)
 		return;
 	}
 	snprintf(s->answered, sizeof s->answered, "%s", v->dialog);
-	s->answered_at = uv_now(server_loop());
+	s->answered_at = uv_now(core_loop());
 	/* "screen:step" is a step through that screen: the receipt names it. */
 	base = strcspn(v->dialog, ":");
 	if (!advanced_has(s->r.advanced, v->dialog, base))
@@ -450,9 +450,9 @@ agent_startup_begin(const struct harness *h, const char *session,
 	s->t0 = session_now_ms();
 	s->r.exit_status = -1;
 	s->r.startup = "not_ready";
-	uv_timer_init(server_loop(), &s->look);
-	uv_timer_init(server_loop(), &s->deadline);
-	uv_fs_event_init(server_loop(), &s->watch);
+	uv_timer_init(core_loop(), &s->look);
+	uv_timer_init(core_loop(), &s->deadline);
+	uv_fs_event_init(core_loop(), &s->watch);
 	s->look.data = s->deadline.data = s->watch.data = s;
 	s->open = 3;
 	s->watching = log != NULL && uv_fs_event_start(&s->watch, on_change,

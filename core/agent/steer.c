@@ -6,7 +6,7 @@
 
 #include "agent/screen.h"
 #include "agent/steer.h"
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
 #include "util/xmalloc.h"
@@ -113,7 +113,7 @@ look_done(void *arg)
 
 	if (s->taken)
 		finish(s, 0, NULL);
-	else if (uv_now(server_loop()) >= s->until)
+	else if (uv_now(core_loop()) >= s->until)
 		fail(s);
 	else
 		uv_timer_start(&s->look, on_look, STEER_LOOK_MS, 0);
@@ -137,8 +137,8 @@ agent_steer_check(const struct harness *h, const char *session,
 	s->cb = cb;
 	s->arg = arg;
 	snprintf(s->why, sizeof s->why, "not looked at yet");
-	uv_timer_init(server_loop(), &s->look);
+	uv_timer_init(core_loop(), &s->look);
 	s->look.data = s;
-	s->until = uv_now(server_loop()) + AITERM_STEER_CHECK_MS;
+	s->until = uv_now(core_loop()) + AITERM_STEER_CHECK_MS;
 	uv_timer_start(&s->look, on_look, STEER_LOOK_MS, 0);
 }

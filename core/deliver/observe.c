@@ -3,7 +3,7 @@
 #include <unistd.h>
 
 #include "deliver/expire.h"
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "deliver/observe.h"
 #include "deliver/receiver.h"
 #include "plugin/host.h"
@@ -136,7 +136,7 @@ observed_remote(void *arg, json_t *result)
 			if (strstr(text, transient[i]) == NULL)
 				continue;
 			if (ob->retry_ms == 0) {
-				uv_timer_init(server_loop(), &ob->retry);
+				uv_timer_init(core_loop(), &ob->retry);
 				ob->retry.data = ob;
 				ob->retry_ms = RETRY_FIRST_MS;
 			} else if ((ob->retry_ms *= 2) > RETRY_MAX_MS)

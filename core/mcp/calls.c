@@ -9,7 +9,7 @@
 
 #include "mcp/jsonrpc.h"
 #include "mcp/server-int.h"
-#include "tools/schema.h"
+#include "util/jsonschema.h"
 #include "remote/relay.h"
 #include "tools/tool.h"
 #include "util/xmalloc.h"

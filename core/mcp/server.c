@@ -14,6 +14,7 @@
 #include "pty/muxjob.h"
 #include "state/errtally.h"
 #include "util/buf.h"
+#include "util/loop.h"
 
 struct server *the_server;
 
@@ -24,12 +25,6 @@ static const char *const level_names[] = {
 	[AITERM_LOG_WARNING] = "warning",
 	[AITERM_LOG_ERROR] = "error",
 };
-
-uv_loop_t *
-server_loop(void)
-{
-	return the_server == NULL ? uv_default_loop() : the_server->loop;
-}
 
 /* Blocking write of the whole buffer, waiting out a non-blocking stdout. */
 static int
@@ -315,6 +310,7 @@ server_init(struct server *s, const struct server_options *opts,
 	the_server = s;
 	s->opts = *opts;
 	s->loop = loop;
+	core_loop_set(loop);
 	s->log_level = AITERM_LOG_WARNING;
 	framer_init(&s->framer, opts->max_message, on_line, on_too_large,
 	    NULL);
@@ -328,6 +324,7 @@ server_fini(struct server *s)
 	json_decref(s->client_caps);
 	s->client_info = s->client_caps = NULL;
 	the_server = NULL;
+	core_loop_set(NULL);
 }
 
 int

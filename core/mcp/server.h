@@ -29,7 +29,6 @@ struct server_options {
 
 /* Serve until stdin closes or SIGTERM/SIGINT; returns the exit status. */
 int		 server_run(const struct server_options *opts);
-uv_loop_t	*server_loop(void);
 /*
  * CTL-CLI: run one tool call in this process, on the default loop, with
  * the same checks as tools/call; returns the result object (content,

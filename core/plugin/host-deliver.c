@@ -9,7 +9,7 @@
 #include <string.h>
 #include <uv.h>
 
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "plugin/host.h"
 #include "state/atomic.h"
 #include "state/stateroot.h"
@@ -105,7 +105,7 @@ host_spawn_program(const char *const argv[], struct aiterm_error *err)
 	o.exit_cb = exited;
 	o.flags = UV_PROCESS_DETACHED;
 	p = xcalloc(1, sizeof *p);
-	if ((rc = uv_spawn(server_loop(), p, &o)) != 0) {
+	if ((rc = uv_spawn(core_loop(), p, &o)) != 0) {
 		error_set(err, "cannot start %s: %s", file, uv_strerror(rc));
 		uv_close((uv_handle_t *)p, closed);
 		rc = -1;

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <uv.h>
 
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "pty/muxjob.h"
 #include "util/xmalloc.h"
 
@@ -95,7 +95,7 @@ start(void)
 {
 	uv_mutex_init(&q.lock);
 	uv_cond_init(&q.cond);
-	uv_async_init(server_loop(), &q.wake, woken);
+	uv_async_init(core_loop(), &q.wake, woken);
 	uv_unref((uv_handle_t *)&q.wake);
 	if (uv_thread_create(&q.thread, worker, NULL) != 0)
 		abort();

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "plugin/host.h"
 #include "proc/proc.h"
 #include "pty/muxjob.h"
@@ -441,7 +441,7 @@ send_text_async(const struct send_request *req, send_cb cb, void *arg)
 	((char *)j->req.text)[req->len] = '\0';
 	j->cb = cb;
 	j->arg = arg;
-	uv_timer_init(server_loop(), &j->timer);
+	uv_timer_init(core_loop(), &j->timer);
 	j->timer.data = j;
 	if (req->len > SEND_MAX_BYTES) {
 		error_set(&err, "text is %zu bytes; the limit is %d bytes (64 "

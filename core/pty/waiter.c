@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent/watch.h"
-#include "mcp/server.h"
+#include "util/watch.h"
+#include "util/loop.h"
 #include "plugin/host.h"
 #include "proc/proc.h"
 #include "pty/muxjob.h"
@@ -171,7 +171,7 @@ finish(struct waiter *w, bool complete, enum waiter_via via, int exit_code,
 	w->result.exit_code = exit_code;
 	w->result.end = end;
 	w->result.scanned = w->scanned;
-	w->result.duration_ms = (double)(uv_now(server_loop()) - w->started);
+	w->result.duration_ms = (double)(uv_now(core_loop()) - w->started);
 	w->o.done(w->o.arg, &w->result);
 	close_all(w);
 }
@@ -422,7 +422,7 @@ on_progress(uv_timer_t *t)
 
 	if (w->o.progress != NULL)
 		w->o.progress(w->o.arg,
-		    (double)(uv_now(server_loop()) - w->started));
+		    (double)(uv_now(core_loop()) - w->started));
 }
 
 static void
@@ -443,7 +443,7 @@ on_change(uv_fs_event_t *h, const char *name, int events, int status)
 struct waiter *
 waiter_start(const struct waiter_opts *o, struct aiterm_error *err)
 {
-	uv_loop_t *loop = server_loop();
+	uv_loop_t *loop = core_loop();
 	struct waiter *w = xcalloc(1, sizeof *w);
 	char *log = session_path(o->session, "output.log");
 	int rc;

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "remote/askpass.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -182,7 +182,7 @@ on_connection(uv_stream_t *server, int status)
 	c = xcalloc(1, sizeof *c);
 	c->a = a;
 	a->refs++;
-	uv_pipe_init(server_loop(), &c->pipe, 0);
+	uv_pipe_init(core_loop(), &c->pipe, 0);
 	c->pipe.data = c;
 	if (uv_accept(server, (uv_stream_t *)&c->pipe) != 0 ||
 	    !peer_is_us(&c->pipe)) {
@@ -207,7 +207,7 @@ askpass_start(const char *path, const char *secret, char **why)
 	a->path = xstrdup(path);
 	a->secret = xstrdup(secret);
 	a->refs = 1;
-	uv_pipe_init(server_loop(), &a->listen, 0);
+	uv_pipe_init(core_loop(), &a->listen, 0);
 	a->listen.data = a;
 	unlink(path);
 	if ((rc = uv_pipe_bind(&a->listen, path)) != 0 ||

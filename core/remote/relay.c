@@ -8,7 +8,7 @@
 #include <uv.h>
 
 #include "agent/harness.h"
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "remote/askpass.h"
 #include "remote/family.h"
 #include "remote/farcmd.h"
@@ -799,10 +799,10 @@ host_start(const char *host, char **why)
 	argv[k++] = dest;
 	argv[k++] = probe;
 	argv[k] = NULL;
-	uv_pipe_init(server_loop(), &h->in, 0);
-	uv_pipe_init(server_loop(), &h->out, 0);
-	uv_pipe_init(server_loop(), &h->err, 0);
-	uv_timer_init(server_loop(), &h->deadline);
+	uv_pipe_init(core_loop(), &h->in, 0);
+	uv_pipe_init(core_loop(), &h->out, 0);
+	uv_pipe_init(core_loop(), &h->err, 0);
+	uv_timer_init(core_loop(), &h->deadline);
 	h->in.data = h->out.data = h->err.data = h->proc.data = h;
 	h->deadline.data = h;
 	memset(&o, 0, sizeof o);
@@ -821,7 +821,7 @@ host_start(const char *host, char **why)
 	/* uv_spawn initialises the process handle even when it fails. */
 	spawned = rc == 0 && (sock == NULL || h->ap != NULL);
 	if (spawned)
-		rc = uv_spawn(server_loop(), &h->proc, &o);
+		rc = uv_spawn(core_loop(), &h->proc, &o);
 	env_free(env);
 	free(probe);
 	free(sock);

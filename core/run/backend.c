@@ -6,7 +6,7 @@
 
 #include "run/backend.h"
 #include "run/yamljson.h"
-#include "tools/schema.h"
+#include "util/jsonschema.h"
 #include "util/xmalloc.h"
 
 #ifndef AITERM_BACKENDDIR

@@ -20,23 +20,30 @@
 #include <unistd.h>
 
 #include "state/atomic.h"
-#include "state/errtally.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
 /* The length of the random part mkstemp puts in place of "XXXXXX". */
 #define ATOMIC_RANDOM_LEN 6
 
-/* The directory part of path ("." when it has none); allocated. */
-/* Count a failed state write in the error aggregate (errno kept). */
+static void (*failure_hook)(int e);
+
+void
+atomic_on_failure(void (*hook)(int e))
+{
+	failure_hook = hook;
+}
+
+/* Tell the failure hook of a failed state write (errno kept). */
 static void
 atomic_tally(int e)
 {
-	errtally_note(e == ENOSPC || e == EDQUOT ? ERRTALLY_DISK_FULL :
-	    ERRTALLY_STATE_WRITE_FAILED);
+	if (failure_hook != NULL)
+		failure_hook(e);
 	errno = e;
 }
 
+/* The directory part of path ("." when it has none); allocated. */
 static char *
 atomic_dirname(const char *path)
 {

@@ -18,6 +18,12 @@ struct atomic_file {
 	char	*tmp;	/* temporary beside it */
 };
 
+/*
+ * Called with errno after any failed write, close, sync or rename here
+ * (the error aggregate counts them: state/errtally.h installs it).
+ */
+void	atomic_on_failure(void (*hook)(int e));
+
 /* Open a temporary beside path; write to af->fd, then commit or abort. */
 int	atomic_open(const char *path, struct atomic_file *af, struct aiterm_error *err);
 /* Write all of data to the temporary; on failure the caller aborts. */

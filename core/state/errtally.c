@@ -29,7 +29,7 @@
 
 #include "state/atomic.h"
 #include "state/errtally.h"
-#include "state/stateroot.h"
+#include "util/xmalloc.h"
 
 /* Larger files are not read (they were not written by us). */
 #define ERRTALLY_FILE_MAX	65536
@@ -51,6 +51,9 @@ static const char *const errtally_names[ERRTALLY_COUNT] = {
 	[ERRTALLY_STDOUT_CLOSED] = "stdout_closed",
 	[ERRTALLY_STATE_FORMAT_NEWER] = "state_format_newer",
 };
+
+/* The state root's folder (errtally_set_root), or NULL: memory only. */
+static char *errtally_dir;
 
 struct errtally_entry {
 	json_int_t	count;
@@ -228,11 +231,11 @@ errtally_flush(void)
 	char *path = NULL, *lock = NULL;
 	int fd = -1, i;
 
-	if (state_root() == NULL || errtally_busy)
+	if (errtally_dir == NULL || errtally_busy)
 		return;
 	errtally_busy = true;
-	path = state_path("errors.json");
-	lock = state_path("errors.lock");
+	path = xasprintf("%s/errors.json", errtally_dir);
+	lock = xasprintf("%s/errors.lock", errtally_dir);
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0)
 		goto out;
@@ -289,15 +292,35 @@ errtally_json(void)
 	int i;
 
 	memset(t, 0, sizeof t);
-	if ((path = state_path("errors.json")) != NULL &&
-	    errtally_load(path, t) != 0)
-		memset(t, 0, sizeof t);
-	free(path);
 	errtally_lock();
+	if (errtally_dir != NULL) {
+		path = xasprintf("%s/errors.json", errtally_dir);
+		if (errtally_load(path, t) != 0)
+			memset(t, 0, sizeof t);
+		free(path);
+	}
 	for (i = 0; i < ERRTALLY_COUNT; i++)
 		errtally_merge(&t[i], &errtally_pending[i]);
 	errtally_unlock();
 	return errtally_array(t);
+}
+
+/* A failed state write (state/atomic.h's hook): counted by its errno. */
+static void
+errtally_write_failed(int e)
+{
+	errtally_note(e == ENOSPC || e == EDQUOT ? ERRTALLY_DISK_FULL :
+	    ERRTALLY_STATE_WRITE_FAILED);
+}
+
+void
+errtally_set_root(const char *root)
+{
+	errtally_lock();
+	free(errtally_dir);
+	errtally_dir = root != NULL ? xstrdup(root) : NULL;
+	errtally_unlock();
+	atomic_on_failure(errtally_write_failed);
 }
 
 void

@@ -42,6 +42,12 @@ int		 errtally_note_name(const char *name);
  * count only.  New reference.
  */
 json_t		*errtally_json(void);
+/*
+ * Where errors.json lives: the state root (state_root_init names it; NULL
+ * keeps counts in memory only).  From then on a failed atomic write
+ * (state/atomic.h) is counted too, as disk_full or state_write_failed.
+ */
+void		 errtally_set_root(const char *root);
 /* Forget what this process holds (tests). */
 void		 errtally_reset(void);
 

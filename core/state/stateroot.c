@@ -196,6 +196,7 @@ state_root_init(const char *override, struct aiterm_error *err)
 		state_root_dir = root;
 		root = NULL;
 		rc = 0;
+		errtally_set_root(state_root_dir);
 	}
 	free(root);
 	free(state_root_why);
@@ -237,6 +238,7 @@ state_root_reset(void)
 	free(state_root_why);
 	state_root_dir = NULL;
 	state_root_why = NULL;
+	errtally_set_root(NULL);
 }
 
 char *

@@ -20,7 +20,7 @@
 #include "agent/input.h"
 #include "agent/record.h"
 #include "agent/screen.h"
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "plugin/host.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
@@ -358,9 +358,9 @@ answer_seen(struct obs_job *j)
 	an->only = j->only;
 	an->lock = j->lock;
 	j->lock = NULL;
-	uv_fs_event_init(server_loop(), &an->watch);
-	uv_timer_init(server_loop(), &an->look);
-	uv_timer_init(server_loop(), &an->deadline);
+	uv_fs_event_init(core_loop(), &an->watch);
+	uv_timer_init(core_loop(), &an->look);
+	uv_timer_init(core_loop(), &an->deadline);
 	an->watch.data = an->look.data = an->deadline.data = an;
 	an->open = 3;
 	agent_input_play(j->id, keys, NULL, 0, answered, an);

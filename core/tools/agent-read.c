@@ -16,8 +16,8 @@
 #include "agent/record.h"
 #include "agent/screen.h"
 #include "agent/transcript.h"
-#include "agent/watch.h"
-#include "mcp/server.h"
+#include "util/watch.h"
+#include "util/loop.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
 #include "state/errtally.h"
@@ -532,9 +532,9 @@ agent_read_reply(struct tool_call *call, const char *session, json_t *args,
 	a->turn = rec.turn;
 	a->timeout = timeout;
 	a->t0 = session_now_ms();
-	uv_timer_init(server_loop(), &a->look);
-	uv_timer_init(server_loop(), &a->deadline);
-	uv_fs_event_init(server_loop(), &a->log_watch);
+	uv_timer_init(core_loop(), &a->look);
+	uv_timer_init(core_loop(), &a->deadline);
+	uv_fs_event_init(core_loop(), &a->log_watch);
 	a->look.data = a->deadline.data = a->log_watch.data = a;
 	a->open = 3;
 	log = session_path(session, "output.log");

@@ -1,6 +1,5 @@
 core_libaiterm_la_SOURCES += \
 	core/tools/tool.h core/tools/tools.c \
-	core/tools/schema.c core/tools/schema.h \
 	core/tools/diagnostics.c core/tools/parent-deliveries.c \
 	core/tools/pty-common.c core/tools/pty-common.h \
 	core/tools/pty-open.c core/tools/pty-send.c core/tools/pty-read.c \

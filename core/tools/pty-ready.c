@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "tools/pty-ready.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -117,8 +117,8 @@ pty_ready_reply(struct tool_call *call, char *text, json_t *structured,
 	r->structured = structured;
 	r->log = xstrdup(log);
 	r->needle = xasprintf("133;A;aiterm=%s", token);
-	uv_timer_init(server_loop(), &r->timer);
-	uv_fs_event_init(server_loop(), &r->watch);
+	uv_timer_init(core_loop(), &r->timer);
+	uv_fs_event_init(core_loop(), &r->watch);
 	r->timer.data = r->watch.data = r;
 	r->open_handles = 2;
 	tool_call_set_data(call, r, on_cancel);

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "mcp/server.h"
+#include "util/loop.h"
 #include "tools/tool.h"
 #include "util/xmalloc.h"
 
@@ -67,7 +67,7 @@ test_sleep_call(struct tool_call *call)
 	sl->total = (unsigned)((ms + 99) / 100);
 	if (sl->total == 0)
 		sl->total = 1;
-	uv_timer_init(server_loop(), &sl->timer);
+	uv_timer_init(core_loop(), &sl->timer);
 	sl->timer.data = sl;
 	tool_call_set_data(call, sl, on_cancel);
 	uv_timer_start(&sl->timer, on_tick, 100, 100);

@@ -6,4 +6,7 @@ core_libaiterm_la_SOURCES += \
 	core/util/path.c core/util/path.h \
 	core/util/names.c core/util/names.h \
 	core/util/linerpc.c core/util/linerpc.h \
-	core/util/envnum.c core/util/envnum.h
+	core/util/envnum.c core/util/envnum.h \
+	core/util/loop.c core/util/loop.h \
+	core/util/watch.c core/util/watch.h \
+	core/util/jsonschema.c core/util/jsonschema.h

@@ -5,7 +5,7 @@
 
 #include "mcp/framing.h"
 #include "mcp/jsonrpc.h"
-#include "tools/schema.h"
+#include "util/jsonschema.h"
 #include "util/buf.h"
 
 struct seen {

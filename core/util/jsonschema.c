@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/schema.h"
+#include "util/jsonschema.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 

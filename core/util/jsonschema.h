@@ -4,8 +4,8 @@
  * maxLength, minItems, maxItems, items.  Enough to describe every tool's
  * input; anything else in a schema is ignored.
  */
-#ifndef AITERM_SCHEMA_H
-#define AITERM_SCHEMA_H
+#ifndef AITERM_UTIL_JSONSCHEMA_H
+#define AITERM_UTIL_JSONSCHEMA_H
 
 #include <jansson.h>
 

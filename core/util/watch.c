@@ -1,4 +1,5 @@
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,8 @@
 #endif
 #include <uv.h>
 
-#include "agent/watch.h"
-#include "mcp/server.h"
+#include "util/watch.h"
+#include "util/loop.h"
 #include "util/xmalloc.h"
 
 struct path_watch {
@@ -79,7 +80,7 @@ path_watch_start(const char *target, watch_cb cb, void *arg)
 {
 	struct path_watch *w = xcalloc(1, sizeof *w);
 
-	uv_fs_event_init(server_loop(), &w->ev);
+	uv_fs_event_init(core_loop(), &w->ev);
 	w->ev.data = w;
 	w->cb = cb;
 	w->arg = arg;
@@ -145,7 +146,7 @@ pid_watch_start(long pid, watch_cb cb, void *arg)
 	w->fd = fd;
 	w->cb = cb;
 	w->arg = arg;
-	if (uv_poll_init(server_loop(), &w->poll, fd) != 0) {
+	if (uv_poll_init(core_loop(), &w->poll, fd) != 0) {
 		close(fd);
 		free(w);
 		return NULL;

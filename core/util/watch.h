@@ -4,8 +4,8 @@
  * that exists, moving down as folders appear, so a file created later
  * wakes the watcher without polling.  cb runs on every change seen.
  */
-#ifndef AITERM_AGENT_WATCH_H
-#define AITERM_AGENT_WATCH_H
+#ifndef AITERM_UTIL_WATCH_H
+#define AITERM_UTIL_WATCH_H
 
 typedef void (*watch_cb)(void *arg);
 struct path_watch;
