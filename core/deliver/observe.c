@@ -2,20 +2,28 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/answer.h"
 #include "deliver/expire.h"
-#include "util/loop.h"
 #include "deliver/observe.h"
 #include "deliver/receiver.h"
 #include "plugin/host.h"
-#include "tools/tool.h"
+#include "util/loop.h"
 #include "util/xmalloc.h"
 
 struct observer {
 	struct delivery	 d;
 	int		 lock_fd;
+	struct agent_answer_wait *local;	/* the turn read here */
+	void		*far;		/* the relayed read in flight */
 	uv_timer_t	 retry;		/* a relayed read's next try */
 	unsigned	 retry_ms;	/* 0: no timer */
+	struct observer	*next;
 };
+
+/* Every observer of this process, for delivery_observe_stop(). */
+static struct observer *observers;
+static bool stopping;
+static struct delivery_far_reader far_reader;
 
 static void	observe(struct observer *ob);
 
@@ -28,6 +36,12 @@ observer_closed(uv_handle_t *h)
 static void
 observer_free(struct observer *ob)
 {
+	struct observer **pp;
+
+	for (pp = &observers; *pp != NULL && *pp != ob; pp = &(*pp)->next)
+		;
+	if (*pp != NULL)
+		*pp = ob->next;
 	close(ob->lock_fd);
 	if (ob->retry_ms == 0) {
 		free(ob);
@@ -54,37 +68,44 @@ hand_over(const struct delivery *d)
 	error_clear(&err);
 }
 
-static const char *
-result_text(json_t *result)
-{
-	const char *t = json_string_value(json_object_get(json_array_get(
-	    json_object_get(result, "content"), 0), "text"));
-
-	return t != NULL ? t : "";
-}
-
+/*
+ * The turn's end as read (state as agent/answer.h names it; NULL for a
+ * read that failed, text then its message): the record stored.
+ */
 static void
-observed(void *arg, json_t *result)
+observed(struct observer *ob, const char *state, const char *text)
 {
-	struct observer *ob = arg;
 	struct aiterm_error err = ERROR_INIT;
-	const char *text = result_text(result), *state;
-	json_t *sc = json_object_get(result, "structuredContent");
 
-	state = json_string_value(json_object_get(sc, "state"));
-	if (json_is_true(json_object_get(result, "isError"))) {
-		/* The server is ending: the next one takes the record over. */
-		if (strcmp(text, "cancelled") != 0)
-			delivery_store(&ob->d, "failed", "read_failed", text,
-			    strlen(text), &err);
-	} else if (state != NULL && strcmp(state, "running") == 0) {
+	if (state == NULL)
+		delivery_store(&ob->d, "failed", "read_failed", text,
+		    strlen(text), &err);
+	else if (strcmp(state, "running") == 0)
 		delivery_store(&ob->d, "failed", "timeout", text,
 		    strlen(text), &err);
-	} else if (delivery_store(&ob->d, "ready", state != NULL ? state :
-	    "ended", text, strlen(text), &err) == 0)
+	else if (delivery_store(&ob->d, "ready", state, text, strlen(text),
+	    &err) == 0)
 		hand_over(&ob->d);
 	error_clear(&err);
 	observer_free(ob);
+}
+
+static void
+answered(void *arg, struct agent_answer *a)
+{
+	struct observer *ob = arg;
+	char *failed;
+
+	ob->local = NULL;
+	if (a->status == 0) {
+		observed(ob, json_string_value(json_object_get(a->fields,
+		    "state")), a->text);
+		return;
+	}
+	/* The same words as the pty_read tool's error. */
+	failed = xasprintf("pty_read: %s", error_msg(&a->err));
+	observed(ob, NULL, failed);
+	free(failed);
 }
 
 /*
@@ -113,67 +134,96 @@ retry_due(uv_timer_t *t)
 	observe(t->data);
 }
 
-static void
-observed_remote(void *arg, json_t *result)
+static const char *
+result_text(json_t *result)
 {
-	struct observer *ob = arg;
-	const char *text = result_text(result), *state;
+	const char *t = json_string_value(json_object_get(json_array_get(
+	    json_object_get(result, "content"), 0), "text"));
+
+	return t != NULL ? t : "";
+}
+
+/* A read that failed over there again later, if the host may come back. */
+static bool
+retried(struct observer *ob, const char *text)
+{
 	size_t i;
 
+	if (session_now_ms() + ob->retry_ms >= deadline_ms(&ob->d))
+		return false;
+	for (i = 0; i < sizeof transient / sizeof transient[0]; i++) {
+		if (strstr(text, transient[i]) == NULL)
+			continue;
+		if (ob->retry_ms == 0) {
+			uv_timer_init(core_loop(), &ob->retry);
+			ob->retry.data = ob;
+			ob->retry_ms = RETRY_FIRST_MS;
+		} else if ((ob->retry_ms *= 2) > RETRY_MAX_MS)
+			ob->retry_ms = RETRY_MAX_MS;
+		host_get()->log(AITERM_LOG_INFO, "deliver", "%s: %s again in "
+		    "%u ms: %s", ob->d.id, ob->d.remote, ob->retry_ms, text);
+		uv_timer_start(&ob->retry, retry_due, ob->retry_ms, 0);
+		return true;
+	}
+	return false;
+}
+
+static void
+observed_far(void *arg, int status, const struct aiterm_error *err,
+    json_t *result)
+{
+	struct observer *ob = arg;
+	const char *text = status != 0 ? error_msg(err) : result_text(result);
+	const char *state = json_string_value(json_object_get(json_object_get(
+	    result, "structuredContent"), "state"));
+	bool failed = status != 0 ||
+	    json_is_true(json_object_get(result, "isError"));
+
+	ob->far = NULL;
+	/* Cancelled (our end stopping, or theirs): the next one takes over. */
+	if (stopping || (failed && strcmp(text, "cancelled") == 0)) {
+		observer_free(ob);
+		return;
+	}
 	/* A relayed wait lasts at most READ_MAX_S: the next one goes on. */
-	state = json_string_value(json_object_get(json_object_get(result,
-	    "structuredContent"), "state"));
-	if (!json_is_true(json_object_get(result, "isError")) &&
-	    state != NULL && strcmp(state, "running") == 0 &&
+	if (!failed && state != NULL && strcmp(state, "running") == 0 &&
 	    session_now_ms() < deadline_ms(&ob->d)) {
 		observe(ob);
 		return;
 	}
-
-	if (json_is_true(json_object_get(result, "isError")) &&
-	    session_now_ms() + ob->retry_ms < deadline_ms(&ob->d)) {
-		for (i = 0; i < sizeof transient / sizeof transient[0]; i++) {
-			if (strstr(text, transient[i]) == NULL)
-				continue;
-			if (ob->retry_ms == 0) {
-				uv_timer_init(core_loop(), &ob->retry);
-				ob->retry.data = ob;
-				ob->retry_ms = RETRY_FIRST_MS;
-			} else if ((ob->retry_ms *= 2) > RETRY_MAX_MS)
-				ob->retry_ms = RETRY_MAX_MS;
-			host_get()->log(AITERM_LOG_INFO, "deliver", "%s: %s "
-			    "again in %u ms: %s", ob->d.id, ob->d.remote,
-			    ob->retry_ms, text);
-			uv_timer_start(&ob->retry, retry_due, ob->retry_ms, 0);
-			return;
-		}
-	}
-	observed(arg, result);
+	if (failed && retried(ob, text))
+		return;
+	observed(ob, failed ? NULL : state != NULL ? state : "ended", text);
 }
 
 /*
- * The turn's end, read where the child runs: here with the server's own
- * pty_read, on another host with a relayed one (remote/handover.h).
+ * The turn's end, read where the child runs: here with the turn-answer
+ * engine, on another host with a relayed pty_read (remote/handover.h).
  */
 static void
 observe(struct observer *ob)
 {
+	const struct agent_answer_to to = { answered, NULL, ob };
 	const struct delivery *d = &ob->d;
 	long long left = (deadline_ms(d) - session_now_ms()) / 1000;
 	json_t *args;
 
-	if (d->remote[0] != '\0' && left > READ_MAX_S)
+	if (d->remote[0] == '\0') {
+		ob->local = agent_answer_wait(core_loop(), d->session, d->turn,
+		    (double)(left > 1 ? left : 1), true, &to);
+		return;
+	}
+	if (far_reader.read == NULL) {
+		observed(ob, NULL, "pty_read: no relay to read another host's "
+		    "turn in this program");
+		return;
+	}
+	if (left > READ_MAX_S)
 		left = READ_MAX_S;
 	args = json_pack("{s:s, s:b, s:b, s:I, s:i}", "session_id",
 	    d->session, "agent_transcript", 1, "wait", 1, "timeout",
 	    (json_int_t)(left > 1 ? left : 1), "turn", (int)d->turn);
-
-	if (d->remote[0] == '\0') {
-		tool_call_internal("pty_read", args, observed, ob);
-		return;
-	}
-	json_object_set_new(args, "remote", json_string(d->remote));
-	(void)tool_call_checked("pty_read", args, observed_remote, ob);
+	ob->far = far_reader.read(d->remote, args, observed_far, ob);
 }
 
 void
@@ -183,7 +233,34 @@ delivery_observe(const struct delivery *d, int lock_fd)
 
 	ob->d = *d;
 	ob->lock_fd = lock_fd;
+	ob->next = observers;
+	observers = ob;
 	observe(ob);
+}
+
+void
+delivery_far_reader_set(const struct delivery_far_reader *r)
+{
+	far_reader = *r;
+}
+
+void
+delivery_observe_stop(void)
+{
+	struct observer *ob, *next;
+
+	stopping = true;
+	for (ob = observers; ob != NULL; ob = next) {
+		next = ob->next;
+		if (ob->local != NULL) {
+			agent_answer_cancel(ob->local);
+			observer_free(ob);
+		} else if (ob->far != NULL) {
+			far_reader.cancel(ob->far);
+			observer_free(ob);
+		} else if (ob->retry_ms != 0)
+			observer_free(ob);
+	}
 }
 
 /*

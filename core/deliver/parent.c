@@ -22,13 +22,13 @@
  * prepare, also whether it can take an answer now: -1 with err if not.
  */
 static int
-parent_of_call(struct tool_call *call, bool prepare, struct delivery *d,
+parent_of_call(const struct call_origin *o, bool prepare, struct delivery *d,
     const struct aiterm_receiver_ops **r, struct aiterm_error *err)
 {
 	struct aiterm_parent parent;
 	int rc = 0;
 
-	*r = receiver_of_call(call, &parent);
+	*r = receiver_of_origin(o, &parent);
 	if (prepare && *r != NULL && (*r)->prepare != NULL)
 		rc = (*r)->prepare(host_get(), &parent, err);
 	delivery_set_parent(d, &parent);
@@ -38,17 +38,17 @@ parent_of_call(struct tool_call *call, bool prepare, struct delivery *d,
 }
 
 int
-parent_delivery_check(struct tool_call *call, struct aiterm_error *err)
+parent_delivery_check(const struct call_origin *o, struct aiterm_error *err)
 {
 	const struct aiterm_receiver_ops *r;
 	struct delivery d;
 
 	memset(&d, 0, sizeof d);
-	return parent_of_call(call, true, &d, &r, err);
+	return parent_of_call(o, true, &d, &r, err);
 }
 
 int
-parent_delivery_begin(struct parent_delivery *p, struct tool_call *call,
+parent_delivery_begin(struct parent_delivery *p, const struct call_origin *o,
     const char *session)
 {
 	struct aiterm_error err = ERROR_INIT;
@@ -56,7 +56,7 @@ parent_delivery_begin(struct parent_delivery *p, struct tool_call *call,
 
 	memset(p, 0, sizeof *p);
 	p->lock_fd = -1;
-	if (parent_of_call(call, true, &p->d, &p->r, &err) != 0)
+	if (parent_of_call(o, true, &p->d, &p->r, &err) != 0)
 		goto refuse;
 	if ((child_fd = child_claim(session, &p->d, &err)) == -2)
 		goto refuse;
@@ -83,7 +83,7 @@ refuse:
 }
 
 int
-parent_child_free(struct tool_call *call, const char *session,
+parent_child_free(const struct call_origin *o, const char *session,
     struct aiterm_error *err)
 {
 	const struct aiterm_receiver_ops *r;
@@ -91,7 +91,7 @@ parent_child_free(struct tool_call *call, const char *session,
 	int fd;
 
 	memset(&d, 0, sizeof d);
-	parent_of_call(call, false, &d, &r, err);
+	parent_of_call(o, false, &d, &r, err);
 	if ((fd = child_claim(session, &d, err)) == -2)
 		return -1;
 	if (fd >= 0)
@@ -207,10 +207,11 @@ parent_delivery_confirm(struct parent_delivery *p, unsigned turn,
 }
 
 int
-parent_delivery_prepare(struct parent_delivery *p, struct tool_call *call,
+parent_delivery_prepare(struct parent_delivery *p,
+    const struct call_origin *o,
     struct aiterm_error *err)
 {
 	memset(p, 0, sizeof *p);
 	p->lock_fd = -1;
-	return parent_of_call(call, true, &p->d, &p->r, err);
+	return parent_of_call(o, true, &p->d, &p->r, err);
 }

@@ -13,7 +13,6 @@
 #include "agent/dispatch.h"
 #include "deliver/receiver.h"
 #include "deliver/store.h"
-#include "tools/tool.h"
 #include "util/buf.h"
 
 struct parent_delivery {
@@ -28,15 +27,15 @@ struct parent_delivery {
  * parent's receiver cannot take the answer: nothing may be sent then.
  */
 int	parent_delivery_begin(struct parent_delivery *p,
-	    struct tool_call *call, const char *session);
+	    const struct call_origin *o, const char *session);
 /* The same refusal, before a launch: 0, or -1 with err. */
-int	parent_delivery_check(struct tool_call *call,
+int	parent_delivery_check(const struct call_origin *o,
 	    struct aiterm_error *err);
 /*
  * A send that makes no record (pty_send wait=true): -1 with err
  * (CHILD_CLAIMED) when the child owes its answer to another parent.
  */
-int	parent_child_free(struct tool_call *call, const char *session,
+int	parent_child_free(const struct call_origin *o, const char *session,
 	    struct aiterm_error *err);
 /*
  * The call's parent into p->d and its receiver into p->r (NULL: the
@@ -44,7 +43,7 @@ int	parent_child_free(struct tool_call *call, const char *session,
  * answer now (a dispatch relayed to another host, remote/handover.h).
  */
 int	parent_delivery_prepare(struct parent_delivery *p,
-	    struct tool_call *call, struct aiterm_error *err);
+	    const struct call_origin *o, struct aiterm_error *err);
 /*
  * The send confirmed at turn (cursor): the record completed, the receiver
  * linked, the receipt's line into text and its fields into sc, the turn

@@ -16,12 +16,11 @@ receiver_at(size_t i)
 }
 
 const struct aiterm_receiver_ops *
-receiver_of_call(struct tool_call *call, struct aiterm_parent *p)
+receiver_of_origin(const struct call_origin *o, struct aiterm_parent *p)
 {
 	const struct aiterm_receiver_ops *r;
-	const char *name = json_string_value(json_object_get(
-	    tool_call_client_info(call), "name"));
-	json_t *meta = tool_call_meta(call);
+	const char *name = o->client;
+	json_t *meta = o->meta;
 	char *text = meta != NULL ? json_dumps(meta, JSON_COMPACT) :
 	    strdup("{}");
 	size_t i, n = registry_count();

@@ -7,11 +7,11 @@
 #define AITERM_DELIVER_RECEIVER_H
 
 #include "aiterm/plugin.h"
-#include "tools/tool.h"
+#include "deliver/origin.h"
 
 /* The receiver whose parent kind made this call (p filled), or NULL. */
-const struct aiterm_receiver_ops *receiver_of_call(struct tool_call *call,
-	    struct aiterm_parent *p);
+const struct aiterm_receiver_ops *receiver_of_origin(
+	    const struct call_origin *o, struct aiterm_parent *p);
 /* The loaded receiver of a record's parent kind, or NULL. */
 const struct aiterm_receiver_ops *receiver_of_kind(const char *kind);
 

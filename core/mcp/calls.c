@@ -22,7 +22,7 @@ struct tool_call {
 	bool			 cancelled;
 	void			*data;
 	void			(*on_cancel)(struct tool_call *);
-	tool_call_done_fn	 done;		/* internal: who gets the result */
+	tool_call_done_fn	 done;		/* aiterm: who gets the result */
 	void			*done_arg;
 	struct tool_call	*next;
 };
@@ -62,7 +62,7 @@ schema_of(const struct tool_entry *e)
 			schemas[i].input = parse_schema(tool_table[i]->name,
 			    tool_table[i]->input_schema);
 			/* REM-RELAY: these tools also run on another host. */
-			if (remote_tool(tool_table[i]->name)) {
+			if (tool_table[i]->relayable) {
 				json_t *props = json_object_get(
 				    schemas[i].input, "properties");
 
@@ -175,10 +175,33 @@ finish(struct tool_call *call, json_t *result)
  * (REM-RELAY), else start the tool: what a client's tools/call and the
  * aiterm command (CTL-CLI) share.  Steals args.
  */
+/* A call relayed to another host (REM-RELAY) ended there. */
+static void
+relayed(void *arg, int status, const struct aiterm_error *err,
+    json_t *result)
+{
+	struct tool_call *call = arg;
+
+	if (status != 0)
+		tool_call_fail(call, "%s", error_msg(err));
+	else
+		tool_call_finish(call, json_incref(result));
+}
+
+static void
+relay_cancel(struct tool_call *call)
+{
+	remote_relay_cancel(tool_call_data(call));
+	tool_call_fail(call, "cancelled");
+}
+
 static void
 call_start(struct tool_call *call, const struct tool_entry *e, json_t *args)
 {
+	const struct remote_to to = { relayed, call };
 	struct aiterm_error err = ERROR_INIT;
+	struct call_origin origin;
+	struct remote_call *rc;
 	json_t *rest;
 
 	call->entry = e;
@@ -194,9 +217,12 @@ call_start(struct tool_call *call, const struct tool_entry *e, json_t *args)
 		rest = json_deep_copy(call->args);
 		json_object_del(rest, "remote");
 		json_object_del(rest, "remote_secret");
-		remote_relay(call, e->name, json_string_value(json_object_get(
+		origin = tool_call_origin(call);
+		rc = remote_relay(e->name, json_string_value(json_object_get(
 		    call->args, "remote")), json_string_value(json_object_get(
-		    call->args, "remote_secret")), rest);
+		    call->args, "remote_secret")), rest, &origin, &to);
+		if (rc != NULL)
+			tool_call_set_data(call, rc, relay_cancel);
 		return;
 	}
 	if (json_object_get(call->args, "remote_secret") != NULL) {
@@ -238,26 +264,6 @@ calls_call_tool(json_t *id, json_t *params)
 	call->meta = json_is_object(meta) ? json_incref(meta) : NULL;
 	call_start(call, e, json_is_object(args) ? json_incref(args) :
 	    json_object());
-}
-
-void
-tool_call_internal(const char *tool, json_t *args, tool_call_done_fn done,
-    void *arg)
-{
-	const struct tool_entry *e = tool_find(tool, true);
-	struct tool_call *call;
-
-	call = xcalloc(1, sizeof *call);
-	call->entry = e;
-	call->args = args;
-	call->done = done;
-	call->done_arg = arg;
-	call->next = the_server->pending;
-	the_server->pending = call;
-	if (e == NULL)
-		tool_call_fail(call, "no tool %s", tool);
-	else
-		e->call(call);
 }
 
 int
@@ -321,6 +327,18 @@ json_t *
 tool_call_meta(struct tool_call *call)
 {
 	return call->meta;
+}
+
+struct call_origin
+tool_call_origin(struct tool_call *call)
+{
+	struct call_origin o = {
+		json_string_value(json_object_get(tool_call_client_info(call),
+		    "name")),
+		tool_call_meta(call),
+	};
+
+	return o;
 }
 
 json_t *

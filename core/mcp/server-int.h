@@ -76,5 +76,14 @@ void	calls_call_tool(json_t *id, json_t *params);
 void	calls_cancelled(json_t *params);
 /* Cancel every pending call (shutdown). */
 void	calls_cancel_all(void);
+/*
+ * A call of the aiterm command (CTL-CLI): the same checks as a client's
+ * tools/call (schema, remote relay), the result to done with
+ * structuredContent always.  Steals args; -1 when there is no such tool
+ * (test-only tools are not reachable).
+ */
+typedef void	(*tool_call_done_fn)(void *arg, json_t *result);
+int	tool_call_checked(const char *tool, json_t *args,
+	    tool_call_done_fn done, void *arg);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "deliver/observe.h"
 #include "mcp/jsonrpc.h"
 #include "mcp/server-int.h"
 #include "pty/muxjob.h"
@@ -263,6 +264,7 @@ server_stop(int status)
 	s->stopping = true;
 	s->exit_status = status;
 	calls_cancel_all();
+	delivery_observe_stop();
 	/* Calls whose multiplexer work is in flight finish now. */
 	muxjob_drain();
 	if (!s->in_is_file)

@@ -1,9 +1,11 @@
 /* A relayed dispatch's answer taken over for this parent: handover.h. */
 #include <string.h>
 
+#include "deliver/observe.h"
 #include "deliver/parent.h"
 #include "plugin/host.h"
 #include "remote/handover.h"
+#include "remote/relay.h"
 #include "util/buf.h"
 
 /* The text's line "delivery: <far id> ..." becomes line (no newline). */
@@ -29,8 +31,33 @@ replace_line(json_t *result, const char *far_id, const char *line)
 	buf_free(&b);
 }
 
+static void *
+far_read(const char *host, json_t *args, delivery_far_done done, void *arg)
+{
+	const struct remote_to to = { done, arg };
+
+	return remote_relay("pty_read", host, NULL, args, NULL, &to);
+}
+
+static void
+far_cancel(void *handle)
+{
+	remote_relay_cancel(handle);
+}
+
+void
+remote_deliveries_init(void)
+{
+	static const struct delivery_far_reader reader = {
+		far_read, far_cancel,
+	};
+
+	delivery_far_reader_set(&reader);
+}
+
 bool
-remote_handover(struct tool_call *call, const char *host, json_t *result)
+remote_handover(const struct call_origin *origin, const char *host,
+    json_t *result)
 {
 	json_t *sc = json_object_get(result, "structuredContent");
 	const char *far_id = json_string_value(json_object_get(
@@ -50,8 +77,9 @@ remote_handover(struct tool_call *call, const char *host, json_t *result)
 	    !session_id_valid(session) || turn <= 0)
 		return false;
 	/* No receiver, or one that cannot take it: the far waiter stays. */
-	if (parent_delivery_prepare(&p, call, &err) != 0 || p.r == NULL)
+	if (parent_delivery_prepare(&p, origin, &err) != 0 || p.r == NULL)
 		goto out;
+	remote_deliveries_init();
 	snprintf(p.d.remote, sizeof p.d.remote, "%s", host);
 	snprintf(p.d.remote_id, sizeof p.d.remote_id, "%s", far_id);
 	if (delivery_begin(session, &p.d, &p.lock_fd, &err) != 0)

@@ -16,13 +16,18 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "tools/tool.h"
+#include "deliver/origin.h"
 
 /*
  * After a relayed call's result came back from host (rewritten in place):
  * true when a local record took its far delivery over.
  */
-bool	remote_handover(struct tool_call *call, const char *host,
+/*
+ * The reader deliver/observe.h uses for a turn on another host: set at
+ * start (before delivery_resume) and by every handover.
+ */
+void	remote_deliveries_init(void);
+bool	remote_handover(const struct call_origin *origin, const char *host,
 	    json_t *result);
 
 #endif

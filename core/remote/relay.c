@@ -30,19 +30,15 @@
 
 extern char **environ;
 
-/* The tools a host can be asked for; the rest are the local server's. */
-static const char *const relayed[] = {
-	"pty_open", "pty_send", "pty_read", "pty_key", "pty_close",
-	"pty_list", "pty_observe", "agent_launch", "agent_approval",
-	"claude_approval", "parent_deliveries",
-};
-
-struct rcall {
+struct remote_call {
 	int			 id;
-	struct tool_call	*call;
+	struct remote_to	 to;
+	char			*client;	/* the call's origin, a copy */
+	json_t			*meta;
+	struct rhost		*host;
 	char			*tool;
 	json_t			*args;
-	struct rcall		*next;
+	struct remote_call	*next;
 };
 
 /*
@@ -76,8 +72,8 @@ struct rhost {
 	bool			 exited, out_eof;
 	int64_t			 status;	/* ssh's, once exited */
 	int			 next_id, open;
-	struct rcall		*waiting;	/* sent, no answer yet */
-	struct rcall		*queued;	/* until initialize is answered */
+	struct remote_call		*waiting;	/* sent, no answer yet */
+	struct remote_call		*queued;	/* until initialize is answered */
 	struct rhost		*next;
 };
 
@@ -124,18 +120,6 @@ hinfo_forget_secret(struct hinfo *i)
 	i->secret = NULL;
 }
 
-bool
-remote_tool(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof relayed / sizeof relayed[0]; i++) {
-		if (strcmp(name, relayed[i]) == 0)
-			return true;
-	}
-	return false;
-}
-
 json_t *
 remote_schema_property(void)
 {
@@ -171,31 +155,46 @@ host_valid(const char *h)
 }
 
 static void
-rcall_free(struct rcall *c)
+rcall_free(struct remote_call *c)
 {
+	free(c->client);
+	json_decref(c->meta);
 	free(c->tool);
 	json_decref(c->args);
 	free(c);
+}
+
+/* A call ends with an error (the message as the caller's): freed. */
+static void __attribute__((format(printf, 2, 3)))
+rcall_fail(struct remote_call *c, const char *fmt, ...)
+{
+	struct aiterm_error err = ERROR_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(&err, fmt, ap);
+	va_end(ap);
+	c->to.done(c->to.arg, -1, &err, NULL);
+	error_clear(&err);
+	rcall_free(c);
 }
 
 /* Every call of h ends with why (sent ones: not resent). */
 static void
 fail_all(struct rhost *h, const char *why)
 {
-	struct rcall *c, *next;
+	struct remote_call *c, *next;
 
 	for (c = h->waiting; c != NULL; c = next) {
 		next = c->next;
-		tool_call_fail(c->call, "%s (remote %s): %s; it may have run "
-		    "there: read again (same cursor), nothing was resent",
-		    c->tool, h->host, why);
-		rcall_free(c);
+		rcall_fail(c, "%s (remote %s): %s; it may have run there: read "
+		    "again (same cursor), nothing was resent", c->tool,
+		    h->host, why);
 	}
 	for (c = h->queued; c != NULL; c = next) {
 		next = c->next;
-		tool_call_fail(c->call, "%s (remote %s): %s; nothing was sent",
-		    c->tool, h->host, why);
-		rcall_free(c);
+		rcall_fail(c, "%s (remote %s): %s; nothing was sent", c->tool,
+		    h->host, why);
 	}
 	h->waiting = h->queued = NULL;
 }
@@ -267,7 +266,7 @@ send_msg(struct rhost *h, json_t *msg)
 }
 
 static void
-send_call(struct rhost *h, struct rcall *c)
+send_call(struct rhost *h, struct remote_call *c)
 {
 	c->id = ++h->next_id;
 	c->next = h->waiting;
@@ -311,8 +310,9 @@ refused_initialize(const struct rhost *h, json_t *msg)
 static void
 got(struct rhost *h, json_t *msg)
 {
-	struct rcall **pp, *c;
+	struct remote_call **pp, *c;
 	json_t *id = json_object_get(msg, "id"), *err, *result;
+	struct call_origin origin;
 	char *why;
 	bool taken;
 
@@ -346,17 +346,19 @@ got(struct rhost *h, json_t *msg)
 	if ((c = *pp) == NULL)
 		return;
 	*pp = c->next;
-	if ((err = json_object_get(msg, "error")) != NULL)
-		tool_call_fail(c->call, "%s (remote %s): %s", c->tool, h->host,
+	if ((err = json_object_get(msg, "error")) != NULL) {
+		rcall_fail(c, "%s (remote %s): %s", c->tool, h->host,
 		    json_string_value(json_object_get(err, "message")) ?
 		    json_string_value(json_object_get(err, "message")) : "?");
-	else {
-		result = json_object_get(msg, "result");
-		remote_far_commands(h->host, result);
-		taken = remote_handover(c->call, h->host, result);
-		remote_records_note(h->host, c->tool, c->args, result, !taken);
-		tool_call_finish(c->call, json_incref(result));
+		return;
 	}
+	result = json_object_get(msg, "result");
+	origin.client = c->client;
+	origin.meta = c->meta;
+	remote_far_commands(h->host, result);
+	taken = remote_handover(&origin, h->host, result);
+	remote_records_note(h->host, c->tool, c->args, result, !taken);
+	c->to.done(c->to.arg, 0, NULL, result);
 	rcall_free(c);
 }
 
@@ -851,50 +853,45 @@ host_start(const char *host, char **why)
 	return h;
 }
 
-/* The client cancelled: the far side is told, the call ends here. */
-static void
-on_cancel(struct tool_call *call)
+void
+remote_relay_cancel(struct remote_call *c)
 {
-	struct rhost *h;
-	struct rcall **lists[2], **pp, *c;
+	struct remote_call **lists[2], **pp;
+	struct rhost *h = c->host;
 	size_t k;
 
-	for (h = hosts; h != NULL; h = h->next) {
-		lists[0] = &h->waiting;
-		lists[1] = &h->queued;
-		for (k = 0; k < 2; k++) {
-			for (pp = lists[k]; *pp != NULL; pp = &(*pp)->next) {
-				if ((*pp)->call != call)
-					continue;
-				c = *pp;
-				*pp = c->next;
-				if (k == 0)
-					send_msg(h, json_pack("{s:s, s:{s:i}}",
-					    "method", "notifications/cancelled",
-					    "params", "requestId", c->id));
-				rcall_free(c);
-				tool_call_fail(call, "cancelled");
-				return;
-			}
+	lists[0] = &h->waiting;
+	lists[1] = &h->queued;
+	for (k = 0; k < 2; k++) {
+		for (pp = lists[k]; *pp != NULL; pp = &(*pp)->next) {
+			if (*pp != c)
+				continue;
+			*pp = c->next;
+			if (k == 0)
+				send_msg(h, json_pack("{s:s, s:{s:i}}",
+				    "method", "notifications/cancelled",
+				    "params", "requestId", c->id));
+			rcall_free(c);
+			return;
 		}
 	}
 }
 
-void
-remote_relay(struct tool_call *call, const char *tool, const char *host,
-    const char *secret, json_t *args)
+struct remote_call *
+remote_relay(const char *tool, const char *host, const char *secret,
+    json_t *args, const struct call_origin *origin,
+    const struct remote_to *to)
 {
+	struct aiterm_error err = ERROR_INIT;
 	struct hinfo *info;
 	struct rhost *h;
-	struct rcall *c, **pp;
+	struct remote_call *c, **pp;
 	char *why = NULL;
 
 	if (!host_valid(host)) {
-		tool_call_fail(call, "%s: remote '%.80s' is not an ssh "
-		    "destination (user@host, an alias, host:port)", tool,
-		    host);
-		json_decref(args);
-		return;
+		error_set(&err, "%s: remote '%.80s' is not an ssh destination "
+		    "(user@host, an alias, host:port)", tool, host);
+		goto fail;
 	}
 	info = hinfo_get(host);
 	if (secret != NULL && *secret != '\0' && (info->secret == NULL ||
@@ -908,16 +905,19 @@ remote_relay(struct tool_call *call, const char *tool, const char *host,
 			break;
 	}
 	if (h == NULL && (h = host_start(host, &why)) == NULL) {
-		tool_call_fail(call, "%s (remote %s): %s", tool, host, why);
+		error_set(&err, "%s (remote %s): %s", tool, host, why);
 		free(why);
-		json_decref(args);
-		return;
+		goto fail;
 	}
 	c = xcalloc(1, sizeof *c);
-	c->call = call;
+	c->to = *to;
+	c->host = h;
+	if (origin != NULL && origin->client != NULL)
+		c->client = xstrdup(origin->client);
+	if (origin != NULL && origin->meta != NULL)
+		c->meta = json_incref(origin->meta);
 	c->tool = xstrdup(tool);
 	c->args = args;
-	tool_call_set_data(call, h, on_cancel);
 	if (h->ready)
 		send_call(h, c);
 	else {
@@ -925,6 +925,12 @@ remote_relay(struct tool_call *call, const char *tool, const char *host,
 			;
 		*pp = c;	/* in the order they came */
 	}
+	return c;
+fail:
+	to->done(to->arg, -1, &err, NULL);
+	error_clear(&err);
+	json_decref(args);
+	return NULL;
 }
 
 void

@@ -14,20 +14,36 @@
 #include <stdbool.h>
 
 #include "remote/family.h"
-#include "tools/tool.h"
+#include "deliver/origin.h"
+#include "util/error.h"
 
-/* Whether a tool may be relayed (its schema gets "remote"). */
-bool	remote_tool(const char *name);
 /* The schema property added to those tools. */
 json_t	*remote_schema_property(void);
 /* And "remote_secret", the passphrase or password for it (REM-AUTH). */
 json_t	*remote_schema_secret(void);
 /*
- * Relay call (its args without "remote" and "remote_secret") to host;
- * finishes the call.  secret (or NULL) is kept in memory for that host.
+ * Where a relayed call ends: status 0 with the far side's result (a tool
+ * result object, borrowed), or -1 with err, whose message names the tool
+ * and the host and says whether it may have run there.
  */
-void	remote_relay(struct tool_call *call, const char *tool,
-	    const char *host, const char *secret, json_t *args);
+struct remote_to {
+	void	(*done)(void *arg, int status, const struct aiterm_error *err,
+		    json_t *result);
+	void	*arg;
+};
+struct remote_call;
+
+/*
+ * Relay tool with args (stolen; without "remote" and "remote_secret") to
+ * host.  secret (or NULL) is kept in memory for that host; origin (or
+ * NULL) is the parent a dispatch's far delivery may be taken over for
+ * (remote/handover.h).  NULL when to->done was called already.
+ */
+struct remote_call *remote_relay(const char *tool, const char *host,
+	    const char *secret, json_t *args, const struct call_origin *origin,
+	    const struct remote_to *to);
+/* The caller gave up: the far side is told; done is not called. */
+void	remote_relay_cancel(struct remote_call *c);
 /*
  * The ssh destination of host and its port ("" when none): "host:port"
  * (not an IPv6 literal without brackets) is split.  *dest is the caller's.

@@ -474,6 +474,7 @@ const struct tool_entry tool_agent_approval = {
 	.output_schema = APPROVAL_OUTPUT,
 	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
 	.call = agent_approval_call,
+	.relayable = true,
 };
 
 const struct tool_entry tool_claude_approval = {
@@ -484,4 +485,5 @@ const struct tool_entry tool_claude_approval = {
 	.output_schema = APPROVAL_OUTPUT,
 	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
 	.call = claude_approval_call,
+	.relayable = true,
 };

@@ -207,6 +207,7 @@ started(void *arg, const struct startup_result *r)
 {
 	struct launch *l = arg;
 	struct aiterm_error err = ERROR_INIT;
+	struct call_origin origin;
 	struct agent_record rec;
 
 	l->startup = NULL;
@@ -222,7 +223,8 @@ started(void *arg, const struct startup_result *r)
 		reply(l, NULL);
 		return;
 	}
-	if (parent_delivery_begin(&l->pd, l->call, l->id) != 0) {
+	origin = tool_call_origin(l->call);
+	if (parent_delivery_begin(&l->pd, &origin, l->id) != 0) {
 		reply(l, NULL);		/* checked at the call's start: rare */
 		return;
 	}
@@ -320,6 +322,7 @@ agent_launch_call(struct tool_call *call)
 	json_t *args = tool_call_args(call), *v;
 	struct aiterm_error err = ERROR_INIT;
 	struct launch *l = xcalloc(1, sizeof *l);
+	struct call_origin origin;
 	const char *cwd;
 
 	l->pd.lock_fd = -1;
@@ -341,7 +344,8 @@ agent_launch_call(struct tool_call *call)
 		l->prompt = xmalloc(l->prompt_len + 1);
 		memcpy(l->prompt, json_string_value(v), l->prompt_len + 1);
 		/* A parent whose receiver cannot take the answer: nothing starts. */
-		if (parent_delivery_check(call, &err) != 0)
+		origin = tool_call_origin(call);
+		if (parent_delivery_check(&origin, &err) != 0)
 			goto out_fail;
 	}
 	l->trust = json_is_true(json_object_get(args, "trust_project"));
@@ -402,4 +406,5 @@ const struct tool_entry tool_agent_launch = {
 	    "\"dispatch\",\"attach\"]}",
 	.hints = TOOL_OPEN_WORLD,
 	.call = agent_launch_call,
+	.relayable = true,
 };

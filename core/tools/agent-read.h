@@ -1,6 +1,6 @@
 /* pty_read{agent_transcript:true}: an agent turn's answer (AGT-TURN). */
-#ifndef AITERM_AGENT_READ_H
-#define AITERM_AGENT_READ_H
+#ifndef AITERM_TOOLS_AGENT_READ_H
+#define AITERM_TOOLS_AGENT_READ_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -128,4 +128,5 @@ const struct tool_entry tool_parent_deliveries = {
 	    "\"required\":[\"deliveries\",\"total\"]}",
 	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT,
 	.call = parent_deliveries_call,
+	.relayable = true,
 };

@@ -62,4 +62,5 @@ const struct tool_entry tool_pty_close = {
 	    "\"boolean\"}},\"required\":[\"session_id\",\"closed\"]}",
 	.hints = TOOL_DESTRUCTIVE | TOOL_IDEMPOTENT | TOOL_OPEN_WORLD,
 	.call = pty_close_call,
+	.relayable = true,
 };

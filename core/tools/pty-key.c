@@ -144,4 +144,5 @@ const struct tool_entry tool_pty_key = {
 	    "\"string\"}},\"required\":[\"session_id\",\"key\"]}",
 	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
 	.call = pty_key_call,
+	.relayable = true,
 };

@@ -259,4 +259,5 @@ const struct tool_entry tool_pty_list = {
 	    "\"required\":[\"sessions\"]}",
 	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT | TOOL_OPEN_WORLD,
 	.call = pty_list_call,
+	.relayable = true,
 };

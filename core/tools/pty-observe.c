@@ -603,4 +603,5 @@ const struct tool_entry tool_pty_observe = {
 	    "\"screen\",\"activity\",\"token_hint\",\"cursor\"]}",
 	.hints = TOOL_READ_ONLY | TOOL_OPEN_WORLD,
 	.call = pty_observe_call,
+	.relayable = true,
 };

@@ -298,4 +298,5 @@ const struct tool_entry tool_pty_open = {
 	    "\"required\":[\"session_id\",\"attach\"]}",
 	.hints = TOOL_OPEN_WORLD,
 	.call = pty_open_call,
+	.relayable = true,
 };

@@ -152,4 +152,5 @@ const struct tool_entry tool_pty_read = {
 	.output_schema = PTY_READ_OUTPUT_SCHEMA,
 	.hints = TOOL_READ_ONLY | TOOL_OPEN_WORLD,
 	.call = pty_read_call,
+	.relayable = true,
 };

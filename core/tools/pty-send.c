@@ -105,6 +105,7 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 {
 	const char *id = json_string_value(json_object_get(args, "session_id"));
 	struct aiterm_error err = ERROR_INIT;
+	struct call_origin origin;
 	struct agent_record rec;
 	struct agent_send *as;
 
@@ -121,8 +122,9 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 	} else {
 		/* The answer comes back by itself unless it is awaited here. */
 		as->pd.lock_fd = -1;
-		if (w->wait ? parent_child_free(call, id, &err) != 0 :
-		    parent_delivery_begin(&as->pd, call, id) != 0) {
+		origin = tool_call_origin(call);
+		if (w->wait ? parent_child_free(&origin, id, &err) != 0 :
+		    parent_delivery_begin(&as->pd, &origin, id) != 0) {
 			tool_call_fail(call, "pty_send: %s", w->wait ?
 			    error_msg(&err) : as->pd.error);
 			error_clear(&err);
@@ -218,4 +220,5 @@ const struct tool_entry tool_pty_send = {
 	.output_schema = PTY_READ_OUTPUT_SCHEMA,
 	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
 	.call = pty_send_call,
+	.relayable = true,
 };

@@ -14,6 +14,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "deliver/origin.h"
+
 struct tool_call;
 
 enum tool_hint {
@@ -31,6 +33,7 @@ struct tool_entry {
 	const char	*output_schema;	/* JSON Schema text */
 	unsigned	 hints;		/* enum tool_hint bits */
 	bool		 test_only;	/* listed only with AITERM_TEST_TOOLS=1 */
+	bool		 relayable;	/* runs on another host too ("remote") */
 	/* Start the call; arguments were already checked against the schema. */
 	void		(*call)(struct tool_call *call);
 };
@@ -41,6 +44,8 @@ json_t		*tool_call_args(struct tool_call *call);
 json_t		*tool_call_meta(struct tool_call *call);
 /* The client's clientInfo from initialize, or NULL. */
 json_t		*tool_call_client_info(struct tool_call *call);
+/* Who made the call, for delivery (borrowed while the call lives). */
+struct call_origin tool_call_origin(struct tool_call *call);
 bool		 tool_call_cancelled(const struct tool_call *call);
 
 /* Private data of a pending call and its cancel hook. */
@@ -66,25 +71,6 @@ void		 tool_call_finish(struct tool_call *call, json_t *result);
 void		 tool_call_fail(struct tool_call *call, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 
-/*
- * A call the server makes to itself (DLV-CORE: the delivery observer's
- * pty_read): the result (content, structuredContent always, isError)
- * goes to done instead of the client, which sees nothing of it.  It is
- * pending like any call, so shutdown cancels it; done then gets the
- * "cancelled" error.  Arguments are not checked against the schema.
- */
-typedef void	(*tool_call_done_fn)(void *arg, json_t *result);
-void		 tool_call_internal(const char *tool, json_t *args,
-		    tool_call_done_fn done, void *arg);
-
-/*
- * A call of the aiterm command (CTL-CLI): the same checks as a client's
- * tools/call (schema, remote relay), the result to done with
- * structuredContent always.  Steals args; -1 when there is no such tool
- * (test-only tools are not reachable).
- */
-int		 tool_call_checked(const char *tool, json_t *args,
-		    tool_call_done_fn done, void *arg);
 /* A tool's input schema as tools/list gives it (borrowed). */
 json_t		*tool_input_schema(const struct tool_entry *e);
 
