@@ -33,19 +33,19 @@ rpc_error(json_t *res)
 }
 
 static void
-finish(struct delivery *d, const char *state, const char *why)
+finish(struct delivery *d, enum delivery_state state, const char *why)
 {
 	struct aiterm_error err = ERROR_INIT;
 
-	snprintf(d->state, sizeof d->state, "%s", state);
+	d->state = state;
 	if (why != NULL)
 		snprintf(d->outcome, sizeof d->outcome, "%.31s", why);
 	if (delivery_write(d, &err) != 0)
 		fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
 	error_clear(&err);
-	if (why != NULL && strcmp(state, "submitted") != 0)
+	if (why != NULL && state != DELIVERY_SUBMITTED)
 		fprintf(stderr, "aiterm-hook: delivery %s %s: %s\n", d->id,
-		    state, why);
+		    delivery_state_name(state), why);
 }
 
 /* Whether a page of thread/queue/list holds our message already. */
@@ -82,7 +82,7 @@ hand_over(struct linerpc *r, struct delivery *d, const char *text)
 
 	if (linerpc_start(r, argv, env, false) != 0) {
 		json_decref(env);
-		finish(d, "failed", r->why);
+		finish(d, DELIVERY_FAILED, r->why);
 		return 1;
 	}
 	json_decref(env);
@@ -90,7 +90,7 @@ hand_over(struct linerpc *r, struct delivery *d, const char *text)
 	    "s:{s:b}}", "clientInfo", "name", "aiterm", "version",
 	    PACKAGE_VERSION, "capabilities", "experimentalApi", 1), RPC_MS);
 	if (res == NULL || json_object_get(res, "error") != NULL) {
-		finish(d, "failed", res != NULL ? rpc_error(res) : r->why);
+		finish(d, DELIVERY_FAILED, res != NULL ? rpc_error(res) : r->why);
 		json_decref(res);
 		return 1;
 	}
@@ -103,7 +103,7 @@ hand_over(struct linerpc *r, struct delivery *d, const char *text)
 		    d->conversation), RPC_MS);
 		if (res == NULL || json_object_get(res, "error") != NULL) {
 			/* The thread is not there: Codex refuses it. */
-			finish(d, "failed", res != NULL ? rpc_error(res) :
+			finish(d, DELIVERY_FAILED, res != NULL ? rpc_error(res) :
 			    r->why);
 			json_decref(res);
 			free(cursor);
@@ -118,7 +118,7 @@ hand_over(struct linerpc *r, struct delivery *d, const char *text)
 	}
 	free(cursor);
 	if (already) {
-		finish(d, "submitted", NULL);
+		finish(d, DELIVERY_SUBMITTED, NULL);
 		return 0;
 	}
 	res = linerpc_call(r, "thread/queue/add", json_pack("{s:s, s:s, "
@@ -126,16 +126,16 @@ hand_over(struct linerpc *r, struct delivery *d, const char *text)
 	    "clientUserMessageId", d->id, "input", "type", "text", "text",
 	    text), RPC_MS);
 	if (res == NULL) {
-		finish(d, "unknown", r->why);
+		finish(d, DELIVERY_UNKNOWN, r->why);
 		return 1;
 	}
 	if (json_object_get(res, "error") != NULL) {
-		finish(d, "failed", rpc_error(res));
+		finish(d, DELIVERY_FAILED, rpc_error(res));
 		json_decref(res);
 		return 1;
 	}
 	json_decref(res);
-	finish(d, "submitted", NULL);
+	finish(d, DELIVERY_SUBMITTED, NULL);
 	return 0;
 }
 
@@ -149,7 +149,7 @@ hook_codex_queue(const char *id)
 	size_t len;
 	int rc;
 
-	if (delivery_read(id, &d, &err) != 0 || strcmp(d.state, "ready") != 0 ||
+	if (delivery_read(id, &d, &err) != 0 || d.state != DELIVERY_READY ||
 	    strcmp(d.parent, "codex") != 0) {
 		fprintf(stderr, "aiterm-hook: codex-queue: %s\n", err.msg ?
 		    error_msg(&err) : "not a ready delivery to a Codex parent");

@@ -103,13 +103,13 @@ take(const char *id, struct aiterm_buf *ctx)
 	/* Grok Build runs ~/.cursor/hooks.json too: only Cursor's deliveries. */
 	if (strcmp(d.parent, "cursor") != 0)
 		return true;
-	if (strcmp(d.state, "failed") == 0 || strcmp(d.state, "unknown") == 0) {
+	if (d.state == DELIVERY_FAILED || d.state == DELIVERY_UNKNOWN) {
 		buf_printf(ctx, "Aiterm: delivery %s of %s turn %u is %s (%s); "
 		    "pty_read agent_transcript=true shows the turn.\n", d.id,
-		    d.session, d.turn, d.state, d.outcome);
+		    d.session, d.turn, delivery_state_name(d.state), d.outcome);
 		return true;
 	}
-	if (strcmp(d.state, "ready") != 0)
+	if (d.state != DELIVERY_READY)
 		return false;	/* still waiting */
 	rc = delivery_claim(&d, &body, &len, &err);
 	if (rc == 0)

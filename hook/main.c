@@ -186,7 +186,8 @@ post(json_t *in)
 	case WAITED_FAILED:
 		fprintf(stderr, "Aiterm: delivery %s of %s turn %u is %s "
 		    "(%s); pty_read agent_transcript=true shows the turn\n",
-		    d.id, d.session, d.turn, d.state, d.outcome);
+		    d.id, d.session, d.turn, delivery_state_name(d.state),
+		    d.outcome);
 		rc = 2;
 		break;
 	case WAITED_STOPPED:

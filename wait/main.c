@@ -117,7 +117,7 @@ main(int argc, char **argv)
 		return print_body(&d);
 	case WAITED_FAILED:
 		fprintf(stderr, "aiterm-wait: delivery %s is %s (%s)\n", d.id,
-		    d.state, d.outcome);
+		    delivery_state_name(d.state), d.outcome);
 		expired_note(&d);
 		return 1;
 	case WAITED_GONE:
@@ -126,7 +126,7 @@ main(int argc, char **argv)
 		return 2;
 	default:
 		fprintf(stderr, "aiterm-wait: delivery %s still %s\n", d.id,
-		    d.state);
+		    delivery_state_name(d.state));
 		return 4;
 	}
 }

@@ -50,6 +50,18 @@ struct dispatch {
 	char			*retarget;
 };
 
+static const char *const route_names[ROUTE_COUNT] = {
+	[ROUTE_NEW_TURN] = "new_turn",
+	[ROUTE_STEERED] = "steered",
+	[ROUTE_RECOVERY] = "recovery",
+};
+
+const char *
+dispatch_route_name(enum dispatch_route r)
+{
+	return (unsigned)r < ROUTE_COUNT ? route_names[r] : "?";
+}
+
 void
 agent_event_cursor(unsigned turn, unsigned index, char *out, size_t size)
 {
@@ -109,7 +121,7 @@ d_end(struct dispatch *d)
 	if (d->done)
 		return;
 	d->done = true;
-	if (d->r.rc == 0 && strcmp(d->r.route, "new_turn") == 0 &&
+	if (d->r.rc == 0 && d->r.route == ROUTE_NEW_TURN &&
 	    agent_record_read(d->session, &rec, &err) == 0) {
 		if (rec.turn == d->r.turn) {
 			rec.dispatch = d->r.dispatch;
@@ -268,7 +280,7 @@ typed(void *arg, int rc, const char *error)
 		d_fail(d, d->r.error);
 		return;
 	}
-	if (strcmp(d->r.route, "steered") == 0) {
+	if (d->r.route == ROUTE_STEERED) {
 		agent_steer_check(d->h, d->session, d->r.turn, steered, d);
 		return;
 	}
@@ -484,7 +496,7 @@ card(struct dispatch *d, struct agent_record *rec,
 		    "shows a usage-limit card (%s) and %s; nothing was sent "
 		    "(pty_read screen=true shows it)", code,
 		    scr->verdict.reason, why);
-	d->r.route = "recovery";
+	d->r.route = ROUTE_RECOVERY;
 	snprintf(d->r.recovered, sizeof d->r.recovered, "%s_dismissed",
 	    scr->verdict.dialog);
 	*steps = keys;
@@ -522,14 +534,14 @@ route(struct dispatch *d, struct agent_record *rec,
 	} else if (scr.verdict.state == AITERM_SCREEN_RATE_LIMITED) {
 		rc = card(d, rec, &scr, running, steps, err);
 	} else if (running) {
-		d->r.route = "steered";
+		d->r.route = ROUTE_STEERED;
 		d->r.turn = rec->turn;
 		d->r.index = rec->index;
 		d->r.dispatch = rec->dispatch;
 		*steps = d->h->ops->steer;
 		rc = 0;
 	} else if (scr.verdict.state == AITERM_SCREEN_INPUT_READY) {
-		d->r.route = "new_turn";
+		d->r.route = ROUTE_NEW_TURN;
 		*steps = d->h->ops->submit;
 		rc = new_turn(d, rec, err);
 	} else {
@@ -563,7 +575,7 @@ route_done(void *arg)
 		lock_release(d->lock, NULL);
 		d_fail(d, error_msg(&d->err));
 		error_clear(&d->err);
-	} else if (strcmp(d->r.route, "recovery") == 0)
+	} else if (d->r.route == ROUTE_RECOVERY)
 		agent_input_play(d->session, d->steps, NULL, 0, dismissed, d);
 	else
 		agent_input_play(d->session, d->steps, d->text, d->len, typed,
@@ -584,7 +596,7 @@ agent_dispatch(const struct harness *h, const char *session, const char *text,
 	snprintf(d->session, sizeof d->session, "%s", session);
 	d->cb = cb;
 	d->arg = arg;
-	d->r.route = "new_turn";
+	d->r.route = ROUTE_NEW_TURN;
 	uv_timer_init(core_loop(), &d->look);
 	uv_timer_init(core_loop(), &d->deadline);
 	uv_timer_init(core_loop(), &d->card);

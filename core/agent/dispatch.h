@@ -23,10 +23,20 @@
 /* How long a dispatch looks for start evidence. */
 #define DISPATCH_CONFIRM_MS	5000
 
+/* Where a dispatch's text went; one name each (the receipt's "route"). */
+enum dispatch_route {
+	ROUTE_NEW_TURN,		/* a new turn */
+	ROUTE_STEERED,		/* into the running turn */
+	ROUTE_RECOVERY,		/* a card dismissed, nothing typed yet */
+	ROUTE_COUNT
+};
+
+const char	*dispatch_route_name(enum dispatch_route r);
+
 struct dispatch_result {
 	int			 rc;		/* 0, or -1 with error */
 	char			 error[1024];
-	const char		*route;		/* "new_turn", "steered" */
+	enum dispatch_route	 route;
 	/* A card dismissed before the text went in ("..._dismissed"), or "". */
 	char			 recovered[64];
 	enum agent_dispatch	 dispatch;

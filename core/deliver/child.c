@@ -35,7 +35,7 @@ check_one(const char *id, void *arg)
 		return;
 	}
 	if (strcmp(d.session, o->session) == 0 &&
-	    strcmp(d.state, "waiting") == 0 && !same_parent(&d, o->by)) {
+	    d.state == DELIVERY_WAITING && !same_parent(&d, o->by)) {
 		o->to = d;
 		o->found = true;
 	}

@@ -40,7 +40,7 @@ delivery_expire(struct delivery *d)
 	int rc;
 
 	/* A ready record is not written again until it is claimed. */
-	if (strcmp(d->state, "ready") != 0 || d->updated_ms <= 0 ||
+	if (d->state != DELIVERY_READY || d->updated_ms <= 0 ||
 	    now - d->updated_ms < (long long)DELIVERY_TTL_S * 1000)
 		return false;
 	snprintf(line, sizeof line, CLAIM_PREFIX "%ld\n", (long)getpid());
@@ -49,7 +49,7 @@ delivery_expire(struct delivery *d)
 		error_clear(&err);
 		return false;
 	}
-	snprintf(d->state, sizeof d->state, "failed");
+	d->state = DELIVERY_FAILED;
 	snprintf(d->outcome, sizeof d->outcome, EXPIRY_OUTCOME);
 	d->updated_ms = now;
 	if (delivery_write(d, &err) != 0) {

@@ -78,13 +78,13 @@ observed(struct observer *ob, const char *state, const char *text)
 	struct aiterm_error err = ERROR_INIT;
 
 	if (state == NULL)
-		delivery_store(&ob->d, "failed", "read_failed", text,
+		delivery_store(&ob->d, DELIVERY_FAILED, "read_failed", text,
 		    strlen(text), &err);
 	else if (strcmp(state, "running") == 0)
-		delivery_store(&ob->d, "failed", "timeout", text,
+		delivery_store(&ob->d, DELIVERY_FAILED, "timeout", text,
 		    strlen(text), &err);
-	else if (delivery_store(&ob->d, "ready", state, text, strlen(text),
-	    &err) == 0)
+	else if (delivery_store(&ob->d, DELIVERY_READY, state, text,
+	    strlen(text), &err) == 0)
 		hand_over(&ob->d);
 	error_clear(&err);
 	observer_free(ob);
@@ -279,20 +279,21 @@ resume_one(const char *id, void *arg)
 
 	(void)arg;
 	if (delivery_read(id, &d, &err) != 0 || delivery_expire(&d) ||
-	    (strcmp(d.state, "waiting") != 0 &&
-	    strcmp(delivery_state(&d), "ready") != 0) ||
+	    (d.state != DELIVERY_WAITING &&
+	    delivery_state(&d) != DELIVERY_READY) ||
 	    (fd = delivery_take(id)) < 0) {
 		error_clear(&err);
 		return;
 	}
-	if (strcmp(d.state, "ready") == 0) {
+	if (d.state == DELIVERY_READY) {
 		hand_over(&d);
 		close(fd);
 		return;
 	}
 	if (d.turn == 0) {
 		/* Its owner died between saving it and the send's answer. */
-		delivery_store(&d, "unknown", "send_interrupted", "", 0, &err);
+		delivery_store(&d, DELIVERY_UNKNOWN, "send_interrupted", "", 0,
+		    &err);
 		error_clear(&err);
 		close(fd);
 		return;

@@ -108,7 +108,8 @@ self_receipt(const struct parent_delivery *p, struct aiterm_buf *text,
 	buf_printf(text, "delivery: %s waiting; the answer comes back by "
 	    "itself (%s)\n", p->d.id, how);
 	json_object_set_new(sc, "parent_delivery", json_pack("{s:s, s:s}",
-	    "delivery_id", p->d.id, "state", "waiting"));
+	    "delivery_id", p->d.id, "state",
+	    delivery_state_name(DELIVERY_WAITING)));
 	json_object_set_new(sc, "wait_process", json_null());
 	json_object_set_new(sc, "wait_command", json_null());
 }
@@ -131,7 +132,8 @@ waiter_receipt(const struct parent_delivery *p, struct aiterm_buf *text,
 	buf_printf(text, "delivery: %s waiting; %s: %s\n", p->d.id, lead,
 	    buf_str(&cmd));
 	json_object_set_new(sc, "parent_delivery", json_pack("{s:s, s:s}",
-	    "delivery_id", p->d.id, "state", "waiting"));
+	    "delivery_id", p->d.id, "state",
+	    delivery_state_name(DELIVERY_WAITING)));
 	json_object_set_new(sc, "wait_process", json_pack("{s:o}", "argv",
 	    argv));
 	json_object_set_new(sc, "wait_command", json_string(buf_str(&cmd)));
@@ -152,7 +154,7 @@ parent_delivery_sent(struct parent_delivery *p,
 		return;
 	}
 	/* Nothing sent, or joined a running turn: no new boundary. */
-	if (d->rc != 0 || strcmp(d->route, "steered") == 0) {
+	if (d->rc != 0 || d->route == ROUTE_STEERED) {
 		delivery_abandon(&p->d, p->lock_fd);
 		p->lock_fd = -1;
 		return;

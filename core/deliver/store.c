@@ -89,7 +89,7 @@ delivery_begin(const char *session, struct delivery *d, int *lock_fd,
 		return -1;
 	new_id(d->id);
 	snprintf(d->session, sizeof d->session, "%s", session);
-	snprintf(d->state, sizeof d->state, "waiting");
+	d->state = DELIVERY_WAITING;
 	d->owner_pid = (long)getpid();
 	proc_start_id(d->owner_pid, d->owner_start, sizeof d->owner_start);
 	d->created_ms = d->updated_ms = session_now_ms();
@@ -109,7 +109,8 @@ delivery_json(const struct delivery *d)
 {
 	json_t *j = json_pack("{s:i, s:s, s:s, s:s, s:s, s:i, s:s, s:{s:I, s:s}, "
 	    "s:I, s:I}", "format", 1, "id", d->id, "session_id", d->session,
-	    "state", d->state, "parent", d->parent, "turn", (int)d->turn,
+	    "state", delivery_state_name(d->state), "parent", d->parent,
+	    "turn", (int)d->turn,
 	    "event_cursor", d->cursor, "owner", "pid", (json_int_t)d->owner_pid,
 	    "start", d->owner_start, "created_ms", (json_int_t)d->created_ms,
 	    "updated_ms", (json_int_t)d->updated_ms);
@@ -152,6 +153,7 @@ delivery_read(const char *id, struct delivery *d, struct aiterm_error *err)
 	char *path;
 	json_t *j, *o;
 	json_error_t je;
+	int state;
 
 	memset(d, 0, sizeof *d);
 	if (!delivery_id_valid(id))
@@ -167,7 +169,13 @@ delivery_read(const char *id, struct delivery *d, struct aiterm_error *err)
 	}
 	snprintf(d->id, sizeof d->id, "%s", id);
 	copy(d->session, sizeof d->session, json_object_get(j, "session_id"));
-	copy(d->state, sizeof d->state, json_object_get(j, "state"));
+	if ((state = delivery_state_of(json_string_value(json_object_get(j,
+	    "state")))) < 0) {
+		json_decref(j);
+		return error_set(err, "delivery %s: its state is none of "
+		    "waiting, ready, submitted, failed, unknown", id);
+	}
+	d->state = (enum delivery_state)state;
 	copy(d->parent, sizeof d->parent, json_object_get(j, "parent"));
 	copy(d->outcome, sizeof d->outcome, json_object_get(j, "outcome"));
 	copy(d->cursor, sizeof d->cursor, json_object_get(j, "event_cursor"));
@@ -207,7 +215,8 @@ delivery_abandon(const struct delivery *d, int lock_fd)
 }
 
 int
-delivery_store(struct delivery *d, const char *state, const char *outcome,
+delivery_store(struct delivery *d, enum delivery_state state,
+    const char *outcome,
     const char *body, size_t len, struct aiterm_error *err)
 {
 	char *path = delivery_path(d->id, "body");
@@ -216,7 +225,7 @@ delivery_store(struct delivery *d, const char *state, const char *outcome,
 	free(path);
 	if (rc != 0)
 		return -1;
-	snprintf(d->state, sizeof d->state, "%s", state);
+	d->state = state;
 	snprintf(d->outcome, sizeof d->outcome, "%s", outcome);
 	d->updated_ms = session_now_ms();
 	return delivery_write(d, err);
@@ -273,7 +282,33 @@ delivery_each(void (*fn)(const char *id, void *arg), void *arg)
 	return n;
 }
 
+static const char *const state_names[DELIVERY_STATE_COUNT] = {
+	[DELIVERY_WAITING] = "waiting",
+	[DELIVERY_READY] = "ready",
+	[DELIVERY_SUBMITTED] = "submitted",
+	[DELIVERY_FAILED] = "failed",
+	[DELIVERY_UNKNOWN] = "unknown",
+};
+
 const char *
+delivery_state_name(enum delivery_state s)
+{
+	return (unsigned)s < DELIVERY_STATE_COUNT ? state_names[s] : "?";
+}
+
+int
+delivery_state_of(const char *name)
+{
+	int i;
+
+	for (i = 0; name != NULL && i < DELIVERY_STATE_COUNT; i++) {
+		if (strcmp(state_names[i], name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+enum delivery_state
 delivery_state(const struct delivery *d)
 {
 	struct stat st;
@@ -281,7 +316,7 @@ delivery_state(const struct delivery *d)
 	bool claimed = stat(path, &st) == 0;
 
 	free(path);
-	return claimed && strcmp(d->state, "ready") == 0 ? "submitted" :
+	return claimed && d->state == DELIVERY_READY ? DELIVERY_SUBMITTED :
 	    d->state;
 }
 

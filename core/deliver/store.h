@@ -32,10 +32,29 @@
  */
 #define DELIVERY_TTL_S	(24 * 3600)
 
+/*
+ * A record's state, one name each in the record and in what a reader is
+ * shown (delivery_state_name): waiting for the turn; ready (the answer
+ * stored); submitted (handed to the parent); failed; unknown (whether
+ * the parent got it cannot be told: never resent).
+ */
+enum delivery_state {
+	DELIVERY_WAITING,
+	DELIVERY_READY,
+	DELIVERY_SUBMITTED,
+	DELIVERY_FAILED,
+	DELIVERY_UNKNOWN,
+	DELIVERY_STATE_COUNT
+};
+
+const char	*delivery_state_name(enum delivery_state s);
+/* The state of a name, or -1 for a name outside the table. */
+int		 delivery_state_of(const char *name);
+
 struct delivery {
 	char		 id[DELIVERY_ID_MAX + 1];
 	char		 session[SESSION_ID_MAX + 1];
-	char		 state[16];
+	enum delivery_state state;
 	char		 parent[32];	/* the receiver kind: "wait", "claude" */
 	char		 ref[80];	/* claude: the parent's tool_use_id */
 	char		 conversation[80];	/* claude: session_id; codex: thread */
@@ -68,7 +87,7 @@ int	 delivery_read(const char *id, struct delivery *d,
 /* Nothing was sent: the record goes. */
 void	 delivery_abandon(const struct delivery *d, int lock_fd);
 /* The body stored, then the record ready (or failed). */
-int	 delivery_store(struct delivery *d, const char *state,
+int	 delivery_store(struct delivery *d, enum delivery_state state,
 	    const char *outcome, const char *body, size_t len,
 	    struct aiterm_error *err);
 /*
@@ -82,7 +101,7 @@ int	 delivery_take(const char *id);
 /* fn(id, arg) for every record in the folder; how many. */
 size_t	 delivery_each(void (*fn)(const char *id, void *arg), void *arg);
 /* The state a reader sees: submitted once claimed. */
-const char *delivery_state(const struct delivery *d);
+enum delivery_state delivery_state(const struct delivery *d);
 json_t	*delivery_json(const struct delivery *d);
 /* What the receiver knows of the parent, into and out of the record. */
 void	 delivery_set_parent(struct delivery *d, const struct aiterm_parent *p);

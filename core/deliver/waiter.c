@@ -62,12 +62,12 @@ delivery_wait(const char *id, long long deadline_ms, bool (*stop)(void *),
 			w = WAITED_GONE;
 			break;
 		}
-		if (strcmp(d->state, "ready") == 0) {
+		if (d->state == DELIVERY_READY) {
 			w = WAITED_READY;
 			break;
 		}
-		if (strcmp(d->state, "failed") == 0 ||
-		    strcmp(d->state, "unknown") == 0) {
+		if (d->state == DELIVERY_FAILED ||
+		    d->state == DELIVERY_UNKNOWN) {
 			w = WAITED_FAILED;
 			break;
 		}

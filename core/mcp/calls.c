@@ -52,6 +52,7 @@ parse_schema(const char *name, const char *text)
 static const struct parsed_schema *
 schema_of(const struct tool_entry *e)
 {
+	const struct tool_entry *b;
 	size_t i, n = 0;
 
 	if (schemas == NULL) {
@@ -59,10 +60,11 @@ schema_of(const struct tool_entry *e)
 			n++;
 		schemas = xcalloc(n, sizeof *schemas);
 		for (i = 0; i < n; i++) {
+			b = tool_base(tool_table[i]);
 			schemas[i].input = parse_schema(tool_table[i]->name,
-			    tool_table[i]->input_schema);
+			    b->input_schema);
 			/* REM-RELAY: these tools also run on another host. */
-			if (tool_table[i]->relayable) {
+			if (b->relayable) {
 				json_t *props = json_object_get(
 				    schemas[i].input, "properties");
 
@@ -72,7 +74,7 @@ schema_of(const struct tool_entry *e)
 				    remote_schema_secret());
 			}
 			schemas[i].output = parse_schema(tool_table[i]->name,
-			    tool_table[i]->output_schema);
+			    b->output_schema);
 		}
 	}
 	for (i = 0; tool_table[i] != e; i++)
@@ -96,14 +98,15 @@ tool_input_schema(const struct tool_entry *e)
 static json_t *
 annotations(const struct tool_entry *e)
 {
-	bool ro = (e->hints & TOOL_READ_ONLY) != 0;
+	unsigned hints = tool_base(e)->hints;
+	bool ro = (hints & TOOL_READ_ONLY) != 0;
 	json_t *a = json_pack("{s:b}", "readOnlyHint", ro);
 
-	if (!ro && (e->hints & TOOL_DESTRUCTIVE) == 0)
+	if (!ro && (hints & TOOL_DESTRUCTIVE) == 0)
 		json_object_set_new(a, "destructiveHint", json_false());
-	if (!ro && (e->hints & TOOL_IDEMPOTENT) != 0)
+	if (!ro && (hints & TOOL_IDEMPOTENT) != 0)
 		json_object_set_new(a, "idempotentHint", json_true());
-	if ((e->hints & TOOL_OPEN_WORLD) == 0)
+	if ((hints & TOOL_OPEN_WORLD) == 0)
 		json_object_set_new(a, "openWorldHint", json_false());
 	if (strcmp(the_server->protocol, "2025-06-18") < 0)
 		json_object_set_new(a, "title", json_string(e->title));
@@ -230,7 +233,19 @@ call_start(struct tool_call *call, const struct tool_entry *e, json_t *args)
 		    "give remote too", e->name);
 		return;
 	}
-	e->call(call);
+	tool_base(e)->call(call);
+}
+
+const char *
+tool_call_name(struct tool_call *call)
+{
+	return call->entry->name;
+}
+
+const char *
+tool_call_harness(struct tool_call *call)
+{
+	return call->entry->harness;
 }
 
 void

@@ -27,6 +27,18 @@
 #define LOCK_RETRY_MS	5	/* tried again this often, from a timer */
 
 /* Foreground programs that carry a shell of their own (PTY-DONE nested). */
+static const char *const route_names[SEND_ROUTE_COUNT] = {
+	[SEND_SHELL] = "shell",
+	[SEND_NESTED] = "nested",
+	[SEND_DIRECT] = "direct",
+};
+
+const char *
+send_route_name(enum send_route r)
+{
+	return (unsigned)r < SEND_ROUTE_COUNT ? route_names[r] : "?";
+}
+
 static const char *const shell_carriers[] = {
 	"ssh", "mosh-client", "docker", "podman", "kubectl", "su", "sudo",
 	"chroot", "nsenter", "machinectl", "toolbox", "distrobox",
@@ -93,16 +105,16 @@ route(const struct send_request *req, const struct aiterm_pane_info *info,
 		shell_fg = pgrp == tpgid;
 	out->cmd.dialect = out->meta.dialect;
 	if (shell_fg) {
-		out->route = "shell";
+		out->route = SEND_SHELL;
 		out->cmd.mark = out->meta.integration ? MARK_INTEGRATION :
 		    MARK_SENTINEL;
 	} else if (fg_dialect != SHELL_UNKNOWN || is_carrier(info->command)) {
-		out->route = "nested";
+		out->route = SEND_NESTED;
 		out->cmd.mark = MARK_SENTINEL;
 		out->cmd.dialect = fg_dialect != SHELL_UNKNOWN ? fg_dialect :
 		    SHELL_POSIX;
 	} else {
-		out->route = "direct";
+		out->route = SEND_DIRECT;
 		out->cmd.mark = MARK_NONE;
 	}
 	if (req->raw || !req->enter) {
@@ -137,7 +149,7 @@ build_line(const struct send_request *req, struct send_outcome *out,
 	struct aiterm_buf clean = BUF_INIT;
 	const char *text = req->text;
 	size_t len = req->len;
-	bool shellish = strcmp(out->route, "direct") != 0;
+	bool shellish = out->route != SEND_DIRECT;
 	int rc = 0;
 
 	if (!req->raw) {
@@ -408,7 +420,7 @@ prepare_work(void *arg)
 		return;
 	j->out.shell_pid = info.pid;
 	route(req, &info, &j->out);
-	if (strcmp(j->out.route, "nested") == 0)
+	if (j->out.route == SEND_NESTED)
 		apply_prompt_dialect(&j->out, req->session);
 	j->rc = build_line(req, &j->out, &j->line, &j->err);
 }

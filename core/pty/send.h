@@ -24,12 +24,26 @@ struct send_request {
 	bool		 raw;
 };
 
+/*
+ * How text reaches the session: its shell (marked), a shell run inside
+ * the foreground program (ssh, docker exec: a sentinel), or typed into
+ * another program as it is.  One name each (pty_send's "mode").
+ */
+enum send_route {
+	SEND_SHELL,
+	SEND_NESTED,
+	SEND_DIRECT,
+	SEND_ROUTE_COUNT
+};
+
+const char	*send_route_name(enum send_route r);
+
 /* What was sent, for the waiter. */
 struct send_outcome {
 	struct session_meta	meta;
 	struct session_command	cmd;
 	long			shell_pid;
-	const char		*route;		/* "shell", "nested", "direct" */
+	enum send_route		route;
 	char			*echo_suffix;	/* the sentinel text, to drop */
 };
 

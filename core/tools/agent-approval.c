@@ -436,16 +436,11 @@ approval_call(struct tool_call *call, const char *tool, const char *only)
 	muxjob_run(obs_work, obs_done, j);
 }
 
+/* By either name: an alias answers its harness's sessions only. */
 static void
 agent_approval_call(struct tool_call *call)
 {
-	approval_call(call, "agent_approval", NULL);
-}
-
-static void
-claude_approval_call(struct tool_call *call)
-{
-	approval_call(call, "claude_approval", "claude-code");
+	approval_call(call, tool_call_name(call), tool_call_harness(call));
 }
 
 #define APPROVAL_INPUT \
@@ -481,9 +476,6 @@ const struct tool_entry tool_claude_approval = {
 	.name = "claude_approval",
 	.title = "Inspect or answer Claude Code's permission dialog",
 	.description = "agent_approval for Claude Code sessions only.",
-	.input_schema = APPROVAL_INPUT,
-	.output_schema = APPROVAL_OUTPUT,
-	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
-	.call = claude_approval_call,
-	.relayable = true,
+	.alias_of = &tool_agent_approval,
+	.harness = "claude-code",
 };

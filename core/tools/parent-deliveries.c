@@ -82,12 +82,12 @@ parent_deliveries_call(struct tool_call *call)
 	v = load_all(session, &n);
 	for (i = 0; i < n && i < LIST_MAX; i++) {
 		buf_printf(&t, "%s\t%s\t%s turn %u%s%s%s%s\n", v[i].id,
-		    delivery_state(&v[i]), v[i].session, v[i].turn,
+		    delivery_state_name(delivery_state(&v[i])), v[i].session, v[i].turn,
 		    v[i].remote[0] != '\0' ? " on " : "", v[i].remote,
 		    v[i].outcome[0] != '\0' ? "\t" : "", v[i].outcome);
 		j = delivery_json(&v[i]);
 		json_object_set_new(j, "state",
-		    json_string(delivery_state(&v[i])));
+		    json_string(delivery_state_name(delivery_state(&v[i]))));
 		json_array_append_new(list, j);
 	}
 	if (n > LIST_MAX)

@@ -19,26 +19,17 @@
  * wait=true; ADR 0009: the acknowledgement costs one token), the next
  * step for text typed into another program.
  */
-static const struct {
-	const char	*route;
-	const char	*next;
-} next_steps[] = {
-	{ "shell", NULL },
-	{ "nested", NULL },
-	{ "direct", "typed into the foreground program; pty_read "
-	    "screen=true shows it, until=TEXT waits for TEXT" },
+static const char *const next_steps[SEND_ROUTE_COUNT] = {
+	[SEND_SHELL] = NULL,
+	[SEND_NESTED] = NULL,
+	[SEND_DIRECT] = "typed into the foreground program; pty_read "
+	    "screen=true shows it, until=TEXT waits for TEXT",
 };
 
 static const char *
-next_step(const char *route)
+next_step(enum send_route route)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof next_steps / sizeof next_steps[0]; i++) {
-		if (strcmp(next_steps[i].route, route) == 0)
-			return next_steps[i].next;
-	}
-	return "pty_read shows the output";
+	return next_steps[route];
 }
 
 struct agent_send {
@@ -69,14 +60,14 @@ agent_sent(void *arg, const struct dispatch_result *d)
 	} else {
 		agent_event_cursor(d->turn, d->index, cursor, sizeof cursor);
 		sc = json_pack("{s:s, s:s, s:s, s:i, s:s}", "session_id",
-		    as->id, "route", d->route, "dispatch",
+		    as->id, "route", dispatch_route_name(d->route), "dispatch",
 		    agent_dispatch_name(d->dispatch), "turn", (int)d->turn,
 		    "event_cursor", cursor);
 		/* A card dismissed first (AGT-GROK) is said before the rest. */
 		if (d->recovered[0] != '\0')
 			json_object_set_new(sc, "pane_input_recovery",
 			    json_string(d->recovered));
-		if (strcmp(d->route, "steered") == 0)
+		if (d->route == ROUTE_STEERED)
 			buf_printf(&text, "added to the running turn %u (no new "
 			    "turn); its answer: pty_read agent_transcript=true "
 			    "wait=true\n", d->turn);
@@ -164,7 +155,8 @@ shell_sent(void *arg, int rc, struct send_outcome *out, const char *error)
 		    xstrdup("sent") : xasprintf("sent; %s",
 		    next_step(out->route)), json_pack("{s:s, s:n, s:n, s:I, "
 		    "s:s}", "session_id", session, "complete", "via",
-		    "cursor", (json_int_t)out->cmd.offset, "mode", out->route));
+		    "cursor", (json_int_t)out->cmd.offset, "mode",
+		    send_route_name(out->route)));
 	free(ss);
 }
 

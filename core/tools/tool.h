@@ -36,7 +36,20 @@ struct tool_entry {
 	bool		 relayable;	/* runs on another host too ("remote") */
 	/* Start the call; arguments were already checked against the schema. */
 	void		(*call)(struct tool_call *call);
+	/*
+	 * An alias: another name (listed as a tool of its own, with its own
+	 * title and description) for alias_of, whose schemas, hints, relay
+	 * and call it has, limited to the sessions of one harness.
+	 */
+	const struct tool_entry *alias_of;
+	const char	*harness;	/* the alias's harness id */
 };
+
+/* The entry whose schemas and call an entry has: itself, or alias_of. */
+const struct tool_entry *tool_base(const struct tool_entry *e);
+/* The name the call was made by, and its entry's harness (or NULL). */
+const char	*tool_call_name(struct tool_call *call);
+const char	*tool_call_harness(struct tool_call *call);
 
 /* The arguments object (never NULL). */
 json_t		*tool_call_args(struct tool_call *call);

@@ -35,6 +35,12 @@ const struct tool_entry *const tool_table[] = {
 };
 
 const struct tool_entry *
+tool_base(const struct tool_entry *e)
+{
+	return e->alias_of != NULL ? e->alias_of : e;
+}
+
+const struct tool_entry *
 tool_find(const char *name, bool test_tools)
 {
 	size_t i;
