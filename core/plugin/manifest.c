@@ -1,8 +1,9 @@
 /*
  * Plugin manifests, read strictly with libyaml's document API.
  *
- * The whole file (at most MANIFEST_MAX_SIZE bytes) is read into memory and
- * loaded as one YAML document.  Its top level must be a mapping whose keys
+ * The whole file (at most MANIFEST_MAX_SIZE bytes) is loaded as one YAML
+ * document by the strict reader aiterm run's backends use too (util/
+ * yamldoc.h: size, nesting, a single document).  Its top level must be a mapping whose keys
  * come from the table below; "x-" keys are accepted and ignored.  Every
  * error names the file and the 1-based line and column of the node at
  * fault, as "<path>:<line>:<col>: <message>".
@@ -11,19 +12,18 @@
  * manifest_free on it afterwards is harmless but not needed.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <yaml.h>
 
 #include "plugin/manifest.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
+#include "util/yamldoc.h"
 
 /* The only manifest format this reader understands. */
 #define MANIFEST_VERSION	1
@@ -76,8 +76,6 @@ static const struct kind_entry kinds[] = {
 
 static const char *const platforms[] = { "linux", "darwin", "windows" };
 
-/* Plain scalars that YAML reads as null. */
-static const char *const null_words[] = { "", "~", "null", "Null", "NULL" };
 
 static int	set_manifest(struct reader *, const struct manifest_key *,
 		    yaml_node_t *);
@@ -206,8 +204,7 @@ fail_at(struct reader *r, yaml_mark_t mark, const char *fmt, ...)
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	error_set(r->err, "%s:%zu:%zu: %s", r->path, mark.line + 1,
-	    mark.column + 1, msg);
+	yamldoc_fail(r->err, r->path, mark, "%s", msg);
 	free(msg);
 	return -1;
 }
@@ -273,19 +270,13 @@ has_tag(const yaml_node_t *node, const char *tag)
 static bool
 is_null(const yaml_node_t *node)
 {
-	size_t i;
-
 	if (node->type != YAML_SCALAR_NODE)
 		return false;
 	if (has_tag(node, YAML_NULL_TAG))
 		return true;
 	if (node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
 		return false;
-	for (i = 0; i < nitems(null_words); i++) {
-		if (strcmp(scalar_text(node), null_words[i]) == 0)
-			return true;
-	}
-	return false;
+	return yamldoc_null_word(scalar_text(node));
 }
 
 /* A non-null scalar tagged (or defaulted to) !!str. */
@@ -824,197 +815,33 @@ read_document(struct reader *r)
 	return 0;
 }
 
-/*
- * Report a libyaml failure.  Reader errors (bad encoding, control
- * characters) carry a byte offset instead of a mark, so the line and
- * column are counted here from the data.
- */
+static const struct yamldoc_limits limits = {
+	MANIFEST_MAX_SIZE, MANIFEST_MAX_DEPTH,
+};
+
+/* The manifest in doc, read from path. */
 static int
-yaml_failed(struct reader *r, const yaml_parser_t *parser, const char *data)
-{
-	const char *problem, *context;
-	yaml_mark_t mark = parser->problem_mark;
-	size_t i;
-
-	if (parser->error == YAML_READER_ERROR) {
-		memset(&mark, 0, sizeof mark);
-		for (i = 0; i < parser->problem_offset; i++) {
-			if (data[i] == '\n') {
-				mark.line++;
-				mark.column = 0;
-			} else if (((unsigned char)data[i] & 0xc0) != 0x80)
-				mark.column++;
-		}
-	}
-	problem = parser->problem != NULL ? parser->problem :
-	    parser->error == YAML_MEMORY_ERROR ? "out of memory" :
-	    "unknown error";
-	context = parser->context != NULL ? parser->context : "";
-	return fail_at(r, mark, "YAML error: %s%s%s", problem,
-	    *context != '\0' ? " " : "", context);
-}
-
-/*
- * libyaml's scanner slows down with the square of the nesting depth: a
- * 64 KiB file of "[[[[..." takes seconds to load.  This first pass over the
- * events stops at the first node nested too deep, long before that.
- */
-static int
-check_depth(struct reader *r, const char *data, size_t len)
-{
-	yaml_parser_t parser;
-	yaml_event_t event;
-	yaml_event_type_t type;
-	yaml_mark_t mark;
-	unsigned depth = 0;
-	int rc = -1;
-
-	if (!yaml_parser_initialize(&parser))
-		return error_set(r->err, "%s: YAML error: out of memory",
-		    r->path);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data,
-	    len);
-	for (;;) {
-		if (!yaml_parser_parse(&parser, &event)) {
-			yaml_failed(r, &parser, data);
-			break;
-		}
-		type = event.type;
-		mark = event.start_mark;
-		yaml_event_delete(&event);
-		if (type == YAML_STREAM_END_EVENT) {
-			rc = 0;
-			break;
-		}
-		if (type == YAML_MAPPING_START_EVENT ||
-		    type == YAML_SEQUENCE_START_EVENT) {
-			if (++depth > MANIFEST_MAX_DEPTH) {
-				fail_at(r, mark, "nested deeper than %d levels",
-				    MANIFEST_MAX_DEPTH);
-				break;
-			}
-		} else if (type == YAML_MAPPING_END_EVENT ||
-		    type == YAML_SEQUENCE_END_EVENT)
-			depth--;
-	}
-	yaml_parser_delete(&parser);
-	return rc;
-}
-
-/* Refuse anything but the end of the stream after the manifest. */
-static int
-read_stream_end(struct reader *r, yaml_parser_t *parser, const char *data)
-{
-	yaml_document_t next;
-	int rc = -1;
-
-	if (!yaml_parser_load(parser, &next))
-		return yaml_failed(r, parser, data);
-	if (yaml_document_get_root_node(&next) != NULL) {
-		fail_at(r, next.start_mark,
-		    "more than one YAML document");
-		goto out_delete_document;
-	}
-	rc = 0;
-out_delete_document:
-	yaml_document_delete(&next);
-	return rc;
-}
-
-static int
-read_file(const char *path, char **data, size_t *len,
+read_loaded(const char *path, yaml_document_t *doc, struct manifest *m,
     struct aiterm_error *err)
 {
-	char *buf;
-	size_t got = 0;
-	ssize_t n;
-	int fd, rc = -1;
+	struct reader r = { path, doc, m, err, BUF_INIT };
+	int rc = read_document(&r);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd == -1)
-		return error_set(err, "%s: cannot open: %s", path,
-		    strerror(errno));
-	/* Room for one byte more than allowed, to see a file is too large. */
-	buf = xmalloc(MANIFEST_MAX_SIZE + 1);
-	for (;;) {
-		n = read(fd, buf + got, MANIFEST_MAX_SIZE + 1 - got);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			error_set(err, "%s: cannot read: %s", path,
-			    strerror(errno));
-			goto out_free_buf;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-		if (got > MANIFEST_MAX_SIZE) {
-			error_set(err, "%s: larger than %d bytes", path,
-			    MANIFEST_MAX_SIZE);
-			goto out_free_buf;
-		}
-	}
-	buf[got] = '\0';
-	*data = buf;
-	*len = got;
-	buf = NULL;
-	rc = 0;
-out_free_buf:
-	free(buf);
-	close(fd);
-	return rc;
-}
-
-/* Load the manifest held in data[0..len), read from path. */
-static int
-load_data(const char *path, const char *data, size_t len, struct manifest *m,
-    struct aiterm_error *err)
-{
-	struct reader r = { path, NULL, m, err, BUF_INIT };
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	int rc = -1;
-
-	if (check_depth(&r, data, len) == -1)
-		goto out_free_quote;
-	if (!yaml_parser_initialize(&parser)) {
-		error_set(err, "%s: YAML error: out of memory", path);
-		goto out_free_quote;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data,
-	    len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		yaml_failed(&r, &parser, data);
-		goto out_delete_parser;
-	}
-	r.doc = &doc;
-	if (read_document(&r) == -1 ||
-	    read_stream_end(&r, &parser, data) == -1)
-		goto out_delete_document;
-	rc = 0;
-out_delete_document:
-	yaml_document_delete(&doc);
-out_delete_parser:
-	yaml_parser_delete(&parser);
-out_free_quote:
 	buf_free(&r.quote);
+	yaml_document_delete(doc);
 	return rc;
 }
 
 int
 manifest_load(const char *path, struct manifest *m, struct aiterm_error *err)
 {
-	char *data = NULL;
-	size_t len = 0;
+	yaml_document_t doc;
 	int rc = -1;
 
 	memset(m, 0, sizeof *m);
 	m->path = xstrdup(path);
-	if (read_file(path, &data, &len, err) == -1)
-		goto out_free_manifest;
-	rc = load_data(path, data, len, m, err);
-	free(data);
-out_free_manifest:
+	if (yamldoc_load(path, &limits, &doc, err) == 0)
+		rc = read_loaded(path, &doc, m, err);
 	if (rc == -1)
 		manifest_free(m);
 	return rc;
@@ -1024,15 +851,13 @@ int
 manifest_load_data(const char *path, const char *data, size_t len,
     struct manifest *m, struct aiterm_error *err)
 {
+	yaml_document_t doc;
 	int rc = -1;
 
 	memset(m, 0, sizeof *m);
 	m->path = xstrdup(path);
-	if (len > MANIFEST_MAX_SIZE)
-		error_set(err, "%s: larger than %d bytes", path,
-		    MANIFEST_MAX_SIZE);
-	else
-		rc = load_data(path, data, len, m, err);
+	if (yamldoc_load_data(path, data, len, &limits, &doc, err) == 0)
+		rc = read_loaded(path, &doc, m, err);
 	if (rc == -1)
 		manifest_free(m);
 	return rc;

@@ -9,4 +9,5 @@ core_libaiterm_la_SOURCES += \
 	core/util/envnum.c core/util/envnum.h \
 	core/util/loop.c core/util/loop.h \
 	core/util/watch.c core/util/watch.h \
-	core/util/jsonschema.c core/util/jsonschema.h
+	core/util/jsonschema.c core/util/jsonschema.h \
+	core/util/yamldoc.c core/util/yamldoc.h
