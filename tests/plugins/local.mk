@@ -59,7 +59,7 @@ EXTRA_DIST += tests/plugins/wrong-kind.yaml
 check_LTLIBRARIES += tests/plugins/missing_symbol.la
 tests_plugins_missing_symbol_la_SOURCES = tests/plugins/test-plugin.c
 tests_plugins_missing_symbol_la_CPPFLAGS = $(AM_CPPFLAGS) -DTP_KIND=AITERM_KIND_MUX -DTP_NO_DESCRIBE
-tests_plugins_missing_symbol_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_plugins_missing_symbol_la_LDFLAGS = $(plugin_link_ldflags) -rpath /nowhere
 PLUGIN_MANIFESTS += tests/plugins/missing-symbol.yaml
 EXTRA_DIST += tests/plugins/missing-symbol.yaml
 
