@@ -5,4 +5,4 @@ aiterm_SOURCES = cli/main.c cli/cli.h cli/commands.c cli/args.c \
 	cli/help.c cli/output.c cli/run.c
 aiterm_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS)
 aiterm_LDADD = core/libaiterm.la $(DEP_LIBS)
-aiterm_LDFLAGS = -export-dynamic
+# No -export-dynamic, as for aiterm-mcp (issue 31).

@@ -24,4 +24,5 @@ bin_PROGRAMS += aiterm-mcp
 aiterm_mcp_SOURCES = core/main.c
 aiterm_mcp_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS)
 aiterm_mcp_LDADD = core/libaiterm.la $(DEP_LIBS)
-aiterm_mcp_LDFLAGS = -export-dynamic
+# No -export-dynamic: plugins reach the core only through the host table
+# (include/aiterm/plugin.h), never through the program's symbols (issue 31).

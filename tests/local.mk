@@ -28,3 +28,4 @@ include $(srcdir)/tests/clients/local.mk
 include $(srcdir)/tests/harness/local.mk
 include $(srcdir)/tests/integration/local.mk
 include $(srcdir)/tests/pkg/local.mk
+include $(srcdir)/tests/abi/local.mk

@@ -1,7 +1,7 @@
 # plugins/harness-lib: helpers every harness plugin links in (screens,
 # JSONL transcripts, versions); not a plugin itself.  Harness plugins see
 # the ABI header and this folder, never core/.
-harness_cppflags = -I$(top_srcdir)/include -I$(top_srcdir)/plugins/harness-lib \
+harness_cppflags = $(plugin_cppflags) -I$(top_srcdir)/plugins/harness-lib \
 	-D_GNU_SOURCE
 harness_cflags = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 harness_libadd = plugins/harness-lib/libhlib.la $(JANSSON_LIBS)

@@ -7,7 +7,7 @@ check_LTLIBRARIES += plugins/mux-psmux/mux_psmux.la
 plugins_mux_psmux_mux_psmux_la_SOURCES = plugins/mux-psmux/mux-psmux.c \
 	plugins/mux-psmux/mux-psmux.h plugins/mux-psmux/ps-cmd.c \
 	plugins/mux-psmux/ps-conf.c plugins/mux-psmux/ps-pane.c
-plugins_mux_psmux_mux_psmux_la_CPPFLAGS = -I$(top_srcdir)/include
+plugins_mux_psmux_mux_psmux_la_CPPFLAGS = $(plugin_cppflags)
 plugins_mux_psmux_mux_psmux_la_CFLAGS = $(AM_CFLAGS)
 plugins_mux_psmux_mux_psmux_la_LDFLAGS = $(test_plugin_ldflags)
 EXTRA_DIST += plugins/mux-psmux/mux-psmux.yaml

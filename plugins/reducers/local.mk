@@ -11,7 +11,7 @@ plugins_reducers_lib_libredlib_la_CPPFLAGS = $(reducer_cppflags)
 plugins_reducers_lib_libredlib_la_CFLAGS = $(AM_CFLAGS)
 
 # CPPFLAGS for family modules: the ABI header and lib/, never core/.
-reducer_cppflags = -I$(top_srcdir)/include -I$(top_srcdir)/plugins/reducers/lib \
+reducer_cppflags = $(plugin_cppflags) -I$(top_srcdir)/plugins/reducers/lib \
 	-D_GNU_SOURCE
 
 include $(srcdir)/plugins/reducers/git/local.mk
