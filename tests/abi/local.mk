@@ -4,10 +4,7 @@
 TESTS += tests/abi/plugin-symbols.sh
 EXTRA_DIST += tests/abi/plugin-symbols.sh
 
-# layers.sh: a folder of core/ includes only the layers below it.  It
-# fails on the current core (agent, deliver, pty, remote, tools and
-# plugin include mcp or tools headers).
-# issue 31: removed from XFAIL_TESTS when the core refactor lands.
+# layers.sh: a folder of core/ includes only the layers below it
+# (doc/layers.md, ADR 0030).
 TESTS += tests/abi/layers.sh
-XFAIL_TESTS += tests/abi/layers.sh
 EXTRA_DIST += tests/abi/layers.sh
