@@ -8,3 +8,8 @@ EXTRA_DIST += tests/abi/plugin-symbols.sh
 # (doc/layers.md, ADR 0030).
 TESTS += tests/abi/layers.sh
 EXTRA_DIST += tests/abi/layers.sh
+
+# plugin-includes.sh: a plugin's sources include only include/, their own
+# folder and the plugin helper libraries.
+TESTS += tests/abi/plugin-includes.sh
+EXTRA_DIST += tests/abi/plugin-includes.sh
