@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run/backend.h"
-#include "run/yamljson.h"
+#include "cli/run/backend.h"
+#include "cli/run/yamljson.h"
 #include "tools/schema.h"
 #include "util/xmalloc.h"
 
