@@ -18,7 +18,7 @@ aiterm_SOURCES += \
 	cli/run/backend.c cli/run/backend.h cli/run/parse.c \
 	cli/run/pty.c cli/run/pty.h
 
-# The built-in backends (ADR 0023), installed where backend_load looks.
+# The built-in backends (ADR 0023), installed where backend_load looks:
+# the generic one here, each CLI's with its harness (plugins/harness-*).
 backenddir = $(pkgdatadir)/backends
-dist_backend_DATA = cli/run/backends/claude.yaml \
-	cli/run/backends/codex.yaml cli/run/backends/generic.yaml
+dist_backend_DATA = cli/run/backends/generic.yaml

@@ -19,3 +19,6 @@ plugins_harness_claude_receiver_claude_la_LDFLAGS = $(plugin_ldflags)
 plugins_harness_claude_receiver_claude_la_LIBADD = $(harness_libadd)
 dist_pluginexec_DATA += plugins/harness-claude/receiver-claude.yaml
 PLUGIN_MANIFESTS += plugins/harness-claude/receiver-claude.yaml
+# The aiterm run backend of this CLI (ADR 0023), beside the others in
+# $(pkgdatadir)/backends.
+dist_backend_DATA += plugins/harness-claude/backends/claude.yaml

@@ -17,3 +17,6 @@ plugins_harness_codex_receiver_codex_la_LDFLAGS = $(plugin_ldflags)
 plugins_harness_codex_receiver_codex_la_LIBADD = $(harness_libadd)
 dist_pluginexec_DATA += plugins/harness-codex/receiver-codex.yaml
 PLUGIN_MANIFESTS += plugins/harness-codex/receiver-codex.yaml
+# The aiterm run backend of this CLI (ADR 0023), beside the others in
+# $(pkgdatadir)/backends.
+dist_backend_DATA += plugins/harness-codex/backends/codex.yaml
