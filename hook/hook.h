@@ -10,11 +10,14 @@
 
 #include <jansson.h>
 
-/* One verb of a hook program: run or run_id is set, not both. */
+/*
+ * One verb of a hook program ("claude-pre"): run takes the hook's JSON
+ * object read on stdin, run_id a DELIVERY_ID argument; one is set.
+ */
 struct hook_verb {
-	const char	*name;			/* "claude-pre" */
-	int		(*run)(json_t *in);	/* the hook's JSON object on stdin */
-	int		(*run_id)(const char *id);	/* a DELIVERY_ID argument */
+	const char	*name;
+	int		(*run)(json_t *in);
+	int		(*run_id)(const char *id);
 };
 
 /*

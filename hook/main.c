@@ -26,7 +26,8 @@
 #include "util/xmalloc.h"
 
 #define PREFIX	"aiterm-hook-"
-#define CLI_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789"	/* a CLI's name */
+/* The letters of a CLI's name. */
+#define CLI_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789"
 
 /* The length of CLI in CLI-WHAT (a-z, 0-9), 0 when verb is not one. */
 static size_t
