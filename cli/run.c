@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/run/backend.h"
+#include "cli/run/supervisor.h"
 #include "pty/session.h"
-#include "run/backend.h"
-#include "run/supervisor.h"
 #include "state/atomic.h"
 #include "state/stateroot.h"
 #include "util/buf.h"

@@ -18,7 +18,6 @@ include $(srcdir)/core/reduce/local.mk
 include $(srcdir)/core/agent/local.mk
 include $(srcdir)/core/deliver/local.mk
 include $(srcdir)/core/remote/local.mk
-include $(srcdir)/core/run/local.mk
 
 bin_PROGRAMS += aiterm-mcp
 aiterm_mcp_SOURCES = core/main.c

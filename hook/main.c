@@ -1,299 +1,152 @@
 /*
- * aiterm-hook: Aiterm's side of Claude Code's user-settings hooks
- * (DLV-CLAUDE, ADR 0015), installed by aiterm-setup:
+ * aiterm-hook: the one command the agent clients' hooks and the receiver
+ * plugins run (aiterm-setup writes it into the clients' settings), whichever
+ * harness packages are installed:
  *
- *   aiterm-hook claude-pre  [--state-dir DIR]   PreToolUse
- *   aiterm-hook claude-post [--state-dir DIR]   PostToolUse, asyncRewake
- *   aiterm-hook claude-end  [--state-dir DIR]   SessionEnd
+ *   aiterm-hook CLI-WHAT [ARGUMENTS...]
  *
- * Each reads the hook's JSON on stdin.  pre saves which conversation
- * (session_id, agent_id) made the call (tool_use_id) for the server to
- * find; post waits for the delivery that call made, prints the answer on
- * stderr and exits 2, which wakes the parent with it (0 at once when the
- * call made none, or its conversation ended: /clear, exit); end marks the
- * conversation over.  A hook that cannot do its part says why on stderr
- * and exits 1 (a non-blocking error for Claude Code).
+ * execs aiterm-hook-CLI, the hook program of the harness package
+ * aiterm-harness-CLI, from beside this program (a build tree, or the
+ * bindir it was installed to), else from the bindir, with argv unchanged:
+ * the hook program reads the same words, and /proc shows aiterm-hook
+ * CLI-WHAT.  It knows no harness: the hooks there are, are the programs
+ * installed.
  */
 #include "config.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
-#include "hook.h"
-#include "deliver/waiter.h"
-#include "state/atomic.h"
-#include "state/stateroot.h"
+#include "util/path.h"
 #include "util/xmalloc.h"
 
+#define PREFIX	"aiterm-hook-"
+/* The letters of a CLI's name. */
+#define CLI_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789"
 
-static json_t *
-read_input(void)
+/* The length of CLI in CLI-WHAT (a-z, 0-9), 0 when verb is not one. */
+static size_t
+cli_len(const char *verb)
 {
-	json_error_t je;
+	size_t n = strspn(verb, CLI_CHARS);
 
-	return json_loadf(stdin, JSON_DISABLE_EOF_CHECK, &je);
+	return n > 0 && verb[n] == '-' && verb[n + 1] != '\0' ? n : 0;
 }
 
-static const char *
-str(json_t *in, const char *key)
+/* The folder of the running program (malloc'd), NULL when unknown. */
+static char *
+self_dir(void)
 {
-	const char *v = json_string_value(json_object_get(in, key));
+	char self[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 
-	return v != NULL ? v : "";
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) == NULL)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(self);
 }
 
 static int
-pre(json_t *in)
+by_name(const void *a, const void *b)
 {
-	struct aiterm_error err = ERROR_INIT;
-	const char *ref = str(in, "tool_use_id");
-	char *dir = state_path(CLAUDE_HOOKS_DIR), *path, *text;
-	json_t *rec;
-	int rc = 0;
-
-	if (!delivery_ref_valid(ref)) {
-		free(dir);
-		return 0;	/* not a call the server can match */
-	}
-	rec = json_pack("{s:s, s:s, s:s}", "session_id", str(in,
-	    "session_id"), "tool_name", str(in, "tool_name"), "cwd", str(in,
-	    "cwd"));
-	if (json_object_get(in, "agent_id") != NULL)
-		json_object_set(rec, "agent_id", json_object_get(in,
-		    "agent_id"));
-	text = json_dumps(rec, JSON_COMPACT);
-	path = state_path(CLAUDE_HOOKS_DIR "/%s.pre.json", ref);
-	if (state_mkdir(dir, &err) != 0 || atomic_replace(path, text,
-	    strlen(text), &err) != 0) {
-		fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
-		rc = 1;
-	}
-	error_clear(&err);
-	json_decref(rec);
-	free(text);
-	free(path);
-	free(dir);
-	return rc;
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The delivery a call made: its link, else the receipt's "delivery:". */
-static bool
-delivery_of(json_t *in, char id[DELIVERY_ID_MAX + 1])
+/* The hook programs there are, each the one a verb of its CLI runs. */
+static void
+list_programs(FILE *to)
 {
-	const char *ref = str(in, "tool_use_id"), *p;
-	char *path, *text = NULL, *resp;
-	size_t len;
-	bool ok = false;
+	const char *dirs[2] = { NULL, AITERM_BINDIR };
+	char *self = self_dir(), **names = NULL, *path;
+	const struct dirent *e;
+	size_t n = 0, i, shown = 0;
+	DIR *dp;
 
-	if (delivery_ref_valid(ref)) {
-		path = state_path(CLAUDE_HOOKS_DIR "/%s.delivery", ref);
-		if (file_read(path, &text, &len, NULL) == 0 && len == 17) {
-			memcpy(id, text, 17);
-			id[17] = '\0';
-			ok = delivery_id_valid(id);
+	dirs[0] = self;
+	for (i = 0; i < 2; i++) {
+		if (dirs[i] == NULL || (dp = opendir(dirs[i])) == NULL)
+			continue;
+		while ((e = readdir(dp)) != NULL) {
+			const char *cli = e->d_name + strlen(PREFIX);
+
+			if (strncmp(e->d_name, PREFIX, strlen(PREFIX)) != 0 ||
+			    *cli == '\0' || cli[strspn(cli, CLI_CHARS)] != '\0')
+				continue;
+			names = xrealloc(names, (n + 1) * sizeof *names);
+			names[n++] = xstrdup(e->d_name);
 		}
-		free(text);
+		closedir(dp);
+	}
+	if (n > 1)
+		qsort(names, n, sizeof *names, by_name);
+	fprintf(to, "Hook programs found:\n");
+	for (i = 0; i < n; i++) {
+		if (i > 0 && strcmp(names[i], names[i - 1]) == 0)
+			continue;
+		path = path_sibling(names[i], AITERM_BINDIR);
+		if (path_is_executable(path)) {
+			fprintf(to, "  %s-*\t%s\n", names[i] + strlen(PREFIX),
+			    path);
+			shown++;
+		}
 		free(path);
 	}
-	if (ok)
-		return true;
-	resp = json_dumps(json_object_get(in, "tool_response"),
-	    JSON_COMPACT | JSON_ENCODE_ANY);
-	p = resp != NULL ? strstr(resp, "delivery: d") : NULL;
-	if (p != NULL && strlen(p + 10) >= 17) {
-		memcpy(id, p + 10, 17);
-		id[17] = '\0';
-		ok = delivery_id_valid(id);
-	}
-	free(resp);
-	return ok;
+	if (shown == 0)
+		fprintf(to, "  none: install a harness package "
+		    "(aiterm-harness-CLI)\n");
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(self);
 }
-
-/* SessionEnd of the conversation the answer was for. */
-static bool
-ended(void *arg)
-{
-	const struct delivery *d = arg;
-	char *path = state_path(CLAUDE_HOOKS_DIR "/ended-%s", d->conversation);
-	struct stat st;
-	bool gone = stat(path, &st) == 0;
-
-	free(path);
-	return gone;
-}
-
-static void
-forget(json_t *in)
-{
-	const char *ref = str(in, "tool_use_id");
-	char *path;
-
-	if (!delivery_ref_valid(ref))
-		return;
-	path = state_path(CLAUDE_HOOKS_DIR "/%s.pre.json", ref);
-	unlink(path);
-	free(path);
-	path = state_path(CLAUDE_HOOKS_DIR "/%s.delivery", ref);
-	unlink(path);
-	free(path);
-}
-
-static int
-post(json_t *in)
-{
-	struct aiterm_error err = ERROR_INIT;
-	char id[DELIVERY_ID_MAX + 1], *body = NULL;
-	struct delivery d;
-	size_t len = 0;
-	int rc = 0;
-
-	if (!delivery_of(in, id)) {
-		forget(in);
-		return 0;
-	}
-	if (delivery_read(id, &d, &err) != 0) {
-		fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
-		error_clear(&err);
-		forget(in);
-		return 1;
-	}
-	/*
-	 * Only a delivery made for this Claude conversation: Grok Build also
-	 * runs the hooks of ~/.claude/settings.json, and a delivery for any
-	 * other parent is someone else's to hand over.
-	 */
-	if (strcmp(d.parent, "claude") != 0 || strcmp(d.conversation,
-	    str(in, "session_id")) != 0) {
-		forget(in);
-		return 0;
-	}
-	switch (delivery_wait(id, -1, ended, &d, &d, &err)) {
-	case WAITED_READY:
-		rc = delivery_claim(&d, &body, &len, &err);
-		if (rc == 0) {
-			fprintf(stderr, "Aiterm: the answer of %s (turn %u, "
-			    "delivery %s):\n", d.session, d.turn, d.id);
-			fwrite(body, 1, len, stderr);
-			rc = 2;	/* Claude Code's signal to wake the parent */
-		} else
-			rc = rc == 1 ? 0 : 1;
-		break;
-	case WAITED_FAILED:
-		fprintf(stderr, "Aiterm: delivery %s of %s turn %u is %s "
-		    "(%s); pty_read agent_transcript=true shows the turn\n",
-		    d.id, d.session, d.turn, delivery_state_name(d.state),
-		    d.outcome);
-		rc = 2;
-		break;
-	case WAITED_STOPPED:
-		rc = 0;	/* the conversation ended: not into a new one */
-		break;
-	default:
-		fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
-		rc = 1;
-		break;
-	}
-	fflush(stderr);
-	error_clear(&err);
-	free(body);
-	forget(in);
-	return rc;
-}
-
-static int
-end(json_t *in)
-{
-	struct aiterm_error err = ERROR_INIT;
-	const char *conv = str(in, "session_id");
-	char *dir = state_path(CLAUDE_HOOKS_DIR), *path;
-	int rc = 0;
-
-	if (!delivery_ref_valid(conv)) {
-		free(dir);
-		return 0;
-	}
-	path = state_path(CLAUDE_HOOKS_DIR "/ended-%s", conv);
-	if (state_mkdir(dir, &err) != 0 || atomic_replace(path, "", 0,
-	    &err) != 0) {
-		fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
-		rc = 1;
-	}
-	error_clear(&err);
-	free(path);
-	free(dir);
-	return rc;
-}
-
-static const struct {
-	const char	*name;
-	int		(*run)(json_t *);
-} commands[] = {
-	{ "claude-pre", pre },
-	{ "claude-post", post },
-	{ "claude-end", end },
-	{ "cursor-after", hook_cursor_after },
-	{ "cursor-post", hook_cursor_post },
-};
 
 static int
 usage(FILE *to)
 {
-	fprintf(to, "usage: aiterm-hook claude-pre|claude-post|claude-end|"
-	    "cursor-after|cursor-post [--state-dir DIR] < hook-input.json\n"
-	    "       aiterm-hook codex-queue [--state-dir DIR] DELIVERY_ID\n"
-	    "       aiterm-hook --help\n");
+	fprintf(to, "usage: aiterm-hook CLI-HOOK [--state-dir DIR] "
+	    "[DELIVERY_ID] [< hook-input.json]\n"
+	    "       aiterm-hook --help\n"
+	    "Runs the hook program aiterm-hook-CLI (of the package "
+	    "aiterm-harness-CLI)\nwith the same arguments.  ");
+	list_programs(to);
 	return to == stdout ? 0 : 1;
 }
 
 int
 main(int argc, char **argv)
 {
-	struct aiterm_error err = ERROR_INIT;
-	const char *dir = NULL, *id = NULL;
-	json_t *in;
-	size_t i;
-	int rc, k = 2;
+	char *name, *path;
+	size_t n;
 
 	if (argc < 2)
 		return usage(stderr);
 	if (argc == 2 && strcmp(argv[1], "--help") == 0)
 		return usage(stdout);
-	if (k + 1 < argc && strcmp(argv[k], "--state-dir") == 0) {
-		dir = argv[k + 1];
-		k += 2;
-	}
-	if (k < argc)
-		id = argv[k++];
-	if (k != argc)
-		return usage(stderr);
-	if (state_root_init(dir, &err) != 0) {
-		fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
-		error_clear(&err);
-		return 1;
-	}
-	if (strcmp(argv[1], "codex-queue") == 0)
-		return id != NULL && delivery_id_valid(id) ?
-		    hook_codex_queue(id) : usage(stderr);
-	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-		if (strcmp(argv[1], commands[i].name) == 0)
-			break;
-	}
-	if (i == sizeof commands / sizeof commands[0] || id != NULL) {
+	if ((n = cli_len(argv[1])) == 0) {
 		fprintf(stderr, "aiterm-hook: unknown hook '%s'\n", argv[1]);
 		return usage(stderr);
 	}
-	if ((in = read_input()) == NULL || !json_is_object(in)) {
-		fprintf(stderr, "aiterm-hook: %s: the hook input is not a JSON "
-		    "object\n", argv[1]);
-		json_decref(in);
+	name = xasprintf(PREFIX "%.*s", (int)n, argv[1]);
+	path = path_sibling(name, AITERM_BINDIR);
+	if (!path_is_executable(path)) {
+		fprintf(stderr, "aiterm-hook: no hook program for '%s': %s is "
+		    "not installed (package aiterm-harness-%.*s)\n", argv[1],
+		    name, (int)n, argv[1]);
+		free(path);
+		free(name);
 		return 1;
 	}
-	rc = commands[i].run(in);
-	json_decref(in);
-	return rc;
+	execv(path, argv);
+	fprintf(stderr, "aiterm-hook: %s: %s\n", path, strerror(errno));
+	free(path);
+	free(name);
+	return 1;
 }

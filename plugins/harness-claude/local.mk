@@ -19,3 +19,14 @@ plugins_harness_claude_receiver_claude_la_LDFLAGS = $(plugin_ldflags)
 plugins_harness_claude_receiver_claude_la_LIBADD = $(harness_libadd)
 dist_pluginexec_DATA += plugins/harness-claude/receiver-claude.yaml
 PLUGIN_MANIFESTS += plugins/harness-claude/receiver-claude.yaml
+# The aiterm run backend of this CLI (ADR 0023), beside the others in
+# $(pkgdatadir)/backends.
+dist_backend_DATA += plugins/harness-claude/backends/claude.yaml
+# aiterm-hook-claude: Claude Code's hooks (claude-pre, claude-post, claude-end;
+# DLV-CLAUDE, ADR 0015), run through aiterm-hook.  A program
+# beside aiterm-hook, not a plugin: it links the core.
+bin_PROGRAMS += aiterm-hook-claude
+aiterm_hook_claude_SOURCES = plugins/harness-claude/hook.c \
+	plugins/harness-claude/parent-hooks.h
+aiterm_hook_claude_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS)
+aiterm_hook_claude_LDADD = hook/libhook.la core/libaiterm.la $(DEP_LIBS)

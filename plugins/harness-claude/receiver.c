@@ -17,8 +17,7 @@
 #include <jansson.h>
 
 #include "hlib.h"
-
-#define HOOKS_DIR	"claude-parent-hooks"
+#include "parent-hooks.h"
 
 static int
 claude_detect(const char *client_name, const char *meta_json,
@@ -39,7 +38,7 @@ claude_prepare(const struct aiterm_host *host, struct aiterm_parent *p,
 	const char *conv;
 	int rc = 0;
 
-	snprintf(path, sizeof path, "%s/" HOOKS_DIR "/%s.pre.json",
+	snprintf(path, sizeof path, "%s/" CLAUDE_HOOKS_DIR "/%s.pre.json",
 	    host->state_root(), p->ref);
 	j = json_load_file(path, 0, NULL);
 	conv = json_string_value(json_object_get(j, "session_id"));
@@ -65,7 +64,7 @@ claude_linked(const struct aiterm_host *host, const char *id,
 {
 	char rel[160];
 
-	snprintf(rel, sizeof rel, HOOKS_DIR "/%s.delivery", p->ref);
+	snprintf(rel, sizeof rel, CLAUDE_HOOKS_DIR "/%s.delivery", p->ref);
 	return host->write_state(rel, id, strlen(id), err);
 }
 

@@ -17,3 +17,10 @@ plugins_harness_cursor_receiver_cursor_la_LDFLAGS = $(plugin_ldflags)
 plugins_harness_cursor_receiver_cursor_la_LIBADD = $(harness_libadd)
 dist_pluginexec_DATA += plugins/harness-cursor/receiver-cursor.yaml
 PLUGIN_MANIFESTS += plugins/harness-cursor/receiver-cursor.yaml
+# aiterm-hook-cursor: Cursor's hooks (cursor-after, cursor-post; DLV-CURSOR,
+# ADR 0017), run through aiterm-hook.  A program
+# beside aiterm-hook, not a plugin: it links the core.
+bin_PROGRAMS += aiterm-hook-cursor
+aiterm_hook_cursor_SOURCES = plugins/harness-cursor/hook.c
+aiterm_hook_cursor_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS)
+aiterm_hook_cursor_LDADD = hook/libhook.la core/libaiterm.la $(DEP_LIBS)

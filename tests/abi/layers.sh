@@ -28,9 +28,6 @@ plugin   state proc util
 state    proc util
 proc     util
 util
-# run is leaving core/ for cli/ (another change); until it has gone it
-# is a top layer like mcp, allowed anything.
-run      *
 '
 
 cd "$top_srcdir"

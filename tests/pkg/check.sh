@@ -9,10 +9,17 @@
 #     (dpkg --root: its own dpkg database, nothing installed on this
 #     machine); aiterm-mcp --list-plugins and aiterm-setup --json see
 #     exactly those plugins (harness-claude ships receiver-claude too);
-#  4. dpkg --root -r aiterm-harness-claude: the server lists mux-tmux
+#  4. a harness is whole in its package (issue 31): with every package
+#     installed, dpkg --root --purge aiterm-harness-codex leaves no file
+#     whose path names codex (no hook program, plugin, manifest or run
+#     backend); the server lists the other plugins; aiterm-hook codex-queue
+#     says aiterm-hook-codex is not installed, aiterm-hook claude-pre still
+#     runs aiterm-hook-claude, aiterm run has no codex backend left; then
+#     the other harnesses and the reducers are removed again;
+#  5. dpkg --root -r aiterm-harness-claude: the server lists mux-tmux
 #     alone and still opens a terminal, runs a command and reads its
 #     output over MCP (tests/pkg/mcp-smoke.py);
-#  5. libaiterm-plugin-dev: a plugin built against the installed header
+#  6. libaiterm-plugin-dev: a plugin built against the installed header
 #     and .pc only, outside the tree, is loaded by the packaged server.
 #
 # The scratch root holds only the packages; the shared libraries they
@@ -138,6 +145,50 @@ print(" ".join(sorted(p["name"] for p in a["plugins"] if p["loaded"])),
       "/ terminal test", a["terminal_test"]["probe"])' "$tmp/setup.json")" \
 	"harness-claude mux-tmux receiver-claude / terminal test passed"
 
+say "dpkg --root: every harness and the reducers; --purge aiterm-harness-codex"
+dpkg_root -i "$(deb aiterm-harness-codex)" "$(deb aiterm-harness-cursor)" \
+	"$(deb aiterm-harness-grok)" "$(deb aiterm-reducers)"
+reducers="reducers-build reducers-files reducers-git reducers-pkg reducers-sys reducers-tests"
+expect "aiterm-mcp --list-plugins (all)" "$("$mcp" --list-plugins | listed)" \
+	"harness-claude harness-codex harness-cursor harness-grok mux-tmux receiver-claude receiver-codex receiver-cursor $reducers"
+for f in usr/bin/aiterm-hook-codex usr/share/aiterm/backends/codex.yaml; do
+	[ -e "$root/$f" ] || fail "aiterm-harness-codex did not install /$f"
+done
+dpkg_root --purge aiterm-harness-codex
+# Not a path under the root names codex: its programs, plugins,
+# manifests, run backend, docs and dpkg's files of it are gone.
+left=$(cd "$root" && find . -ipath '*codex*' | sort)
+[ -z "$left" ] || fail "after purging aiterm-harness-codex: $left"
+echo "files naming codex after the purge: none" >&2
+expect "aiterm-mcp --list-plugins (no codex)" \
+	"$("$mcp" --list-plugins | listed)" \
+	"harness-claude harness-cursor harness-grok mux-tmux receiver-claude receiver-cursor $reducers"
+hook=$root/usr/bin/aiterm-hook
+rc=0
+"$hook" codex-queue --state-dir "$state" d0123456789abcdef \
+	>"$tmp/hook.out" 2>"$tmp/hook.err" || rc=$?
+expect "aiterm-hook codex-queue (exit, stderr)" "$rc $(cat "$tmp/hook.err")" \
+	"1 aiterm-hook: no hook program for 'codex-queue': aiterm-hook-codex is not installed (package aiterm-harness-codex)"
+"$hook" --help >"$tmp/hook.out" || fail "aiterm-hook --help exited non-zero"
+expect "aiterm-hook --help (programs)" \
+	"$(sed -n 's/^  \([a-z0-9]*\)-\*\t.*/\1/p' "$tmp/hook.out" | tr '\n' ' ')" \
+	"claude cursor "
+echo '{"tool_use_id":"toolu_pkg","session_id":"pkg-session"}' |
+	"$hook" claude-pre --state-dir "$state" ||
+	fail "aiterm-hook claude-pre exited non-zero"
+[ -f "$state/claude-parent-hooks/toolu_pkg.pre.json" ] ||
+	fail "aiterm-hook claude-pre did not run aiterm-hook-claude"
+echo "aiterm-hook claude-pre: ran aiterm-hook-claude" >&2
+rc=0
+AITERM_BACKEND_DIR=$root/usr/share/aiterm/backends \
+	"$root/usr/bin/aiterm" run --backend codex -- hi \
+	>"$tmp/run.out" 2>"$tmp/run.err" || rc=$?
+if [ "$rc" -eq 0 ] || ! grep -q "no backend 'codex'" "$tmp/run.err"; then
+	fail "aiterm run --backend codex: exit $rc, $(cat "$tmp/run.err")"
+fi
+echo "aiterm run --backend codex: no backend 'codex'" >&2
+dpkg_root -r aiterm-harness-cursor aiterm-harness-grok aiterm-reducers
+
 say "dpkg --root -r aiterm-harness-claude"
 dpkg_root -r aiterm-harness-claude
 for f in harness-claude.yaml receiver-claude.yaml; do
@@ -166,4 +217,4 @@ expect "aiterm-mcp --list-plugins (AITERM_PLUGIN_PATH=oot)" \
 	"mux-tmux oot-reducer"
 
 say "passed"
-echo "pkg: 5 checks passed in $(($(date +%s) - t0)) s"
+echo "pkg: 6 checks passed in $(($(date +%s) - t0)) s"

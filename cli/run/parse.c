@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/backend.h"
+#include "cli/run/backend.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 

@@ -8,7 +8,7 @@
 
 #include <uv.h>
 
-#include "run/record.h"
+#include "cli/run/record.h"
 
 /* The file a newer run leaves in an older run's folder before ending it. */
 #define RUN_REPLACED_FILE	"replaced-by"

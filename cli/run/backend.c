@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run/backend.h"
-#include "run/yamljson.h"
+#include "cli/run/backend.h"
+#include "cli/run/yamljson.h"
 #include "util/jsonschema.h"
 #include "util/xmalloc.h"
 
@@ -55,18 +55,35 @@ index_in(const char *const *names, size_t n, const char *s)
 	return 0;
 }
 
-/* $AITERM_BACKEND_DIR, the installed folder, else the source tree's. */
-static const char *
-builtin_dir(void)
+/*
+ * The built-in file of id (malloc'd; it may not exist): in
+ * $AITERM_BACKEND_DIR, else in the installed folder, else in the first
+ * folder of the source tree's colon-separated list that has it (the
+ * generic backend's in cli/run, each CLI's in its harness folder).
+ */
+static char *
+builtin_file(const char *id)
 {
 	const char *dir = getenv("AITERM_BACKEND_DIR");
+	char *copy, *d, *save = NULL, *path = NULL;
 
 	if (dir != NULL && *dir != '\0')
-		return dir;
-	if (access(AITERM_BACKENDDIR, R_OK | X_OK) != 0 &&
-	    access(AITERM_SRC_BACKENDDIR, R_OK | X_OK) == 0)
-		return AITERM_SRC_BACKENDDIR;
-	return AITERM_BACKENDDIR;
+		return xasprintf("%s/%s.yaml", dir, id);
+	if (access(AITERM_BACKENDDIR, R_OK | X_OK) != 0) {
+		copy = xstrdup(AITERM_SRC_BACKENDDIR);
+		for (d = strtok_r(copy, ":", &save); d != NULL && path == NULL;
+		    d = strtok_r(NULL, ":", &save)) {
+			path = xasprintf("%s/%s.yaml", d, id);
+			if (access(path, F_OK) != 0) {
+				free(path);
+				path = NULL;
+			}
+		}
+		free(copy);
+		if (path != NULL)
+			return path;
+	}
+	return xasprintf("%s/%s.yaml", AITERM_BACKENDDIR, id);
 }
 
 /* The user's override file of id, malloc'd (it may not exist). */
@@ -139,7 +156,7 @@ backend_load(const char *id, struct backend *b, struct aiterm_error *err)
 		error_set(err, "backend '%.64s': use 1-63 of a-z 0-9 _ -", id);
 		goto out;
 	}
-	builtin = xasprintf("%s/%s.yaml", builtin_dir(), id);
+	builtin = builtin_file(id);
 	user = user_file(id);
 	if (access(builtin, F_OK) == 0 &&
 	    (b->conf = load_file(builtin, schema, true, err)) == NULL)

@@ -9,7 +9,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "run/pty.h"
+#include "cli/run/pty.h"
 
 /* In the child: only async-signal-safe calls until exec. */
 static void

@@ -5,8 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/run/killtree.h"
 #include "proc/proc.h"
-#include "run/killtree.h"
 
 /* Whether p descends from self through the table's parent links. */
 static bool

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "run/yamljson.h"
+#include "cli/run/yamljson.h"
 #include "state/atomic.h"
 #include "util/xmalloc.h"
 

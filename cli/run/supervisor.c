@@ -8,12 +8,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/run/killtree.h"
+#include "cli/run/pty.h"
+#include "cli/run/scope.h"
+#include "cli/run/supervisor.h"
 #include "proc/proc.h"
 #include "pty/session.h"
-#include "run/killtree.h"
-#include "run/pty.h"
-#include "run/scope.h"
-#include "run/supervisor.h"
 #include "util/xmalloc.h"
 
 /* How often the end of the tree is looked for once the child exited. */

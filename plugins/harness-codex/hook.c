@@ -1,5 +1,6 @@
 /*
- * aiterm-hook codex-queue ID: hand a ready delivery to a Codex parent
+ * aiterm-hook-codex, run as aiterm-hook codex-queue [--state-dir DIR] ID
+ * (receiver-codex spawns it): hand a ready delivery to a Codex parent
  * (DLV-CODEX, ADR 0016).  Claims the body (one hand-over), then speaks
  * to `codex app-server` of the parent's CODEX_HOME on stdio: initialize
  * (experimentalApi, which the queue methods need), thread/read (the
@@ -17,7 +18,7 @@
 #include <string.h>
 
 #include "deliver/waiter.h"
-#include "hook.h"
+#include "hook/hook.h"
 #include "util/linerpc.h"
 #include "util/xmalloc.h"
 
@@ -139,8 +140,8 @@ hand_over(struct linerpc *r, struct delivery *d, const char *text)
 	return 0;
 }
 
-int
-hook_codex_queue(const char *id)
+static int
+queue(const char *id)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct linerpc r;
@@ -171,4 +172,16 @@ hook_codex_queue(const char *id)
 	free(text);
 	free(body);
 	return rc;
+}
+
+static const struct hook_verb verbs[] = {
+	{ "codex-queue", NULL, queue },
+};
+
+int
+main(int argc, char **argv)
+{
+	return hook_main(argc, argv, verbs, sizeof verbs / sizeof verbs[0],
+	    "usage: aiterm-hook codex-queue [--state-dir DIR] DELIVERY_ID\n"
+	    "       aiterm-hook --help\n");
 }

@@ -1,6 +1,8 @@
 /*
- * Cursor's hooks (DLV-CURSOR, ADR 0017), as documented (hooks.json
- * version 1; every input has conversation_id):
+ * aiterm-hook-cursor: Cursor's hooks (DLV-CURSOR, ADR 0017), installed by
+ * aiterm-setup in ~/.cursor/hooks.json as aiterm-hook commands, which run
+ * this program with the same argv; as documented (hooks.json version 1;
+ * every input has conversation_id):
  *
  *   cursor-after   afterMCPExecution: the tool's result_json names the
  *                  delivery the call made ("delivery: d..."); it is
@@ -22,11 +24,14 @@
 #include <jansson.h>
 
 #include "deliver/waiter.h"
-#include "hook.h"
+#include "hook/hook.h"
 #include "state/atomic.h"
 #include "state/stateroot.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
+
+/* Under the state root: a folder per conversation, a file per delivery. */
+#define CURSOR_HOOKS_DIR	"cursor-parent-hooks"
 
 static const char *
 conversation(json_t *in)
@@ -56,8 +61,8 @@ find_id(const char *text, char id[DELIVERY_ID_MAX + 1])
 	return false;
 }
 
-int
-hook_cursor_after(json_t *in)
+static int
+after(json_t *in)
 {
 	struct aiterm_error err = ERROR_INIT;
 	const char *conv = conversation(in);
@@ -121,8 +126,8 @@ take(const char *id, struct aiterm_buf *ctx)
 	return true;
 }
 
-int
-hook_cursor_post(json_t *in)
+static int
+post(json_t *in)
 {
 	const char *conv = conversation(in);
 	struct aiterm_buf ctx = BUF_INIT;
@@ -159,4 +164,18 @@ hook_cursor_post(json_t *in)
 	json_decref(out);
 	buf_free(&ctx);
 	return 0;
+}
+
+static const struct hook_verb verbs[] = {
+	{ "cursor-after", after, NULL },
+	{ "cursor-post", post, NULL },
+};
+
+int
+main(int argc, char **argv)
+{
+	return hook_main(argc, argv, verbs, sizeof verbs / sizeof verbs[0],
+	    "usage: aiterm-hook cursor-after|cursor-post [--state-dir DIR] "
+	    "< hook-input.json\n"
+	    "       aiterm-hook --help\n");
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "run/record.h"
+#include "cli/run/record.h"
 #include "state/atomic.h"
 #include "state/stateroot.h"
 #include "util/xmalloc.h"

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/run/scope.h"
 #include "proc/proc.h"
 #include "pty/session.h"
-#include "run/scope.h"
 #include "state/atomic.h"
 #include "util/xmalloc.h"
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <uv.h>
 
-#include "run/record.h"
+#include "cli/run/record.h"
 
 #define RUN_DEFAULT_TIMEOUT_MS	300000LL
 #define RUN_DEFAULT_GRACE_MS	2000LL

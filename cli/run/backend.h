@@ -1,7 +1,8 @@
 /*
  * Run backends as data (SUP-RUN, ADR 0023): how to start one CLI for one
  * prompt and read its answer.  The built-in ones are YAML files installed
- * with Aiterm (claude, codex, generic); a file of the user's config dir
+ * with Aiterm (generic) and with the harness of their CLI (claude, codex:
+ * plugins/harness-<cli>/backends); a file of the user's config dir
  * ($XDG_CONFIG_HOME/aiterm/backends/<id>.yaml, else
  * ~/.config/aiterm/backends/<id>.yaml) replaces the keys it gives of the
  * built-in of that id, or defines a new one.  Every file is checked
