@@ -5,25 +5,11 @@
 #include <yaml.h>
 
 #include "cli/run/yamljson.h"
-#include "state/atomic.h"
 #include "util/xmalloc.h"
+#include "util/yamldoc.h"
 
 #define YAMLJSON_MAX_SIZE	65536
 #define YAMLJSON_MAX_DEPTH	16
-
-static const char *const null_words[] = { "", "~", "null", "Null", "NULL" };
-
-static bool
-word_in(const char *s, const char *const *words, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (strcmp(s, words[i]) == 0)
-			return true;
-	}
-	return false;
-}
 
 static json_t *
 scalar(const yaml_node_t *node)
@@ -42,7 +28,7 @@ scalar(const yaml_node_t *node)
 		return json_true();
 	if (strcmp(s, "false") == 0)
 		return json_false();
-	if (word_in(s, null_words, sizeof null_words / sizeof null_words[0]))
+	if (yamldoc_null_word(s))
 		return json_null();
 	return json_stringn(s, len);
 }
@@ -129,51 +115,42 @@ convert(yaml_document_t *doc, yaml_node_t *node, const char *path,
 	}
 }
 
+static const struct yamldoc_limits limits = {
+	YAMLJSON_MAX_SIZE, YAMLJSON_MAX_DEPTH,
+};
+
+/* The loaded document as JSON; doc deleted. */
+static json_t *
+converted(const char *path, yaml_document_t *doc, struct aiterm_error *err)
+{
+	yaml_node_t *root = yaml_document_get_root_node(doc);
+	json_t *out = NULL;
+
+	if (root == NULL)
+		error_set(err, "%s: empty", path);
+	else
+		out = convert(doc, root, path, 1, err);
+	yaml_document_delete(doc);
+	return out;
+}
+
 json_t *
 yamljson_load_data(const char *path, const char *data, size_t len,
     struct aiterm_error *err)
 {
-	yaml_parser_t parser;
 	yaml_document_t doc;
-	yaml_node_t *root;
-	json_t *out = NULL;
 
-	if (len > YAMLJSON_MAX_SIZE) {
-		error_set(err, "%s: larger than %d bytes", path,
-		    YAMLJSON_MAX_SIZE);
+	if (yamldoc_load_data(path, data, len, &limits, &doc, err) != 0)
 		return NULL;
-	}
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data,
-	    len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		error_set(err, "%s:%zu:%zu: %s", path,
-		    parser.problem_mark.line + 1,
-		    parser.problem_mark.column + 1,
-		    parser.problem != NULL ? parser.problem : "not YAML");
-		yaml_parser_delete(&parser);
-		return NULL;
-	}
-	root = yaml_document_get_root_node(&doc);
-	if (root == NULL)
-		error_set(err, "%s: empty", path);
-	else
-		out = convert(&doc, root, path, 1, err);
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
-	return out;
+	return converted(path, &doc, err);
 }
 
 json_t *
 yamljson_load(const char *path, struct aiterm_error *err)
 {
-	char *data = NULL;
-	size_t len = 0;
-	json_t *out;
+	yaml_document_t doc;
 
-	if (file_read(path, &data, &len, err) != 0)
+	if (yamldoc_load(path, &limits, &doc, err) != 0)
 		return NULL;
-	out = yamljson_load_data(path, data, len, err);
-	free(data);
-	return out;
+	return converted(path, &doc, err);
 }

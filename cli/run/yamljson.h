@@ -2,9 +2,10 @@
  * A small YAML file read as JSON (SUP-RUN backend configs, ADR 0023):
  * one document of mappings, sequences and scalars; a plain scalar of
  * decimal digits is an integer, plain true/false a boolean, plain
- * null/~/empty null, anything else a string.  Duplicate keys, non-string
- * keys, anchors used as keys and files over 64 KiB are errors naming the
- * file, line and column.
+ * null/~/empty null, anything else a string.  Read by the strict reader
+ * plugin manifests use (util/yamldoc.h: one document, at most 64 KiB,
+ * nested at most 16 levels); duplicate keys, non-string keys and anchors
+ * used as keys are errors too, each naming the file, line and column.
  */
 #ifndef AITERM_RUN_YAMLJSON_H
 #define AITERM_RUN_YAMLJSON_H
