@@ -256,27 +256,27 @@ on_deadline(uv_timer_t *t)
 
 /* The steer's check (ADR 0012): taken, or the code that says why not. */
 static void
-steered(void *arg, int rc, const char *error)
+steered(void *arg, int status, const struct aiterm_error *err)
 {
 	struct dispatch *d = arg;
 
-	if (rc != 0)
-		d_fail(d, error);
+	if (status != 0)
+		d_fail(d, error_msg(err));
 	else
 		d_end(d);
 }
 
 static void
-typed(void *arg, int rc, const char *error)
+typed(void *arg, int status, const struct aiterm_error *err)
 {
 	struct dispatch *d = arg;
 	struct agent_record rec;
 	char *log, *target;
 
 	lock_release(d->lock, NULL);
-	if (rc != 0) {
+	if (status != 0) {
 		snprintf(d->r.error, sizeof d->r.error, "typing into the agent "
-		    "failed: %s", error);
+		    "failed: %s", error_msg(err));
 		d_fail(d, d->r.error);
 		return;
 	}
@@ -367,17 +367,17 @@ on_card(uv_timer_t *t)
 
 /* The card's keys went in: it gets a moment to leave. */
 static void
-dismissed(void *arg, int rc, const char *error)
+dismissed(void *arg, int status, const struct aiterm_error *err)
 {
 	struct dispatch *d = arg;
 	char code[32];
 
-	if (rc != 0) {
+	if (status != 0) {
 		harness_code_prefix(d->h, code, sizeof code);
 		lock_release(d->lock, NULL);
 		snprintf(d->r.error, sizeof d->r.error, "%s_RATE_LIMIT_RECOVERY_"
 		    "FAILED: pressing the card's keys failed: %s; nothing was "
-		    "sent", code, error);
+		    "sent", code, error_msg(err));
 		d_fail(d, d->r.error);
 		return;
 	}

@@ -214,7 +214,7 @@ out:
 static void schedule(struct startup *s, unsigned ms);
 
 static void
-typed(void *arg, int rc, const char *error)
+typed(void *arg, int status, const struct aiterm_error *err)
 {
 	struct startup *s = arg;
 
@@ -223,9 +223,10 @@ typed(void *arg, int rc, const char *error)
 		s_free(s);
 		return;
 	}
-	if (rc != 0) {
+	if (status != 0) {
 		snprintf(s->r.screen_tail, sizeof s->r.screen_tail,
-		    "typing into the start-up screen failed: %s", error);
+		    "typing into the start-up screen failed: %s",
+		    error_msg(err));
 		end(s, "not_ready");
 		return;
 	}

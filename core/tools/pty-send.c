@@ -139,14 +139,15 @@ struct shell_send {
 };
 
 static void
-shell_sent(void *arg, int rc, struct send_outcome *out, const char *error)
+shell_sent(void *arg, int status, const struct aiterm_error *err,
+    struct send_outcome *out)
 {
 	struct shell_send *ss = arg;
 	const char *session = json_string_value(json_object_get(
 	    tool_call_args(ss->call), "session_id"));
 
-	if (rc != 0)
-		tool_call_fail(ss->call, "pty_send: %s", error);
+	if (status != 0)
+		tool_call_fail(ss->call, "pty_send: %s", error_msg(err));
 	else if (ss->w.wait)
 		pty_wait_and_reply(ss->call, session, &ss->w,
 		    out->echo_suffix, ss->raw, NULL);
