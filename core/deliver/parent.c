@@ -149,12 +149,12 @@ parent_delivery_sent(struct parent_delivery *p,
 	char cursor[sizeof p->d.cursor];
 
 	if (p->lock_fd < 0) {
-		if (d->rc == 0 && p->error[0] != '\0')
+		if (d->status == 0 && p->error[0] != '\0')
 			buf_printf(text, "delivery: none (%s)\n", p->error);
 		return;
 	}
 	/* Nothing sent, or joined a running turn: no new boundary. */
-	if (d->rc != 0 || d->route == ROUTE_STEERED) {
+	if (d->status != 0 || d->route == ROUTE_STEERED) {
 		delivery_abandon(&p->d, p->lock_fd);
 		p->lock_fd = -1;
 		return;

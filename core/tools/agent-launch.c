@@ -147,7 +147,7 @@ reply(struct launch *l, const struct dispatch_result *d)
 		    json_integer(l->start.exit_status));
 	if (code[0] != '\0')
 		json_object_set_new(sc, "code", json_string(code));
-	if (d != NULL && d->rc == 0) {
+	if (d != NULL && d->status == 0) {
 		agent_event_cursor(d->turn, d->index, cursor, sizeof cursor);
 		buf_printf(&t, "prompt: %s%s%s%s, turn %u, event_cursor %s\n",
 		    agent_dispatch_name(d->dispatch),
@@ -165,7 +165,7 @@ reply(struct launch *l, const struct dispatch_result *d)
 			    json_string(d->confirmed_by));
 	} else if (d != NULL) {
 		parent_delivery_sent(&l->pd, d, &t, sc);
-		buf_printf(&t, "prompt: not_sent (%s)\n", d->error);
+		buf_printf(&t, "prompt: not_sent (%s)\n", error_msg(&d->err));
 		json_object_set_new(sc, "dispatch", json_string("not_sent"));
 	} else {
 		const char *what = l->prompt != NULL ? "not_sent" :
@@ -183,11 +183,18 @@ reply(struct launch *l, const struct dispatch_result *d)
 	launch_free(l);
 }
 
+/*
+ * status and err are d's own (d->status, d->err), which reply() reads; d
+ * is the dispatch's and is not kept.
+ */
 static void
-dispatched(void *arg, const struct dispatch_result *d)
+dispatched(void *arg, int status, const struct aiterm_error *err,
+    const struct dispatch_result *d)
 {
 	struct launch *l = arg;
 
+	(void)status;
+	(void)err;
 	if (l->cancelled) {
 		struct aiterm_buf t = BUF_INIT;
 		json_t *sc = json_object();

@@ -41,17 +41,18 @@ struct agent_send {
 };
 
 static void
-agent_sent(void *arg, const struct dispatch_result *d)
+agent_sent(void *arg, int status, const struct aiterm_error *err,
+    const struct dispatch_result *d)
 {
 	struct agent_send *as = arg;
 	struct aiterm_buf text = BUF_INIT;
 	char cursor[48];
 	json_t *empty, *sc;
 
-	if (d->rc != 0) {
+	if (status != 0) {
 		parent_delivery_sent(&as->pd, d, &text, NULL);
 		buf_free(&text);
-		tool_call_fail(as->call, "pty_send: %s", d->error);
+		tool_call_fail(as->call, "pty_send: %s", error_msg(err));
 	} else if (as->w.wait) {
 		/* The answer in the same call. */
 		empty = json_object();
