@@ -290,15 +290,17 @@ spawn_done(void *arg)
 }
 
 static void
-probed(void *arg, const struct probe_result *r)
+probed(void *arg, int status, const struct aiterm_error *err,
+    const struct probe_result *r)
 {
 	struct launch *l = arg;
 
-	l->probe = *r;
-	if (!r->ok) {
-		fail(l, r->error);
+	if (status != 0) {
+		fail(l, error_msg(err));
 		return;
 	}
+	/* With status 0, r's err is unset: the copy owns nothing. */
+	l->probe = *r;
 	muxjob_run(spawn_work, spawn_done, l);
 }
 
