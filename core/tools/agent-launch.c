@@ -58,6 +58,7 @@ struct launch {
 static void
 launch_free(struct launch *l)
 {
+	error_clear(&l->pd.err);
 	error_clear(&l->err);
 	free(l->attach);
 	free(l->model);

@@ -41,6 +41,13 @@ struct agent_send {
 };
 
 static void
+agent_send_free(struct agent_send *as)
+{
+	error_clear(&as->pd.err);
+	free(as);
+}
+
+static void
 agent_sent(void *arg, int status, const struct aiterm_error *err,
     const struct dispatch_result *d)
 {
@@ -88,7 +95,7 @@ agent_sent(void *arg, int status, const struct aiterm_error *err,
 		buf_addc(&text, '\0');
 		tool_call_reply(as->call, buf_steal(&text, NULL), sc);
 	}
-	free(as);
+	agent_send_free(as);
 }
 
 /* AGT-SEND: an agent session's text is a turn, or joins the running one. */
@@ -110,17 +117,17 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 	if (harness_find(rec.harness, &as->h, &err) != 0) {
 		tool_call_fail(call, "pty_send: %s", error_msg(&err));
 		error_clear(&err);
-		free(as);
+		agent_send_free(as);
 	} else {
 		/* The answer comes back by itself unless it is awaited here. */
 		as->pd.lock_fd = -1;
 		origin = tool_call_origin(call);
 		if (w->wait ? parent_child_free(&origin, id, &err) != 0 :
 		    parent_delivery_begin(&as->pd, &origin, id) != 0) {
-			tool_call_fail(call, "pty_send: %s", w->wait ?
-			    error_msg(&err) : as->pd.error);
+			tool_call_fail(call, "pty_send: %s", error_msg(w->wait ?
+			    &err : &as->pd.err));
 			error_clear(&err);
-			free(as);
+			agent_send_free(as);
 			agent_record_free(&rec);
 			return true;
 		}
