@@ -103,15 +103,15 @@ reply(struct launch *l, const struct dispatch_result *d)
 	agent_record_read(l->id, &rec, NULL);
 	buf_printf(&t, "launched %s %s in %s (launch %s)\n", l->h.id,
 	    l->probe.version, l->id, rec.launch_id);
-	buf_printf(&t, "startup: %s", l->start.startup);
+	buf_printf(&t, "startup: %s", startup_state_name(l->start.state));
 	if (l->start.advanced[0] != '\0')
 		buf_printf(&t, " (advanced: %s)", l->start.advanced);
-	if (strcmp(l->start.startup, "exited") == 0 &&
+	if (l->start.state == STARTUP_EXITED &&
 	    l->start.exit_status >= 0)
 		buf_printf(&t, ", status %d", l->start.exit_status);
-	else if (strcmp(l->start.startup, "exited") == 0)
+	else if (l->start.state == STARTUP_EXITED)
 		buf_adds(&t, ", status unknown");	/* tmux lost it */
-	if (strcmp(l->start.startup, "ready") != 0)
+	if (l->start.state != STARTUP_READY)
 		buf_printf(&t, "; screen %s/%s",
 		    agent_state_name(l->start.verdict.state),
 		    l->start.verdict.reason);
@@ -121,7 +121,7 @@ reply(struct launch *l, const struct dispatch_result *d)
 	 * sandbox_startup_failed, Codex's config_error), not the core's
 	 * pane_exited or session_lost: its code, GROK_SANDBOX_STARTUP_FAILED.
 	 */
-	if (strcmp(l->start.startup, "exited") == 0 &&
+	if (l->start.state == STARTUP_EXITED &&
 	    l->start.verdict.reason != NULL &&
 	    strcmp(l->start.verdict.reason, "pane_exited") != 0 &&
 	    strcmp(l->start.verdict.reason, "session_lost") != 0) {
@@ -141,9 +141,10 @@ reply(struct launch *l, const struct dispatch_result *d)
 		buf_printf(&t, "%s\n", l->start.screen_tail);
 	sc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "session_id",
 	    l->id, "launch_id", rec.launch_id, "harness", l->h.id, "version",
-	    l->probe.version, "startup", l->start.startup, "screen",
-	    agent_state_name(l->start.verdict.state), "attach", attach);
-	if (strcmp(l->start.startup, "exited") == 0)
+	    l->probe.version, "startup", startup_state_name(l->start.state),
+	    "screen", agent_state_name(l->start.verdict.state), "attach",
+	    attach);
+	if (l->start.state == STARTUP_EXITED)
 		json_object_set_new(sc, "exit_status",
 		    json_integer(l->start.exit_status));
 	if (code[0] != '\0')
@@ -174,7 +175,7 @@ reply(struct launch *l, const struct dispatch_result *d)
 
 		buf_printf(&t, "prompt: %s\n", what);
 		json_object_set_new(sc, "dispatch", json_string(what));
-		if (strcmp(l->start.startup, "ready") == 0)
+		if (l->start.state == STARTUP_READY)
 			buf_printf(&t, "send: pty_send session_id=%s text=...\n",
 			    l->id);
 	}
@@ -220,7 +221,7 @@ started(void *arg, const struct startup_result *r)
 
 	l->startup = NULL;
 	l->start = *r;
-	if (strcmp(r->startup, "ready") != 0 || l->prompt == NULL) {
+	if (r->state != STARTUP_READY || l->prompt == NULL) {
 		if (l->prompt != NULL && agent_record_read(l->id, &rec,
 		    &err) == 0) {
 			rec.dispatch = DISPATCH_NOT_SENT;
