@@ -21,7 +21,8 @@ enum startup_state {
 	STARTUP_NEEDS_USER,
 	STARTUP_APPROVAL,
 	STARTUP_RATE_LIMITED,
-	STARTUP_NOT_READY,		/* the deadline passed */
+	/* The deadline passed, or a look or a key failed. */
+	STARTUP_NOT_READY,
 	STARTUP_STATE_COUNT
 };
 
