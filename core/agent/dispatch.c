@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 #define SETTLE_MS	60
 /* How long a dismissed card gets to leave the screen. */
 #define CARD_SETTLE_MS	800
+/* A failure's message is cut at this many bytes, as it always was. */
+#define ERROR_MAX	1023
 
 struct dispatch {
 	const struct harness	*h;
@@ -96,6 +99,7 @@ d_free(struct dispatch *d)
 {
 	if (d->open > 0 || d->jobs > 0)
 		return;
+	error_clear(&d->r.err);
 	error_clear(&d->err);
 	free(d->retarget);
 	free(d->lock);
@@ -121,7 +125,7 @@ d_end(struct dispatch *d)
 	if (d->done)
 		return;
 	d->done = true;
-	if (d->r.rc == 0 && d->r.route == ROUTE_NEW_TURN &&
+	if (d->r.status == 0 && d->r.route == ROUTE_NEW_TURN &&
 	    agent_record_read(d->session, &rec, &err) == 0) {
 		if (rec.turn == d->r.turn) {
 			rec.dispatch = d->r.dispatch;
@@ -132,7 +136,8 @@ d_end(struct dispatch *d)
 		agent_record_free(&rec);
 	}
 	error_clear(&err);
-	d->cb(d->arg, &d->r);
+	d->cb(d->arg, d->r.status, d->r.status == 0 ? NULL : &d->r.err,
+	    &d->r);
 	if (d->transcript != NULL)
 		path_watch_stop(d->transcript);
 	uv_timer_stop(&d->look);
@@ -146,12 +151,18 @@ d_end(struct dispatch *d)
 	uv_close((uv_handle_t *)&d->watch, d_closed);
 }
 
-static void
-d_fail(struct dispatch *d, const char *what)
+/* The result's err (at most ERROR_MAX bytes), then the end. */
+static void __attribute__((format(printf, 2, 3)))
+d_fail(struct dispatch *d, const char *fmt, ...)
 {
-	d->r.rc = -1;
-	if (what != d->r.error)
-		snprintf(d->r.error, sizeof d->r.error, "%s", what);
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(&d->r.err, fmt, ap);
+	va_end(ap);
+	if (strlen(d->r.err.msg) > ERROR_MAX)
+		d->r.err.msg[ERROR_MAX] = '\0';
+	d->r.status = -1;
 	d_end(d);
 }
 
@@ -256,28 +267,26 @@ on_deadline(uv_timer_t *t)
 
 /* The steer's check (ADR 0012): taken, or the code that says why not. */
 static void
-steered(void *arg, int rc, const char *error)
+steered(void *arg, int status, const struct aiterm_error *err)
 {
 	struct dispatch *d = arg;
 
-	if (rc != 0)
-		d_fail(d, error);
+	if (status != 0)
+		d_fail(d, "%s", error_msg(err));
 	else
 		d_end(d);
 }
 
 static void
-typed(void *arg, int rc, const char *error)
+typed(void *arg, int status, const struct aiterm_error *err)
 {
 	struct dispatch *d = arg;
 	struct agent_record rec;
 	char *log, *target;
 
 	lock_release(d->lock, NULL);
-	if (rc != 0) {
-		snprintf(d->r.error, sizeof d->r.error, "typing into the agent "
-		    "failed: %s", error);
-		d_fail(d, d->r.error);
+	if (status != 0) {
+		d_fail(d, "typing into the agent failed: %s", error_msg(err));
 		return;
 	}
 	if (d->r.route == ROUTE_STEERED) {
@@ -346,13 +355,11 @@ card_done(void *arg)
 	lock_release(d->lock, NULL);
 	if (d->still) {
 		harness_code_prefix(d->h, code, sizeof code);
-		snprintf(d->r.error, sizeof d->r.error, "%s_RATE_LIMIT_RECOVERY_"
-		    "FAILED: the usage-limit card was dismissed once and is "
-		    "still shown; nothing was sent (pty_read screen=true shows "
-		    "it)", code);
-		d_fail(d, d->r.error);
+		d_fail(d, "%s_RATE_LIMIT_RECOVERY_FAILED: the usage-limit "
+		    "card was dismissed once and is still shown; nothing was "
+		    "sent (pty_read screen=true shows it)", code);
 	} else
-		d_fail(d, error_msg(&d->err));
+		d_fail(d, "%s", error_msg(&d->err));
 	error_clear(&d->err);
 }
 
@@ -367,18 +374,16 @@ on_card(uv_timer_t *t)
 
 /* The card's keys went in: it gets a moment to leave. */
 static void
-dismissed(void *arg, int rc, const char *error)
+dismissed(void *arg, int status, const struct aiterm_error *err)
 {
 	struct dispatch *d = arg;
 	char code[32];
 
-	if (rc != 0) {
+	if (status != 0) {
 		harness_code_prefix(d->h, code, sizeof code);
 		lock_release(d->lock, NULL);
-		snprintf(d->r.error, sizeof d->r.error, "%s_RATE_LIMIT_RECOVERY_"
-		    "FAILED: pressing the card's keys failed: %s; nothing was "
-		    "sent", code, error);
-		d_fail(d, d->r.error);
+		d_fail(d, "%s_RATE_LIMIT_RECOVERY_FAILED: pressing the card's "
+		    "keys failed: %s; nothing was sent", code, error_msg(err));
 		return;
 	}
 	uv_timer_start(&d->card, on_card, CARD_SETTLE_MS, 0);
@@ -573,7 +578,7 @@ route_done(void *arg)
 	agent_record_free(&d->rec);
 	if (d->rc != 0) {
 		lock_release(d->lock, NULL);
-		d_fail(d, error_msg(&d->err));
+		d_fail(d, "%s", error_msg(&d->err));
 		error_clear(&d->err);
 	} else if (d->r.route == ROUTE_RECOVERY)
 		agent_input_play(d->session, d->steps, NULL, 0, dismissed, d);
@@ -609,7 +614,7 @@ agent_dispatch(const struct harness *h, const char *session, const char *text,
 	d->len = len;
 	d->lock = session_path(session, "send.lock");
 	if (agent_record_read(session, &rec, &err) != 0) {
-		d_fail(d, error_msg(&err));
+		d_fail(d, "%s", error_msg(&err));
 		error_clear(&err);
 		return;
 	}
@@ -624,7 +629,7 @@ agent_dispatch(const struct harness *h, const char *session, const char *text,
 			error_set(&err, "stale send lock %s (pid %ld is gone); "
 			    "pty_close the session to recover", d->lock,
 			    owner.pid);
-		d_fail(d, error_msg(&err));
+		d_fail(d, "%s", error_msg(&err));
 		goto out;
 	}
 	/* The record goes with the job, which routes on the worker. */

@@ -19,6 +19,7 @@
 
 #include "agent/harness.h"
 #include "agent/record.h"
+#include "util/error.h"
 
 /* How long a dispatch looks for start evidence. */
 #define DISPATCH_CONFIRM_MS	5000
@@ -33,9 +34,13 @@ enum dispatch_route {
 
 const char	*dispatch_route_name(enum dispatch_route r);
 
+/*
+ * The result, the dispatch's own: its err is cleared once the callback
+ * returns, so a copy of it must not keep err.
+ */
 struct dispatch_result {
-	int			 rc;		/* 0, or -1 with error */
-	char			 error[1024];
+	int			 status;	/* 0, or -1 with err */
+	struct aiterm_error	 err;
 	enum dispatch_route	 route;
 	/* A card dismissed before the text went in ("..._dismissed"), or "". */
 	char			 recovered[64];
@@ -45,7 +50,13 @@ struct dispatch_result {
 	unsigned		 index;		/* its turn in the transcript */
 };
 
-typedef void (*dispatch_cb)(void *arg, const struct dispatch_result *r);
+/*
+ * status 0 with err NULL, or -1 with err; r holds the same (r->status,
+ * r->err) for a caller that hands the result on.  err and r are borrowed
+ * for the call.
+ */
+typedef void (*dispatch_cb)(void *arg, int status,
+    const struct aiterm_error *err, const struct dispatch_result *r);
 
 /* Calls cb once, from the loop. */
 void	agent_dispatch(const struct harness *h, const char *session,

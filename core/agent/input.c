@@ -89,9 +89,9 @@ play_closed(uv_handle_t *h)
 }
 
 static void
-finish(struct play *pl, int rc, const char *why)
+finish(struct play *pl, int status, const struct aiterm_error *err)
 {
-	pl->cb(pl->arg, rc, why);
+	pl->cb(pl->arg, status, err);
 	uv_close((uv_handle_t *)&pl->timer, play_closed);
 }
 
@@ -124,7 +124,7 @@ steps_done(void *arg)
 	struct play *pl = arg;
 
 	if (pl->rc != 0) {
-		finish(pl, -1, error_msg(&pl->err));
+		finish(pl, -1, &pl->err);
 		error_clear(&pl->err);
 		return;
 	}

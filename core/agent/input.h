@@ -9,9 +9,14 @@
 #include <stddef.h>
 
 #include "aiterm/plugin.h"
+#include "util/error.h"
 
-/* rc 0, or -1 with error (the step that failed). */
-typedef void (*input_cb)(void *arg, int rc, const char *error);
+/*
+ * status 0 with err NULL, or -1 with err (the step that failed); err is
+ * borrowed for the call.
+ */
+typedef void (*input_cb)(void *arg, int status,
+    const struct aiterm_error *err);
 
 /* Calls cb once, from the loop when a pause is in the steps. */
 void	agent_input_play(const char *session,

@@ -49,24 +49,33 @@ mtime_ns(const char *path)
 	    st.st_mtim.tv_nsec;
 }
 
-/* ok when the version is known and not older than the plugin's minimum. */
+/*
+ * Status 0 when the version is known and not older than the plugin's
+ * minimum; else it stays -1, with err.
+ */
 static void
 judge(const struct aiterm_harness_ops *ops, const char *id,
     struct probe_result *r)
 {
-	if (r->error[0] != '\0')
+	if (r->err.msg != NULL)
 		return;
 	if (r->version[0] == '\0') {
-		snprintf(r->error, sizeof r->error, "%s: cannot read its "
-		    "version", r->binary);
+		error_set(&r->err, "%s: cannot read its version", r->binary);
 	} else if (ops->min_version != NULL &&
 	    harness_version_cmp(r->version, ops->min_version) < 0) {
-		snprintf(r->error, sizeof r->error, "%s is version %s; the %s "
-		    "harness needs %s or newer", r->binary, r->version, id,
-		    ops->min_version);
+		error_set(&r->err, "%s is version %s; the %s harness needs %s "
+		    "or newer", r->binary, r->version, id, ops->min_version);
 	} else {
-		r->ok = 1;
+		r->status = 0;
 	}
+}
+
+/* The callback, then the result's err goes. */
+static void
+report(probe_cb cb, void *arg, struct probe_result *r)
+{
+	cb(arg, r->status, r->status == 0 ? NULL : &r->err, r);
+	error_clear(&r->err);
 }
 
 static void
@@ -76,7 +85,7 @@ closed(uv_handle_t *handle)
 
 	if (--p->open > 0)
 		return;
-	p->cb(p->arg, &p->r);
+	report(p->cb, p->arg, &p->r);
 	buf_free(&p->output);
 	free(p);
 }
@@ -91,12 +100,11 @@ finish(struct probe *p)
 		return;
 	p->finished = true;
 	if (p->timed_out) {
-		snprintf(p->r.error, sizeof p->r.error, "%s %s gave no answer "
-		    "in %d ms", p->r.binary, p->ops->version_args[0],
-		    PROBE_DEADLINE_MS);
+		error_set(&p->r.err, "%s %s gave no answer in %d ms",
+		    p->r.binary, p->ops->version_args[0], PROBE_DEADLINE_MS);
 	} else if (p->term_signal != 0 || p->status != 0) {
-		snprintf(p->r.error, sizeof p->r.error, "%s %s failed (%s %d): "
-		    "%.300s", p->r.binary, p->ops->version_args[0],
+		error_set(&p->r.err, "%s %s failed (%s %d): %.300s",
+		    p->r.binary, p->ops->version_args[0],
 		    p->term_signal != 0 ? "signal" : "status",
 		    p->term_signal != 0 ? p->term_signal : (int)p->status,
 		    buf_str(&p->output));
@@ -192,13 +200,14 @@ harness_probe(const struct harness *h, probe_cb cb, void *arg)
 	int rc;
 
 	memset(&now, 0, sizeof now);
+	now.status = -1;
 	for (i = 0; h->ops->binaries[i] != NULL && found == NULL; i++)
 		found = path_search(h->ops->binaries[i]);
 	if (found == NULL) {
-		snprintf(now.error, sizeof now.error, "%s is not installed: no "
-		    "%s on PATH (%.400s)", h->id, h->ops->binaries[0],
+		error_set(&now.err, "%s is not installed: no %s on PATH "
+		    "(%.400s)", h->id, h->ops->binaries[0],
 		    getenv("PATH") != NULL ? getenv("PATH") : "");
-		cb(arg, &now);
+		report(cb, arg, &now);
 		return;
 	}
 	snprintf(now.binary, sizeof now.binary, "%s", found);
@@ -206,9 +215,10 @@ harness_probe(const struct harness *h, probe_cb cb, void *arg)
 	if ((c = cached(now.binary, mtime_ns(now.binary))) != NULL) {
 		snprintf(now.version, sizeof now.version, "%s", c->version);
 		judge(h->ops, h->id, &now);
-		cb(arg, &now);
+		report(cb, arg, &now);
 		return;
 	}
+	/* No err is set yet: p->r takes none with it. */
 	p = xcalloc(1, sizeof *p);
 	p->ops = h->ops;
 	snprintf(p->id, sizeof p->id, "%s", h->id);
@@ -240,8 +250,8 @@ harness_probe(const struct harness *h, probe_cb cb, void *arg)
 	rc = uv_spawn(core_loop(), &p->proc, &o);
 	free(args);
 	if (rc != 0) {
-		snprintf(p->r.error, sizeof p->r.error, "cannot start %s: %s",
-		    p->r.binary, uv_strerror(rc));
+		error_set(&p->r.err, "cannot start %s: %s", p->r.binary,
+		    uv_strerror(rc));
 		p->finished = true;
 		uv_close((uv_handle_t *)&p->timer, closed);
 		uv_close((uv_handle_t *)&p->out, closed);

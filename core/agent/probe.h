@@ -10,17 +10,29 @@
 #include <limits.h>
 
 #include "agent/harness.h"
+#include "util/error.h"
 
 #define PROBE_DEADLINE_MS	20000
 
+/*
+ * The result, the probe's own: its err is cleared once the callback
+ * returns, so a copy must not keep err (one made when status is 0 holds
+ * none).
+ */
 struct probe_result {
-	int	ok;			/* found, version read, not too old */
-	char	binary[PATH_MAX];	/* "" when not found */
-	char	version[64];		/* "" when unknown */
-	char	error[PATH_MAX + 1024];	/* why not ok */
+	/* 0: found, its version read and not too old; else -1 with err. */
+	int			 status;
+	struct aiterm_error	 err;
+	char			 binary[PATH_MAX];	/* "" when not found */
+	char			 version[64];		/* "" when unknown */
 };
 
-typedef void (*probe_cb)(void *arg, const struct probe_result *r);
+/*
+ * status 0 with err NULL, or -1 with err; r holds the same (r->status,
+ * r->err).  err and r are borrowed for the call.
+ */
+typedef void (*probe_cb)(void *arg, int status,
+    const struct aiterm_error *err, const struct probe_result *r);
 
 /* Calls cb once, later from the loop or at once (a cached or no binary). */
 void	harness_probe(const struct harness *h, probe_cb cb, void *arg);

@@ -70,6 +70,22 @@ struct startup {
 	long			 pane_pid;
 };
 
+static const char *const state_names[STARTUP_STATE_COUNT] = {
+	[STARTUP_READY] = "ready",
+	[STARTUP_ONBOARDING] = "vendor_onboarding_required",
+	[STARTUP_EXITED] = "exited",
+	[STARTUP_NEEDS_USER] = "needs_user",
+	[STARTUP_APPROVAL] = "approval",
+	[STARTUP_RATE_LIMITED] = "rate_limited",
+	[STARTUP_NOT_READY] = "not_ready",
+};
+
+const char *
+startup_state_name(enum startup_state s)
+{
+	return (unsigned)s < STARTUP_STATE_COUNT ? state_names[s] : "?";
+}
+
 /*
  * Freed once its handles are closed, no play is under way (typed() comes
  * then) and no job holds it.
@@ -106,11 +122,11 @@ stop(struct startup *s)
 }
 
 static void
-end(struct startup *s, const char *startup)
+end(struct startup *s, enum startup_state state)
 {
 	if (s->done)
 		return;
-	s->r.startup = startup;
+	s->r.state = state;
 	s->r.ms = session_now_ms() - s->t0;
 	s->cb(s->arg, &s->r);
 	stop(s);
@@ -214,7 +230,7 @@ out:
 static void schedule(struct startup *s, unsigned ms);
 
 static void
-typed(void *arg, int rc, const char *error)
+typed(void *arg, int status, const struct aiterm_error *err)
 {
 	struct startup *s = arg;
 
@@ -223,10 +239,11 @@ typed(void *arg, int rc, const char *error)
 		s_free(s);
 		return;
 	}
-	if (rc != 0) {
+	if (status != 0) {
 		snprintf(s->r.screen_tail, sizeof s->r.screen_tail,
-		    "typing into the start-up screen failed: %s", error);
-		end(s, "not_ready");
+		    "typing into the start-up screen failed: %s",
+		    error_msg(err));
+		end(s, STARTUP_NOT_READY);
 		return;
 	}
 	schedule(s, SETTLE_MS);
@@ -263,7 +280,7 @@ advance(struct startup *s, const struct aiterm_screen_verdict *v)
 		return;
 	}
 	if (keys == NULL || ++s->advances > ADVANCE_MAX) {
-		end(s, "needs_user");
+		end(s, STARTUP_NEEDS_USER);
 		return;
 	}
 	snprintf(s->answered, sizeof s->answered, "%s", v->dialog);
@@ -308,7 +325,7 @@ look_done(void *arg)
 		snprintf(s->r.screen_tail, sizeof s->r.screen_tail, "%s",
 		    error_msg(&s->look_err));
 		error_clear(&s->look_err);
-		end(s, "not_ready");
+		end(s, STARTUP_NOT_READY);
 		return;
 	}
 	s->r.verdict = scr.verdict;
@@ -321,16 +338,16 @@ look_done(void *arg)
 		s->r.exit_status = scr.pane.dead_status;
 		log_tail(s->session, s->r.screen_tail, sizeof s->r.screen_tail);
 		named_end(s);
-		end(s, "exited");
+		end(s, STARTUP_EXITED);
 		break;
 	case AITERM_SCREEN_ONBOARDING:
-		end(s, "vendor_onboarding_required");
+		end(s, STARTUP_ONBOARDING);
 		break;
 	case AITERM_SCREEN_RATE_LIMITED:
-		end(s, "rate_limited");
+		end(s, STARTUP_RATE_LIMITED);
 		break;
 	case AITERM_SCREEN_APPROVAL:
-		end(s, "approval");
+		end(s, STARTUP_APPROVAL);
 		break;
 	case AITERM_SCREEN_BLOCKING_DIALOG:
 		s->ready_once = false;
@@ -339,7 +356,7 @@ look_done(void *arg)
 	case AITERM_SCREEN_INPUT_READY:
 		/* Seen twice, READY_CONFIRM_MS apart: not a passing frame. */
 		if (s->ready_once)
-			end(s, "ready");
+			end(s, STARTUP_READY);
 		else {
 			s->ready_once = true;
 			schedule(s, READY_CONFIRM_MS);
@@ -411,8 +428,8 @@ on_deadline(uv_timer_t *t)
 {
 	struct startup *s = t->data;
 
-	end(s, s->r.verdict.state == AITERM_SCREEN_INPUT_READY ? "ready" :
-	    "not_ready");
+	end(s, s->r.verdict.state == AITERM_SCREEN_INPUT_READY ?
+	    STARTUP_READY : STARTUP_NOT_READY);
 }
 
 /* The CLI's process, named by the multiplexer (its thread). */
@@ -449,7 +466,7 @@ agent_startup_begin(const struct harness *h, const char *session,
 	s->arg = arg;
 	s->t0 = session_now_ms();
 	s->r.exit_status = -1;
-	s->r.startup = "not_ready";
+	s->r.state = STARTUP_NOT_READY;
 	uv_timer_init(core_loop(), &s->look);
 	uv_timer_init(core_loop(), &s->deadline);
 	uv_fs_event_init(core_loop(), &s->watch);

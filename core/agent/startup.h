@@ -13,10 +13,23 @@
 
 #define STARTUP_DEFAULT_MS	30000
 
+/* How a start-up ended; one name each (the receipt's "startup"). */
+enum startup_state {
+	STARTUP_READY,
+	STARTUP_ONBOARDING,		/* vendor_onboarding_required */
+	STARTUP_EXITED,
+	STARTUP_NEEDS_USER,
+	STARTUP_APPROVAL,
+	STARTUP_RATE_LIMITED,
+	/* The deadline passed, or a look or a key failed. */
+	STARTUP_NOT_READY,
+	STARTUP_STATE_COUNT
+};
+
+const char	*startup_state_name(enum startup_state s);
+
 struct startup_result {
-	/* ready, vendor_onboarding_required, exited, needs_user, approval,
-	 * rate_limited, not_ready (the deadline passed) */
-	const char			*startup;
+	enum startup_state		 state;
 	struct aiterm_screen_verdict	 verdict;	/* the last look */
 	int				 exit_status;	/* exited; -1 unknown */
 	char				 advanced[256];	/* dialogs passed */

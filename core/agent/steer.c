@@ -37,36 +37,40 @@ closed(uv_handle_t *h)
 }
 
 static void
-finish(struct steer *s, int rc, const char *error)
+finish(struct steer *s, int status, const struct aiterm_error *err)
 {
-	s->cb(s->arg, rc, error);
+	s->cb(s->arg, status, err);
 	uv_close((uv_handle_t *)&s->look, closed);
 }
 
-/* The failure at the end of the window, by what was seen last. */
+/*
+ * The failure at the end of the window, by what was seen last.  Each
+ * message is well under the 512 bytes it was once cut at (a code of at
+ * most 31 bytes, s->why of at most 127).
+ */
 static void
 fail(struct steer *s)
 {
-	char code[32], msg[512];
+	struct aiterm_error err = ERROR_INIT;
+	char code[32];
 
 	harness_code_prefix(s->h, code, sizeof code);
 	if (s->seen == SEEN_TYPED)
-		snprintf(msg, sizeof msg, "%s_STEER_NOT_TAKEN: the text is "
-		    "still in the agent's input box %u ms after the steer; it "
-		    "was not added to the running turn %u (pty_read "
-		    "screen=true shows it)", code, AITERM_STEER_CHECK_MS,
-		    s->turn);
+		error_set(&err, "%s_STEER_NOT_TAKEN: the text is still in the "
+		    "agent's input box %u ms after the steer; it was not "
+		    "added to the running turn %u (pty_read screen=true "
+		    "shows it)", code, AITERM_STEER_CHECK_MS, s->turn);
 	else if (s->seen == SEEN_QUEUED)
-		snprintf(msg, sizeof msg, "%s_STEER_UNCONFIRMED: the text "
-		    "still waits in the agent's queue %u ms after the steer; "
-		    "it is not part of the running turn %u yet (pty_read "
-		    "screen=true shows it)", code, AITERM_STEER_CHECK_MS,
-		    s->turn);
+		error_set(&err, "%s_STEER_UNCONFIRMED: the text still waits "
+		    "in the agent's queue %u ms after the steer; it is not "
+		    "part of the running turn %u yet (pty_read screen=true "
+		    "shows it)", code, AITERM_STEER_CHECK_MS, s->turn);
 	else
-		snprintf(msg, sizeof msg, "%s_STEER_UNCONFIRMED: no readable "
-		    "screen showed the text taken within %u ms (%s)", code,
+		error_set(&err, "%s_STEER_UNCONFIRMED: no readable screen "
+		    "showed the text taken within %u ms (%s)", code,
 		    AITERM_STEER_CHECK_MS, s->why);
-	finish(s, -1, msg);
+	finish(s, -1, &err);
+	error_clear(&err);
 }
 
 /*

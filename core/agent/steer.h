@@ -10,9 +10,14 @@
 #define AITERM_AGENT_STEER_H
 
 #include "agent/harness.h"
+#include "util/error.h"
 
-/* rc 0 when taken, else -1 with error (the code first); called once. */
-typedef void (*steer_cb)(void *arg, int rc, const char *error);
+/*
+ * Called once: status 0 (err NULL) when taken, else -1 with err (the code
+ * first), borrowed for the call.
+ */
+typedef void (*steer_cb)(void *arg, int status,
+    const struct aiterm_error *err);
 
 void	agent_steer_check(const struct harness *h, const char *session,
 	    unsigned turn, steer_cb cb, void *arg);

@@ -16,6 +16,9 @@
 #define AITERM_BINDIR "/usr/local/bin"
 #endif
 
+/* Why a dispatch has no record is cut at this many bytes, as it was. */
+#define WHY_MAX	319
+
 /*
  * The call's parent into d (its receiver's kind, or "wait", and what the
  * call tells of it); its receiver (NULL: none, the waiter).  With
@@ -47,6 +50,14 @@ parent_delivery_check(const struct call_origin *o, struct aiterm_error *err)
 	return parent_of_call(o, true, &d, &r, err);
 }
 
+/* Why there is no record: err, cut at WHY_MAX bytes, into p->err. */
+static void
+no_record(struct parent_delivery *p, struct aiterm_error *err)
+{
+	error_set(&p->err, "%.*s", WHY_MAX, error_msg(err));
+	error_clear(err);
+}
+
 int
 parent_delivery_begin(struct parent_delivery *p, const struct call_origin *o,
     const char *session)
@@ -72,13 +83,11 @@ parent_delivery_begin(struct parent_delivery *p, const struct call_origin *o,
 without:
 	/* The waiter can be done without; a receiver's promise cannot. */
 	if (p->r == NULL) {
-		snprintf(p->error, sizeof p->error, "%s", error_msg(&err));
-		error_clear(&err);
+		no_record(p, &err);
 		return 0;
 	}
 refuse:
-	snprintf(p->error, sizeof p->error, "%s", error_msg(&err));
-	error_clear(&err);
+	no_record(p, &err);
 	return -1;
 }
 
@@ -149,12 +158,13 @@ parent_delivery_sent(struct parent_delivery *p,
 	char cursor[sizeof p->d.cursor];
 
 	if (p->lock_fd < 0) {
-		if (d->rc == 0 && p->error[0] != '\0')
-			buf_printf(text, "delivery: none (%s)\n", p->error);
+		if (d->status == 0 && p->err.msg != NULL)
+			buf_printf(text, "delivery: none (%s)\n",
+			    error_msg(&p->err));
 		return;
 	}
 	/* Nothing sent, or joined a running turn: no new boundary. */
-	if (d->rc != 0 || d->route == ROUTE_STEERED) {
+	if (d->status != 0 || d->route == ROUTE_STEERED) {
 		delivery_abandon(&p->d, p->lock_fd);
 		p->lock_fd = -1;
 		return;

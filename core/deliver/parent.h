@@ -14,17 +14,24 @@
 #include "deliver/receiver.h"
 #include "deliver/store.h"
 #include "util/buf.h"
+#include "util/error.h"
 
+/*
+ * err is set by parent_delivery_begin only; whoever holds p clears it
+ * (error_clear) once, when p goes.
+ */
 struct parent_delivery {
 	struct delivery	 d;
 	const struct aiterm_receiver_ops *r;	/* NULL: the waiter */
 	int		 lock_fd;	/* -1: no record */
-	char		 error[320];	/* why there is none */
+	struct aiterm_error err;	/* why there is none */
 };
 
 /*
- * Before anything is sent: the record.  -1 (p->error says why) when the
- * parent's receiver cannot take the answer: nothing may be sent then.
+ * Before anything is sent: the record (p is overwritten: its err must be
+ * unset).  -1 (p->err says why) when the parent's receiver cannot take
+ * the answer: nothing may be sent then.  With 0 and no record, p->err
+ * says why there is none.
  */
 int	parent_delivery_begin(struct parent_delivery *p,
 	    const struct call_origin *o, const char *session);

@@ -322,9 +322,9 @@ job_closed(uv_handle_t *h)
 
 /* The job is over: its callback, then its timer and memory go. */
 static void
-job_end(struct send_job *j, int rc, const char *error)
+job_end(struct send_job *j, int status, const struct aiterm_error *err)
 {
-	j->cb(j->arg, rc, &j->out, rc == 0 ? NULL : error);
+	j->cb(j->arg, status, status == 0 ? NULL : err, &j->out);
 	uv_timer_stop(&j->timer);
 	uv_close((uv_handle_t *)&j->timer, job_closed);
 }
@@ -361,7 +361,7 @@ locked_done(void *arg)
 {
 	struct send_job *j = arg;
 
-	job_end(j, j->rc, error_msg(&j->err));
+	job_end(j, j->rc, &j->err);
 }
 
 /* Try the lock once: 1 when the job ended or went on, 0 to try again. */
@@ -392,7 +392,7 @@ job_try(struct send_job *j)
 		error_set(&err, "session busy: another sender (pid %ld) holds "
 		    "%s", owner.pid, j->lock);
 	}
-	job_end(j, -1, error_msg(&err));
+	job_end(j, -1, &err);
 	error_clear(&err);
 	return 1;
 }
@@ -431,7 +431,7 @@ prepare_done(void *arg)
 	struct send_job *j = arg;
 
 	if (j->rc != 0) {
-		job_end(j, -1, error_msg(&j->err));
+		job_end(j, -1, &j->err);
 		return;
 	}
 	j->lock = session_path(j->req.session, "send.lock");
@@ -459,7 +459,7 @@ send_text_async(const struct send_request *req, send_cb cb, void *arg)
 		error_set(&err, "text is %zu bytes; the limit is %d bytes (64 "
 		    "KiB): split it or write it to a file first", req->len,
 		    SEND_MAX_BYTES);
-		job_end(j, -1, error_msg(&err));
+		job_end(j, -1, &err);
 		error_clear(&err);
 		return;
 	}

@@ -48,11 +48,11 @@ struct send_outcome {
 };
 
 /*
- * Called once with the outcome (rc 0), or rc -1 and the error's text;
- * out and error are valid only during the call.
+ * Called once: status 0 with err NULL and the outcome, or -1 with err;
+ * err and out are borrowed for the call.
  */
-typedef void (*send_cb)(void *arg, int rc, struct send_outcome *out,
-    const char *error);
+typedef void (*send_cb)(void *arg, int status,
+    const struct aiterm_error *err, struct send_outcome *out);
 
 /*
  * Send req's text (its strings are copied).  When another sender holds

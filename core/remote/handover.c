@@ -96,6 +96,7 @@ remote_handover(const struct call_origin *origin, const char *host,
 	replace_line(result, p.d.remote_id, buf_str(&line));
 	taken = true;
 out:
+	error_clear(&p.err);
 	error_clear(&err);
 	buf_free(&line);
 	return taken;

@@ -294,14 +294,14 @@ an_deadline(uv_timer_t *t)
 }
 
 static void
-answered(void *arg, int rc, const char *error)
+answered(void *arg, int status, const struct aiterm_error *err)
 {
 	struct answer *an = arg;
 	char *log;
 
-	if (rc != 0) {
+	if (status != 0) {
 		tool_call_fail(an->call, "approval: typing the answer failed: "
-		    "%s", error);
+		    "%s", error_msg(err));
 		an->done = true;
 		lock_release(an->lock, NULL);
 		uv_close((uv_handle_t *)&an->watch, an_closed);

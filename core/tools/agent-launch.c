@@ -58,6 +58,7 @@ struct launch {
 static void
 launch_free(struct launch *l)
 {
+	error_clear(&l->pd.err);
 	error_clear(&l->err);
 	free(l->attach);
 	free(l->model);
@@ -102,15 +103,15 @@ reply(struct launch *l, const struct dispatch_result *d)
 	agent_record_read(l->id, &rec, NULL);
 	buf_printf(&t, "launched %s %s in %s (launch %s)\n", l->h.id,
 	    l->probe.version, l->id, rec.launch_id);
-	buf_printf(&t, "startup: %s", l->start.startup);
+	buf_printf(&t, "startup: %s", startup_state_name(l->start.state));
 	if (l->start.advanced[0] != '\0')
 		buf_printf(&t, " (advanced: %s)", l->start.advanced);
-	if (strcmp(l->start.startup, "exited") == 0 &&
+	if (l->start.state == STARTUP_EXITED &&
 	    l->start.exit_status >= 0)
 		buf_printf(&t, ", status %d", l->start.exit_status);
-	else if (strcmp(l->start.startup, "exited") == 0)
+	else if (l->start.state == STARTUP_EXITED)
 		buf_adds(&t, ", status unknown");	/* tmux lost it */
-	if (strcmp(l->start.startup, "ready") != 0)
+	if (l->start.state != STARTUP_READY)
 		buf_printf(&t, "; screen %s/%s",
 		    agent_state_name(l->start.verdict.state),
 		    l->start.verdict.reason);
@@ -120,7 +121,7 @@ reply(struct launch *l, const struct dispatch_result *d)
 	 * sandbox_startup_failed, Codex's config_error), not the core's
 	 * pane_exited or session_lost: its code, GROK_SANDBOX_STARTUP_FAILED.
 	 */
-	if (strcmp(l->start.startup, "exited") == 0 &&
+	if (l->start.state == STARTUP_EXITED &&
 	    l->start.verdict.reason != NULL &&
 	    strcmp(l->start.verdict.reason, "pane_exited") != 0 &&
 	    strcmp(l->start.verdict.reason, "session_lost") != 0) {
@@ -140,14 +141,15 @@ reply(struct launch *l, const struct dispatch_result *d)
 		buf_printf(&t, "%s\n", l->start.screen_tail);
 	sc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "session_id",
 	    l->id, "launch_id", rec.launch_id, "harness", l->h.id, "version",
-	    l->probe.version, "startup", l->start.startup, "screen",
-	    agent_state_name(l->start.verdict.state), "attach", attach);
-	if (strcmp(l->start.startup, "exited") == 0)
+	    l->probe.version, "startup", startup_state_name(l->start.state),
+	    "screen", agent_state_name(l->start.verdict.state), "attach",
+	    attach);
+	if (l->start.state == STARTUP_EXITED)
 		json_object_set_new(sc, "exit_status",
 		    json_integer(l->start.exit_status));
 	if (code[0] != '\0')
 		json_object_set_new(sc, "code", json_string(code));
-	if (d != NULL && d->rc == 0) {
+	if (d != NULL && d->status == 0) {
 		agent_event_cursor(d->turn, d->index, cursor, sizeof cursor);
 		buf_printf(&t, "prompt: %s%s%s%s, turn %u, event_cursor %s\n",
 		    agent_dispatch_name(d->dispatch),
@@ -165,7 +167,7 @@ reply(struct launch *l, const struct dispatch_result *d)
 			    json_string(d->confirmed_by));
 	} else if (d != NULL) {
 		parent_delivery_sent(&l->pd, d, &t, sc);
-		buf_printf(&t, "prompt: not_sent (%s)\n", d->error);
+		buf_printf(&t, "prompt: not_sent (%s)\n", error_msg(&d->err));
 		json_object_set_new(sc, "dispatch", json_string("not_sent"));
 	} else {
 		const char *what = l->prompt != NULL ? "not_sent" :
@@ -173,7 +175,7 @@ reply(struct launch *l, const struct dispatch_result *d)
 
 		buf_printf(&t, "prompt: %s\n", what);
 		json_object_set_new(sc, "dispatch", json_string(what));
-		if (strcmp(l->start.startup, "ready") == 0)
+		if (l->start.state == STARTUP_READY)
 			buf_printf(&t, "send: pty_send session_id=%s text=...\n",
 			    l->id);
 	}
@@ -183,11 +185,18 @@ reply(struct launch *l, const struct dispatch_result *d)
 	launch_free(l);
 }
 
+/*
+ * status and err are d's own (d->status, d->err), which reply() reads; d
+ * is the dispatch's and is not kept.
+ */
 static void
-dispatched(void *arg, const struct dispatch_result *d)
+dispatched(void *arg, int status, const struct aiterm_error *err,
+    const struct dispatch_result *d)
 {
 	struct launch *l = arg;
 
+	(void)status;
+	(void)err;
 	if (l->cancelled) {
 		struct aiterm_buf t = BUF_INIT;
 		json_t *sc = json_object();
@@ -212,7 +221,7 @@ started(void *arg, const struct startup_result *r)
 
 	l->startup = NULL;
 	l->start = *r;
-	if (strcmp(r->startup, "ready") != 0 || l->prompt == NULL) {
+	if (r->state != STARTUP_READY || l->prompt == NULL) {
 		if (l->prompt != NULL && agent_record_read(l->id, &rec,
 		    &err) == 0) {
 			rec.dispatch = DISPATCH_NOT_SENT;
@@ -283,15 +292,17 @@ spawn_done(void *arg)
 }
 
 static void
-probed(void *arg, const struct probe_result *r)
+probed(void *arg, int status, const struct aiterm_error *err,
+    const struct probe_result *r)
 {
 	struct launch *l = arg;
 
-	l->probe = *r;
-	if (!r->ok) {
-		fail(l, r->error);
+	if (status != 0) {
+		fail(l, error_msg(err));
 		return;
 	}
+	/* With status 0, r's err is unset: the copy owns nothing. */
+	l->probe = *r;
 	muxjob_run(spawn_work, spawn_done, l);
 }
 

@@ -41,17 +41,25 @@ struct agent_send {
 };
 
 static void
-agent_sent(void *arg, const struct dispatch_result *d)
+agent_send_free(struct agent_send *as)
+{
+	error_clear(&as->pd.err);
+	free(as);
+}
+
+static void
+agent_sent(void *arg, int status, const struct aiterm_error *err,
+    const struct dispatch_result *d)
 {
 	struct agent_send *as = arg;
 	struct aiterm_buf text = BUF_INIT;
 	char cursor[48];
 	json_t *empty, *sc;
 
-	if (d->rc != 0) {
+	if (status != 0) {
 		parent_delivery_sent(&as->pd, d, &text, NULL);
 		buf_free(&text);
-		tool_call_fail(as->call, "pty_send: %s", d->error);
+		tool_call_fail(as->call, "pty_send: %s", error_msg(err));
 	} else if (as->w.wait) {
 		/* The answer in the same call. */
 		empty = json_object();
@@ -87,7 +95,7 @@ agent_sent(void *arg, const struct dispatch_result *d)
 		buf_addc(&text, '\0');
 		tool_call_reply(as->call, buf_steal(&text, NULL), sc);
 	}
-	free(as);
+	agent_send_free(as);
 }
 
 /* AGT-SEND: an agent session's text is a turn, or joins the running one. */
@@ -109,17 +117,17 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 	if (harness_find(rec.harness, &as->h, &err) != 0) {
 		tool_call_fail(call, "pty_send: %s", error_msg(&err));
 		error_clear(&err);
-		free(as);
+		agent_send_free(as);
 	} else {
 		/* The answer comes back by itself unless it is awaited here. */
 		as->pd.lock_fd = -1;
 		origin = tool_call_origin(call);
 		if (w->wait ? parent_child_free(&origin, id, &err) != 0 :
 		    parent_delivery_begin(&as->pd, &origin, id) != 0) {
-			tool_call_fail(call, "pty_send: %s", w->wait ?
-			    error_msg(&err) : as->pd.error);
+			tool_call_fail(call, "pty_send: %s", error_msg(w->wait ?
+			    &err : &as->pd.err));
 			error_clear(&err);
-			free(as);
+			agent_send_free(as);
 			agent_record_free(&rec);
 			return true;
 		}
@@ -139,14 +147,15 @@ struct shell_send {
 };
 
 static void
-shell_sent(void *arg, int rc, struct send_outcome *out, const char *error)
+shell_sent(void *arg, int status, const struct aiterm_error *err,
+    struct send_outcome *out)
 {
 	struct shell_send *ss = arg;
 	const char *session = json_string_value(json_object_get(
 	    tool_call_args(ss->call), "session_id"));
 
-	if (rc != 0)
-		tool_call_fail(ss->call, "pty_send: %s", error);
+	if (status != 0)
+		tool_call_fail(ss->call, "pty_send: %s", error_msg(err));
 	else if (ss->w.wait)
 		pty_wait_and_reply(ss->call, session, &ss->w,
 		    out->echo_suffix, ss->raw, NULL);
