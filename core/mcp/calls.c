@@ -9,9 +9,10 @@
 
 #include "mcp/jsonrpc.h"
 #include "mcp/server-int.h"
-#include "util/jsonschema.h"
+#include "pty/session.h"
 #include "remote/relay.h"
 #include "tools/tool.h"
+#include "util/jsonschema.h"
 #include "util/xmalloc.h"
 
 struct tool_call {
@@ -205,6 +206,7 @@ call_start(struct tool_call *call, const struct tool_entry *e, json_t *args)
 	struct aiterm_error err = ERROR_INIT;
 	struct call_origin origin;
 	struct remote_call *rc;
+	const char *session;
 	json_t *rest;
 
 	call->entry = e;
@@ -214,6 +216,12 @@ call_start(struct tool_call *call, const struct tool_entry *e, json_t *args)
 	if (schema_check(schema_of(e)->input, call->args, &err) != 0) {
 		tool_call_fail(call, "%s: %s", e->name, error_msg(&err));
 		error_clear(&err);
+		return;
+	}
+	session = tool_call_session(call);
+	if (session != NULL && !session_id_valid(session)) {
+		tool_call_fail(call, "%s: invalid session_id '%.80s'", e->name,
+		    session);
 		return;
 	}
 	if (json_object_get(call->args, "remote") != NULL) {
@@ -234,6 +242,14 @@ call_start(struct tool_call *call, const struct tool_entry *e, json_t *args)
 		return;
 	}
 	tool_base(e)->call(call);
+}
+
+const char *
+tool_call_session(struct tool_call *call)
+{
+	if (!tool_base(call->entry)->session_target)
+		return NULL;
+	return json_string_value(json_object_get(call->args, "session_id"));
 }
 
 const char *

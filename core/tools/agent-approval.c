@@ -412,15 +412,11 @@ static void
 approval_call(struct tool_call *call, const char *tool, const char *only)
 {
 	json_t *args = tool_call_args(call);
-	const char *id = json_string_value(json_object_get(args, "session_id"));
+	const char *id = tool_call_session(call);
 	const char *choice = json_string_value(json_object_get(args, "choice"));
 	const char *want = json_string_value(json_object_get(args, "digest"));
 	struct obs_job *j;
 
-	if (!session_id_valid(id)) {
-		tool_call_fail(call, "%s: invalid session_id '%.80s'", tool, id);
-		return;
-	}
 	if ((choice == NULL) != (want == NULL)) {
 		tool_call_fail(call, "%s: choice and digest go together (inspect "
 		    "first: it gives the digest of each choice)", tool);
@@ -470,6 +466,7 @@ const struct tool_entry tool_agent_approval = {
 	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
 	.call = agent_approval_call,
 	.relayable = true,
+	.session_target = true,
 };
 
 const struct tool_entry tool_claude_approval = {

@@ -35,13 +35,9 @@ close_work(json_t *args, struct mux_result *r)
 static void
 pty_close_call(struct tool_call *call)
 {
-	const char *id = json_string_value(json_object_get(
-	    tool_call_args(call), "session_id"));
 	struct aiterm_error err = ERROR_INIT;
 
-	if (!session_id_valid(id))
-		error_set(&err, "invalid session_id '%.80s'", id);
-	if (err.msg != NULL || state_root_require(&err) != 0) {
+	if (state_root_require(&err) != 0) {
 		tool_call_fail(call, "pty_close: %s", error_msg(&err));
 		error_clear(&err);
 		return;
@@ -63,4 +59,5 @@ const struct tool_entry tool_pty_close = {
 	.hints = TOOL_DESTRUCTIVE | TOOL_IDEMPOTENT | TOOL_OPEN_WORLD,
 	.call = pty_close_call,
 	.relayable = true,
+	.session_target = true,
 };

@@ -145,4 +145,5 @@ const struct tool_entry tool_pty_key = {
 	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
 	.call = pty_key_call,
 	.relayable = true,
+	.session_target = true,
 };

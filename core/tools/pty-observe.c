@@ -470,10 +470,6 @@ observe_work(json_t *args, struct mux_result *r)
 	memset(&o, 0, sizeof o);
 	memset(&prev, 0, sizeof prev);
 	o.id = json_string_value(json_object_get(args, "session_id"));
-	if (!session_id_valid(o.id)) {
-		error_set(&err, "invalid session_id '%.80s'", o.id);
-		goto out_fail;
-	}
 	if (cursor != NULL) {
 		if (obs_cursor_parse(cursor, &prev, &err) != 0) {
 			error_prefix(&err, "invalid cursor");
@@ -604,4 +600,5 @@ const struct tool_entry tool_pty_observe = {
 	.hints = TOOL_READ_ONLY | TOOL_OPEN_WORLD,
 	.call = pty_observe_call,
 	.relayable = true,
+	.session_target = true,
 };

@@ -91,8 +91,7 @@ static void
 read_then(struct tool_call *call, struct mux_result *r)
 {
 	json_t *args = tool_call_args(call);
-	const char *id = json_string_value(json_object_get(args,
-	    "session_id"));
+	const char *id = tool_call_session(call);
 	struct read_pre *p = r->more;
 	struct aiterm_error err = ERROR_INIT;
 	struct pty_wait w;
@@ -153,4 +152,5 @@ const struct tool_entry tool_pty_read = {
 	.hints = TOOL_READ_ONLY | TOOL_OPEN_WORLD,
 	.call = pty_read_call,
 	.relayable = true,
+	.session_target = true,
 };

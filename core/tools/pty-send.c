@@ -102,13 +102,13 @@ agent_sent(void *arg, int status, const struct aiterm_error *err,
 static bool
 agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 {
-	const char *id = json_string_value(json_object_get(args, "session_id"));
+	const char *id = tool_call_session(call);
 	struct aiterm_error err = ERROR_INIT;
 	struct call_origin origin;
 	struct agent_record rec;
 	struct agent_send *as;
 
-	if (!session_id_valid(id) || agent_record_read(id, &rec, NULL) != 0)
+	if (agent_record_read(id, &rec, NULL) != 0)
 		return false;
 	as = xcalloc(1, sizeof *as);
 	as->call = call;
@@ -151,8 +151,7 @@ shell_sent(void *arg, int status, const struct aiterm_error *err,
     struct send_outcome *out)
 {
 	struct shell_send *ss = arg;
-	const char *session = json_string_value(json_object_get(
-	    tool_call_args(ss->call), "session_id"));
+	const char *session = tool_call_session(ss->call);
 
 	if (status != 0)
 		tool_call_fail(ss->call, "pty_send: %s", error_msg(err));
@@ -179,7 +178,7 @@ pty_send_call(struct tool_call *call)
 	struct pty_wait w;
 
 	memset(&req, 0, sizeof req);
-	req.session = json_string_value(json_object_get(args, "session_id"));
+	req.session = tool_call_session(call);
 	req.text = json_string_value(json_object_get(args, "text"));
 	req.len = json_string_length(json_object_get(args, "text"));
 	enter = json_object_get(args, "enter");
@@ -222,4 +221,5 @@ const struct tool_entry tool_pty_send = {
 	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
 	.call = pty_send_call,
 	.relayable = true,
+	.session_target = true,
 };

@@ -34,6 +34,12 @@ struct tool_entry {
 	unsigned	 hints;		/* enum tool_hint bits */
 	bool		 test_only;	/* listed only with AITERM_TEST_TOOLS=1 */
 	bool		 relayable;	/* runs on another host too ("remote") */
+	/*
+	 * Its "session_id" names the session it acts on: the id's form is
+	 * checked before the call starts (or is relayed), the same rule for
+	 * every such tool, and tool_call_session() gives it.
+	 */
+	bool		 session_target;
 	/* Start the call; arguments were already checked against the schema. */
 	void		(*call)(struct tool_call *call);
 	/*
@@ -47,6 +53,8 @@ struct tool_entry {
 
 /* The entry whose schemas and call an entry has: itself, or alias_of. */
 const struct tool_entry *tool_base(const struct tool_entry *e);
+/* The session a session_target tool acts on (checked), or NULL. */
+const char	*tool_call_session(struct tool_call *call);
 /* The name the call was made by, and its entry's harness (or NULL). */
 const char	*tool_call_name(struct tool_call *call);
 const char	*tool_call_harness(struct tool_call *call);
