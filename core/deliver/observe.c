@@ -206,11 +206,20 @@ observe(struct observer *ob)
 	const struct agent_answer_to to = { answered, NULL, ob };
 	const struct delivery *d = &ob->d;
 	long long left = (deadline_ms(d) - session_now_ms()) / 1000;
+	struct agent_answer_wait *w;
+	void *far;
 	json_t *args;
 
+	/*
+	 * A read that ends at once (the session gone, a host that cannot be
+	 * reached) has called back already, and ob may be freed: only a
+	 * handle, not NULL, is kept.
+	 */
 	if (d->remote[0] == '\0') {
-		ob->local = agent_answer_wait(core_loop(), d->session, d->turn,
+		w = agent_answer_wait(core_loop(), d->session, d->turn,
 		    (double)(left > 1 ? left : 1), true, &to);
+		if (w != NULL)
+			ob->local = w;
 		return;
 	}
 	if (far_reader.read == NULL) {
@@ -223,7 +232,8 @@ observe(struct observer *ob)
 	args = json_pack("{s:s, s:b, s:b, s:I, s:i}", "session_id",
 	    d->session, "agent_transcript", 1, "wait", 1, "timeout",
 	    (json_int_t)(left > 1 ? left : 1), "turn", (int)d->turn);
-	ob->far = far_reader.read(d->remote, args, observed_far, ob);
+	if ((far = far_reader.read(d->remote, args, observed_far, ob)) != NULL)
+		ob->far = far;
 }
 
 void
