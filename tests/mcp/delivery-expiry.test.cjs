@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { Rig, show } = require('./lib/pty.cjs');
+const { Rig, show, until } = require('./lib/pty.cjs');
 const { serverBinary } = require('./lib/server.cjs');
 
 const T = { timeout: 90000 };
@@ -130,6 +130,38 @@ test('DLV-CORE expiry: a starting server fails a ready answer unclaimed for 24 h
 	const wf = await run(waiterArgv(rig, fresh), rig.env);
 	assert.equal(wf.code, 0, wf.stderr);
 	assert.equal(wf.stdout, 'Fresh answer.\n[turn 1 done]\n');
+});
+
+/*
+ * ADR 0030: the observer reads a turn through the turn-answer engine,
+ * which answers at once when there is nothing to wait for.  A waiting
+ * record whose owner is gone and whose child session no longer exists is
+ * taken over at start and failed with the engine's words; the server
+ * goes on (the observer is freed in that callback: under AddressSanitizer
+ * this held it to not touching it afterwards).
+ */
+test('DLV-CORE takeover: a waiting record whose child session is gone is failed at once, with why', T, async (t) => {
+	const rig = new Rig(t);
+	const dir = folder(rig);
+	const id = newId();
+	const now = Date.now();
+	fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({
+		format: 1, id, session_id: 'agent-gone', state: 'waiting', parent: 'wait', turn: 1,
+		event_cursor: '1:0', owner: { pid: 0, start: '' }, created_ms: now - 1000, updated_ms: now - 1000,
+	}), { mode: 0o600 });
+	/* Its lock file, which nobody holds: its owner is gone. */
+	fs.writeFileSync(path.join(dir, `${id}.lock`), '', { mode: 0o600 });
+
+	const c = await rig.server();
+	const r = await until(() => {
+		const rec = record(rig, id);
+		return rec.state !== 'waiting' ? rec : null;
+	}, 20000, 'the record taken over');
+	assert.equal(r.state, 'failed', JSON.stringify(r));
+	assert.equal(r.outcome, 'read_failed', JSON.stringify(r));
+	assert.equal(file(rig, id, 'body'), 'pty_read: agent-gone is not an agent session (agent_launch starts one)');
+	const list = await c.ok('parent_deliveries', {});
+	assert.equal(lineOf(list.text, id), `${id}\tfailed\tagent-gone turn 1\tread_failed`, list.text);
 });
 
 test('DLV-CORE expiry: parent_deliveries fails an old answer written while the server runs; a waiter racing it, exactly one wins', T, async (t) => {
