@@ -27,7 +27,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		nschemas++;
 	schemas = calloc(nschemas, sizeof *schemas);
 	for (i = 0; i < nschemas; i++) {
-		schemas[i] = json_loads(tool_table[i]->input_schema, 0, NULL);
+		schemas[i] = json_loads(tool_base(tool_table[i])->input_schema, 0,
+		    NULL);
 		if (schemas[i] == NULL) {
 			fprintf(stderr, "fuzz-schema: %s: bad schema\n",
 			    tool_table[i]->name);
