@@ -26,7 +26,6 @@
 #include "plugin/registry.h"
 #include "pty/logpipe.h"
 #include "pty/session.h"
-#include "remote/handover.h"
 #include "state/stateroot.h"
 #include "util/error.h"
 
@@ -188,7 +187,6 @@ main(int argc, char **argv)
 	} else
 		session_cleanup_all();
 	registry_load_default();
-	remote_deliveries_init();
 	/* Deliveries whose server died are taken over once serving. */
 	uv_timer_init(uv_default_loop(), &resume);
 	uv_timer_start(&resume, on_resume, 0, 0);

@@ -1,7 +1,8 @@
 /*
  * The answer of an agent session's turn (AGT-TURN), for pty_read
- * {agent_transcript:true} and the delivery observer alike: from the harness's own transcript and correlated to the
- * turn's boundary (its event_cursor), never from the screen.  With wait,
+ * {agent_transcript:true} and the delivery observer alike: from the
+ * harness's own transcript and correlated to the turn's boundary (its
+ * event_cursor), never from the screen.  With wait,
  * a change of the transcript or of the pane wakes a look (inotify, no
  * polling) until the turn ends, the pane exits or the timeout passes.  An
  * answer, once read, is saved beside the session, so turn N's answer is
@@ -32,9 +33,9 @@
 enum look_end { LOOK_WAIT, LOOK_DONE };
 
 /*
- * What a look found.  A look runs on the multiplexer's thread (pty/
- * muxjob.h), where the caller may not be called, so it fills this and
- * the loop answers with it.
+ * What a look found, into the answer.  A look runs on the multiplexer's
+ * thread (pty/muxjob.h), where the caller may not be called back, so it
+ * fills the answer and the loop hands it over.
  */
 static void
 say(struct agent_answer *out, char *text, json_t *fields)
@@ -53,7 +54,6 @@ struct agent_answer_wait {
 	struct agent_answer_to	 to;
 	struct harness		 h;
 	char			 session[SESSION_ID_MAX + 1];
-	unsigned		 turn;
 	double			 timeout;
 	long long		 t0;
 	uv_fs_event_t		 log_watch;
@@ -447,7 +447,7 @@ saved(struct agent_answer *out, const char *session, unsigned turn,
  */
 static int
 answer_at_once(struct agent_answer *out, const char *session, unsigned turn,
-    struct harness *h, unsigned *current)
+    struct harness *h)
 {
 	struct agent_record rec;
 	int rc = -1;
@@ -470,7 +470,6 @@ answer_at_once(struct agent_answer *out, const char *session, unsigned turn,
 		saved(out, session, turn, rec.turn);
 	else
 		rc = 0;
-	*current = rec.turn;
 	agent_record_free(&rec);
 	return rc;
 }
@@ -503,10 +502,9 @@ agent_answer_wait(uv_loop_t *loop, const char *session, unsigned turn,
 {
 	struct agent_answer now = { 0, ERROR_INIT, NULL, NULL };
 	struct agent_answer_wait *a;
-	unsigned current = 0;
 	struct harness h;
 
-	if (answer_at_once(&now, session, turn, &h, &current) != 0) {
+	if (answer_at_once(&now, session, turn, &h) != 0) {
 		to->cb(to->arg, &now);
 		said_free(&now);
 		return NULL;
@@ -515,7 +513,6 @@ agent_answer_wait(uv_loop_t *loop, const char *session, unsigned turn,
 	a->to = *to;
 	a->h = h;
 	snprintf(a->session, sizeof a->session, "%s", session);
-	a->turn = current;
 	a->timeout = timeout;
 	a->t0 = session_now_ms();
 	a->waits = wait;

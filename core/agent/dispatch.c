@@ -6,15 +6,15 @@
 
 #include "agent/dispatch.h"
 #include "agent/input.h"
-#include "state/errtally.h"
 #include "agent/screen.h"
 #include "agent/steer.h"
 #include "agent/transcript.h"
-#include "util/watch.h"
-#include "util/loop.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
+#include "state/errtally.h"
 #include "state/lock.h"
+#include "util/loop.h"
+#include "util/watch.h"
 #include "util/xmalloc.h"
 
 #define SETTLE_MS	60
@@ -136,8 +136,7 @@ d_end(struct dispatch *d)
 		agent_record_free(&rec);
 	}
 	error_clear(&err);
-	d->cb(d->arg, d->r.status, d->r.status == 0 ? NULL : &d->r.err,
-	    &d->r);
+	d->cb(d->arg, &d->r);
 	if (d->transcript != NULL)
 		path_watch_stop(d->transcript);
 	uv_timer_stop(&d->look);

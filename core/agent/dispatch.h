@@ -50,13 +50,8 @@ struct dispatch_result {
 	unsigned		 index;		/* its turn in the transcript */
 };
 
-/*
- * status 0 with err NULL, or -1 with err; r holds the same (r->status,
- * r->err) for a caller that hands the result on.  err and r are borrowed
- * for the call.
- */
-typedef void (*dispatch_cb)(void *arg, int status,
-    const struct aiterm_error *err, const struct dispatch_result *r);
+/* r->status 0, or -1 with r->err; r is borrowed for the call. */
+typedef void (*dispatch_cb)(void *arg, const struct dispatch_result *r);
 
 /* Calls cb once, from the loop. */
 void	agent_dispatch(const struct harness *h, const char *session,

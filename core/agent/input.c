@@ -4,11 +4,11 @@
 #include <uv.h>
 
 #include "agent/input.h"
-#include "util/loop.h"
 #include "plugin/host.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
 #include "shell/utf8.h"
+#include "util/loop.h"
 #include "util/xmalloc.h"
 
 #define PAUSE_MAX_MS	5000

@@ -5,8 +5,8 @@
 #include <uv.h>
 
 #include "agent/probe.h"
-#include "util/loop.h"
 #include "util/buf.h"
+#include "util/loop.h"
 #include "util/path.h"
 #include "util/xmalloc.h"
 
@@ -74,7 +74,7 @@ judge(const struct aiterm_harness_ops *ops, const char *id,
 static void
 report(probe_cb cb, void *arg, struct probe_result *r)
 {
-	cb(arg, r->status, r->status == 0 ? NULL : &r->err, r);
+	cb(arg, r);
 	error_clear(&r->err);
 }
 

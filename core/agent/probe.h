@@ -27,12 +27,8 @@ struct probe_result {
 	char			 version[64];		/* "" when unknown */
 };
 
-/*
- * status 0 with err NULL, or -1 with err; r holds the same (r->status,
- * r->err).  err and r are borrowed for the call.
- */
-typedef void (*probe_cb)(void *arg, int status,
-    const struct aiterm_error *err, const struct probe_result *r);
+/* r->status 0, or -1 with r->err; r is borrowed for the call. */
+typedef void (*probe_cb)(void *arg, const struct probe_result *r);
 
 /* Calls cb once, later from the loop or at once (a cached or no binary). */
 void	harness_probe(const struct harness *h, probe_cb cb, void *arg);

@@ -5,13 +5,13 @@
 
 #include "agent/input.h"
 #include "agent/startup.h"
-#include "util/watch.h"
 #include "plugin/host.h"
+#include "pty/muxjob.h"
+#include "pty/session.h"
 #include "reduce/strip.h"
 #include "state/atomic.h"
 #include "util/loop.h"
-#include "pty/muxjob.h"
-#include "pty/session.h"
+#include "util/watch.h"
 #include "util/xmalloc.h"
 
 /* A look waits this long after a change, so a redraw is seen whole. */

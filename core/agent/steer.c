@@ -6,9 +6,9 @@
 
 #include "agent/screen.h"
 #include "agent/steer.h"
-#include "util/loop.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
+#include "util/loop.h"
 #include "util/xmalloc.h"
 
 /* How often the screen is looked at while a steer is checked. */

@@ -260,16 +260,14 @@ delivery_observe_stop(void)
 	struct observer *ob, *next;
 
 	stopping = true;
+	/* Each is reading a turn or waiting to read it again (retry). */
 	for (ob = observers; ob != NULL; ob = next) {
 		next = ob->next;
-		if (ob->local != NULL) {
+		if (ob->local != NULL)
 			agent_answer_cancel(ob->local);
-			observer_free(ob);
-		} else if (ob->far != NULL) {
+		else if (ob->far != NULL)
 			far_reader.cancel(ob->far);
-			observer_free(ob);
-		} else if (ob->retry_ms != 0)
-			observer_free(ob);
+		observer_free(ob);
 	}
 }
 

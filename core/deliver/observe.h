@@ -29,7 +29,8 @@ void	delivery_observe_stop(void);
  * turn} with args (stolen) relayed to host; done gets status 0 and the
  * far result, or -1 and err.  read returns a handle for cancel, or NULL
  * when done was called already; cancel means done is not called.  The
- * remote layer, above this one, provides it (remote_deliveries_init).
+ * remote layer, above this one, provides it (remote_deliveries_init, which
+ * the server calls as it starts).
  */
 typedef void	(*delivery_far_done)(void *arg, int status,
 		    const struct aiterm_error *err, json_t *result);

@@ -220,8 +220,7 @@ parent_delivery_confirm(struct parent_delivery *p, unsigned turn,
 
 int
 parent_delivery_prepare(struct parent_delivery *p,
-    const struct call_origin *o,
-    struct aiterm_error *err)
+    const struct call_origin *o, struct aiterm_error *err)
 {
 	memset(p, 0, sizeof *p);
 	p->lock_fd = -1;

@@ -216,8 +216,8 @@ delivery_abandon(const struct delivery *d, int lock_fd)
 
 int
 delivery_store(struct delivery *d, enum delivery_state state,
-    const char *outcome,
-    const char *body, size_t len, struct aiterm_error *err)
+    const char *outcome, const char *body, size_t len,
+    struct aiterm_error *err)
 {
 	char *path = delivery_path(d->id, "body");
 	int rc = atomic_write(path, body, len, err);

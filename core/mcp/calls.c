@@ -174,11 +174,6 @@ finish(struct tool_call *call, json_t *result)
 	call_free(call);
 }
 
-/*
- * Check the arguments against the schema, relay a call with "remote"
- * (REM-RELAY), else start the tool: what a client's tools/call and the
- * aiterm command (CTL-CLI) share.  Steals args.
- */
 /* A call relayed to another host (REM-RELAY) ended there. */
 static void
 relayed(void *arg, int status, const struct aiterm_error *err,
@@ -199,6 +194,11 @@ relay_cancel(struct tool_call *call)
 	tool_call_fail(call, "cancelled");
 }
 
+/*
+ * Check the arguments against the schema, relay a call with "remote"
+ * (REM-RELAY), else start the tool: what a client's tools/call and the
+ * aiterm command (CTL-CLI) share.  Steals args.
+ */
 static void
 call_start(struct tool_call *call, const struct tool_entry *e, json_t *args)
 {

@@ -13,6 +13,7 @@
 #include "mcp/jsonrpc.h"
 #include "mcp/server-int.h"
 #include "pty/muxjob.h"
+#include "remote/handover.h"
 #include "state/errtally.h"
 #include "util/buf.h"
 #include "util/loop.h"
@@ -313,6 +314,8 @@ server_init(struct server *s, const struct server_options *opts,
 	s->opts = *opts;
 	s->loop = loop;
 	core_loop_set(loop);
+	/* A relayed turn's delivery is read through the relay. */
+	remote_deliveries_init();
 	s->log_level = AITERM_LOG_WARNING;
 	framer_init(&s->framer, opts->max_message, on_line, on_too_large,
 	    NULL);

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <uv.h>
 
-#include "util/loop.h"
 #include "plugin/host.h"
 #include "state/atomic.h"
 #include "state/stateroot.h"
+#include "util/loop.h"
 #include "util/path.h"
 #include "util/xmalloc.h"
 

@@ -3,8 +3,8 @@
  *
  * The whole file (at most MANIFEST_MAX_SIZE bytes) is loaded as one YAML
  * document by the strict reader aiterm run's backends use too (util/
- * yamldoc.h: size, nesting, a single document).  Its top level must be a mapping whose keys
- * come from the table below; "x-" keys are accepted and ignored.  Every
+ * yamldoc.h: size, nesting, a single document).  Its top level must be a
+ * mapping whose keys come from the table below; "x-" keys are accepted and ignored.  Every
  * error names the file and the 1-based line and column of the node at
  * fault, as "<path>:<line>:<col>: <message>".
  *
@@ -75,7 +75,6 @@ static const struct kind_entry kinds[] = {
 };
 
 static const char *const platforms[] = { "linux", "darwin", "windows" };
-
 
 static int	set_manifest(struct reader *, const struct manifest_key *,
 		    yaml_node_t *);

@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <uv.h>
 
-#include "util/loop.h"
 #include "pty/muxjob.h"
+#include "util/loop.h"
 #include "util/xmalloc.h"
 
 struct job {

@@ -6,7 +6,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/loop.h"
 #include "plugin/host.h"
 #include "proc/proc.h"
 #include "pty/muxjob.h"
@@ -21,12 +20,12 @@
 #include "state/lock.h"
 #include "state/stateroot.h"
 #include "util/buf.h"
+#include "util/loop.h"
 #include "util/xmalloc.h"
 
 #define LOCK_WAIT_MS	2000	/* a busy send lock is waited for */
 #define LOCK_RETRY_MS	5	/* tried again this often, from a timer */
 
-/* Foreground programs that carry a shell of their own (PTY-DONE nested). */
 static const char *const route_names[SEND_ROUTE_COUNT] = {
 	[SEND_SHELL] = "shell",
 	[SEND_NESTED] = "nested",
@@ -39,6 +38,7 @@ send_route_name(enum send_route r)
 	return (unsigned)r < SEND_ROUTE_COUNT ? route_names[r] : "?";
 }
 
+/* Foreground programs that carry a shell of their own (PTY-DONE nested). */
 static const char *const shell_carriers[] = {
 	"ssh", "mosh-client", "docker", "podman", "kubectl", "su", "sudo",
 	"chroot", "nsenter", "machinectl", "toolbox", "distrobox",

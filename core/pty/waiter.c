@@ -6,13 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/watch.h"
-#include "util/loop.h"
 #include "plugin/host.h"
 #include "proc/proc.h"
 #include "pty/muxjob.h"
 #include "pty/waiter.h"
 #include "util/buf.h"
+#include "util/loop.h"
+#include "util/watch.h"
 #include "util/xmalloc.h"
 
 #define WAITER_CHUNK	65536

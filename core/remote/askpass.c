@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "util/loop.h"
 #include "remote/askpass.h"
 #include "util/buf.h"
+#include "util/loop.h"
 #include "util/xmalloc.h"
 
 #define PROMPT_MAX	1024

@@ -79,7 +79,6 @@ remote_handover(const struct call_origin *origin, const char *host,
 	/* No receiver, or one that cannot take it: the far waiter stays. */
 	if (parent_delivery_prepare(&p, origin, &err) != 0 || p.r == NULL)
 		goto out;
-	remote_deliveries_init();
 	snprintf(p.d.remote, sizeof p.d.remote, "%s", host);
 	snprintf(p.d.remote_id, sizeof p.d.remote_id, "%s", far_id);
 	if (delivery_begin(session, &p.d, &p.lock_fd, &err) != 0)

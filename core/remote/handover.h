@@ -19,14 +19,15 @@
 #include "deliver/origin.h"
 
 /*
+ * The reader deliver/observe.h uses for a turn on another host, handed
+ * to delivery once by the server as it starts (server_init), before any
+ * record is taken over.
+ */
+void	remote_deliveries_init(void);
+/*
  * After a relayed call's result came back from host (rewritten in place):
  * true when a local record took its far delivery over.
  */
-/*
- * The reader deliver/observe.h uses for a turn on another host: set at
- * start (before delivery_resume) and by every handover.
- */
-void	remote_deliveries_init(void);
 bool	remote_handover(const struct call_origin *origin, const char *host,
 	    json_t *result);
 

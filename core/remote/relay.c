@@ -8,7 +8,6 @@
 #include <uv.h>
 
 #include "agent/harness.h"
-#include "util/loop.h"
 #include "remote/askpass.h"
 #include "remote/family.h"
 #include "remote/farcmd.h"
@@ -18,6 +17,7 @@
 #include "state/stateroot.h"
 #include "util/buf.h"
 #include "util/envnum.h"
+#include "util/loop.h"
 #include "util/path.h"
 #include "util/xmalloc.h"
 
@@ -72,8 +72,8 @@ struct rhost {
 	bool			 exited, out_eof;
 	int64_t			 status;	/* ssh's, once exited */
 	int			 next_id, open;
-	struct remote_call		*waiting;	/* sent, no answer yet */
-	struct remote_call		*queued;	/* until initialize is answered */
+	struct remote_call	*waiting;	/* sent, no answer yet */
+	struct remote_call	*queued;	/* until initialize is answered */
 	struct rhost		*next;
 };
 

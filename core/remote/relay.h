@@ -13,8 +13,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "remote/family.h"
 #include "deliver/origin.h"
+#include "remote/family.h"
 #include "util/error.h"
 
 /* The schema property added to those tools. */

@@ -288,17 +288,19 @@ json_t *
 errtally_json(void)
 {
 	struct errtally_entry t[ERRTALLY_COUNT];
-	char *path;
+	char *path = NULL;
 	int i;
 
 	memset(t, 0, sizeof t);
+	/* The file is read without the lock, which the worker may want. */
 	errtally_lock();
-	if (errtally_dir != NULL) {
+	if (errtally_dir != NULL)
 		path = xasprintf("%s/errors.json", errtally_dir);
-		if (errtally_load(path, t) != 0)
-			memset(t, 0, sizeof t);
-		free(path);
-	}
+	errtally_unlock();
+	if (path != NULL && errtally_load(path, t) != 0)
+		memset(t, 0, sizeof t);
+	free(path);
+	errtally_lock();
 	for (i = 0; i < ERRTALLY_COUNT; i++)
 		errtally_merge(&t[i], &errtally_pending[i]);
 	errtally_unlock();

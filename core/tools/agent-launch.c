@@ -17,17 +17,17 @@
 #include <unistd.h>
 
 #include "agent/dispatch.h"
-#include "deliver/parent.h"
 #include "agent/harness.h"
 #include "agent/probe.h"
 #include "agent/record.h"
 #include "agent/startup.h"
+#include "deliver/parent.h"
 #include "plugin/host.h"
+#include "pty/muxjob.h"
 #include "pty/session.h"
 #include "state/stateroot.h"
 #include "tools/agent-common.h"
 #include "tools/tool.h"
-#include "pty/muxjob.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
@@ -185,18 +185,12 @@ reply(struct launch *l, const struct dispatch_result *d)
 	launch_free(l);
 }
 
-/*
- * status and err are d's own (d->status, d->err), which reply() reads; d
- * is the dispatch's and is not kept.
- */
+/* d is the dispatch's and is not kept. */
 static void
-dispatched(void *arg, int status, const struct aiterm_error *err,
-    const struct dispatch_result *d)
+dispatched(void *arg, const struct dispatch_result *d)
 {
 	struct launch *l = arg;
 
-	(void)status;
-	(void)err;
 	if (l->cancelled) {
 		struct aiterm_buf t = BUF_INIT;
 		json_t *sc = json_object();
@@ -292,13 +286,12 @@ spawn_done(void *arg)
 }
 
 static void
-probed(void *arg, int status, const struct aiterm_error *err,
-    const struct probe_result *r)
+probed(void *arg, const struct probe_result *r)
 {
 	struct launch *l = arg;
 
-	if (status != 0) {
-		fail(l, error_msg(err));
+	if (r->status != 0) {
+		fail(l, error_msg(&r->err));
 		return;
 	}
 	/* With status 0, r's err is unset: the copy owns nothing. */

@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/harness.h"
+#include "agent/record.h"
+#include "agent/screen.h"
 #include "observe/cursor.h"
 #include "observe/identity.h"
 #include "observe/token-hint.h"
 #include "plugin/host.h"
-#include "agent/harness.h"
-#include "agent/record.h"
-#include "agent/screen.h"
 #include "proc/launch.h"
 #include "proc/proc.h"
 #include "pty/session.h"

@@ -8,9 +8,9 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "util/loop.h"
 #include "tools/pty-ready.h"
 #include "util/buf.h"
+#include "util/loop.h"
 #include "util/xmalloc.h"
 
 /* The first prompt comes early; a log longer than this is not read. */

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "agent/dispatch.h"
-#include "deliver/parent.h"
 #include "agent/record.h"
+#include "deliver/parent.h"
 #include "tools/agent-read.h"
 #include "tools/pty-common.h"
 #include "util/xmalloc.h"
@@ -48,18 +48,17 @@ agent_send_free(struct agent_send *as)
 }
 
 static void
-agent_sent(void *arg, int status, const struct aiterm_error *err,
-    const struct dispatch_result *d)
+agent_sent(void *arg, const struct dispatch_result *d)
 {
 	struct agent_send *as = arg;
 	struct aiterm_buf text = BUF_INIT;
 	char cursor[48];
 	json_t *empty, *sc;
 
-	if (status != 0) {
+	if (d->status != 0) {
 		parent_delivery_sent(&as->pd, d, &text, NULL);
 		buf_free(&text);
-		tool_call_fail(as->call, "pty_send: %s", error_msg(err));
+		tool_call_fail(as->call, "pty_send: %s", error_msg(&d->err));
 	} else if (as->w.wait) {
 		/* The answer in the same call. */
 		empty = json_object();

@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 
-#include "util/loop.h"
 #include "tools/tool.h"
+#include "util/loop.h"
 #include "util/xmalloc.h"
 
 struct sleeper {

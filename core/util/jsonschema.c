@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/jsonschema.h"
 #include "util/buf.h"
+#include "util/jsonschema.h"
 #include "util/xmalloc.h"
 
 static int check(const json_t *schema, const json_t *v, const char *where,

@@ -10,8 +10,8 @@
 #endif
 #include <uv.h>
 
-#include "util/watch.h"
 #include "util/loop.h"
+#include "util/watch.h"
 #include "util/xmalloc.h"
 
 struct path_watch {
