@@ -45,7 +45,8 @@ server_call_once(const char *tool, json_t *args)
 	static struct server s;
 	struct server_options so = { SERVER_DEFAULT_MAX_MESSAGE, false, true };
 	struct once o = { NULL, 0 };
-	uv_signal_t sigint, sigterm;
+	uv_signal_t sigs[SERVER_STOP_SIGNALS];
+	size_t i;
 
 	server_init(&s, &so, uv_default_loop());
 	s.initialized = true;
@@ -53,13 +54,7 @@ server_call_once(const char *tool, json_t *args)
 	s.structured = true;
 	snprintf(s.protocol, sizeof s.protocol, "%s", "2025-06-18");
 	signal(SIGPIPE, SIG_IGN);
-	uv_signal_init(s.loop, &sigint);
-	uv_signal_init(s.loop, &sigterm);
-	sigint.data = sigterm.data = &o;
-	uv_signal_start(&sigint, once_signal, SIGINT);
-	uv_signal_start(&sigterm, once_signal, SIGTERM);
-	uv_unref((uv_handle_t *)&sigint);
-	uv_unref((uv_handle_t *)&sigterm);
+	server_stop_signals(s.loop, sigs, once_signal, &o);
 	if (tool_call_checked(tool, args, once_done, &o) != 0) {
 		o.result = json_pack("{s:[{s:s, s:s}], s:b}", "content", "type",
 		    "text", "text", "no such tool", "isError", 1);
@@ -72,8 +67,8 @@ server_call_once(const char *tool, json_t *args)
 		    "text", "text", "internal error: the call ended without a "
 		    "result", "isError", 1);
 	s.stopping = true;
-	uv_close((uv_handle_t *)&sigint, NULL);
-	uv_close((uv_handle_t *)&sigterm, NULL);
+	for (i = 0; i < SERVER_STOP_SIGNALS; i++)
+		uv_close((uv_handle_t *)&sigs[i], NULL);
 	uv_run(s.loop, UV_RUN_NOWAIT);
 	server_fini(&s);
 	return o.result;

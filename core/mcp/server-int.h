@@ -15,6 +15,9 @@
 
 struct tool_call;
 
+/* SIGTERM, SIGINT and SIGHUP: each stops the server the orderly way. */
+#define SERVER_STOP_SIGNALS	3
+
 struct server {
 	uv_loop_t		*loop;
 	union {
@@ -24,7 +27,7 @@ struct server {
 	uv_fs_t			 file_req;	/* stdin that is a regular file */
 	char			 file_buf[65536];
 	bool			 in_is_file;
-	uv_signal_t		 sigterm, sigint;
+	uv_signal_t		 stop_signals[SERVER_STOP_SIGNALS];
 	struct framer		 framer;
 	struct server_options	 opts;
 
@@ -57,6 +60,9 @@ void	server_fini(struct server *s);
 void	server_send(json_t *msg);
 /* Stop reading and end the loop after pending work is cancelled. */
 void	server_stop(int status);
+/* Watch the stop signals with cb (unreferenced handles, data set). */
+void	server_stop_signals(uv_loop_t *loop, uv_signal_t *h, uv_signal_cb cb,
+	    void *data);
 
 /* Method handlers: reply with server_send (or not, for notifications). */
 struct method {

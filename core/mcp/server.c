@@ -255,6 +255,29 @@ on_signal(uv_signal_t *h, int signum)
 	server_stop(0);
 }
 
+/*
+ * The signals that end the server the orderly way: SIGHUP too (a closed
+ * terminal, issue 37), so that a send on its way is typed whole and its
+ * lock given back instead of being cut by the default action.
+ */
+static const int stop_signums[SERVER_STOP_SIGNALS] = {
+	SIGTERM, SIGINT, SIGHUP,
+};
+
+void
+server_stop_signals(uv_loop_t *loop, uv_signal_t *h, uv_signal_cb cb,
+    void *data)
+{
+	size_t i;
+
+	for (i = 0; i < SERVER_STOP_SIGNALS; i++) {
+		uv_signal_init(loop, &h[i]);
+		h[i].data = data;
+		uv_signal_start(&h[i], cb, stop_signums[i]);
+		uv_unref((uv_handle_t *)&h[i]);
+	}
+}
+
 void
 server_stop(int status)
 {
@@ -339,12 +362,7 @@ server_run(const struct server_options *opts)
 
 	server_init(&s, opts, uv_default_loop());
 	signal(SIGPIPE, SIG_IGN);
-	uv_signal_init(s.loop, &s.sigterm);
-	uv_signal_start(&s.sigterm, on_signal, SIGTERM);
-	uv_signal_init(s.loop, &s.sigint);
-	uv_signal_start(&s.sigint, on_signal, SIGINT);
-	uv_unref((uv_handle_t *)&s.sigterm);
-	uv_unref((uv_handle_t *)&s.sigint);
+	server_stop_signals(s.loop, s.stop_signals, on_signal, NULL);
 	if (open_stdin(&s) != 0)
 		return 1;
 	uv_run(s.loop, UV_RUN_DEFAULT);

@@ -4,6 +4,7 @@ core_libaiterm_la_SOURCES += \
 	core/pty/render.c core/pty/render.h \
 	core/pty/waiter.c core/pty/waiter.h \
 	core/pty/send.c core/pty/send.h \
+	core/pty/sendq.c core/pty/sendq.h \
 	core/pty/output.c core/pty/output.h \
 	core/pty/paneenv.c core/pty/paneenv.h \
 	core/pty/logpipe.c core/pty/logpipe.h

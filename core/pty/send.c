@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "proc/proc.h"
 #include "pty/muxjob.h"
 #include "pty/send.h"
+#include "pty/sendq.h"
 #include "shell/posix-eval.h"
 #include "shell/pwsh.h"
 #include "shell/sanitize.h"
@@ -23,8 +25,9 @@
 #include "util/loop.h"
 #include "util/xmalloc.h"
 
-#define LOCK_WAIT_MS	2000	/* a busy send lock is waited for */
 #define LOCK_RETRY_MS	5	/* tried again this often, from a timer */
+#define CANCEL_PROMPT_MS 1000	/* a cancelled line's new prompt, at most */
+#define CANCEL_POLL_MS	10
 
 static const char *const route_names[SEND_ROUTE_COUNT] = {
 	[SEND_SHELL] = "shell",
@@ -213,29 +216,37 @@ type_line(const char *session, const char *line, size_t len, bool enter,
 	return rc;
 }
 
+/* Marks of one kind in the log, counted by render's on_mark. */
+struct mark_count {
+	char		kind;	/* 'C' started, 'D' done */
+	unsigned	n;
+};
+
 static void
-count_done(void *arg, const struct osc133_mark *m)
+count_mark(void *arg, const struct osc133_mark *m)
 {
-	if (m->kind == 'D' && m->has_exit)
-		(*(unsigned *)arg)++;
+	struct mark_count *c = arg;
+
+	if (m->kind == c->kind && (c->kind != 'D' || m->has_exit))
+		c->n++;
 }
 
-/* Our D marks (the session token) in the log between from and to. */
+/* Our marks of a kind (the session token) in the log between from and to. */
 static unsigned
-done_marks_between(const char *log, const char *token, uint64_t from,
+marks_between(const char *log, const char *token, char kind, uint64_t from,
     uint64_t to)
 {
 	char chunk[65536];
+	struct mark_count c = { kind, 0 };
 	struct render r;
-	unsigned n = 0;
 	ssize_t got;
 	int fd = open(log, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return 0;
 	render_init(&r, from, REGION_OUTPUT, token, NULL);
-	r.on_mark = count_done;
-	r.arg = &n;
+	r.on_mark = count_mark;
+	r.arg = &c;
 	while (from < to) {
 		got = pread(fd, chunk, to - from < sizeof chunk ?
 		    (size_t)(to - from) : sizeof chunk, (off_t)from);
@@ -248,7 +259,7 @@ done_marks_between(const char *log, const char *token, uint64_t from,
 	}
 	render_free(&r);
 	close(fd);
-	return n;
+	return c.n;
 }
 
 /*
@@ -256,11 +267,14 @@ done_marks_between(const char *log, const char *token, uint64_t from,
  * ones have not run yet (two senders, or a send without waiting) waits
  * in the terminal, and the D marks of those earlier commands arrive
  * first.  The previous record says how many it was owed; what the log
- * shows since it was sent has been paid.
+ * shows since it was sent has been paid.  After a takeover (its sender
+ * died, perhaps in the middle of the line, which was then killed) the
+ * previous command owes a mark only if the shell started it: its C mark
+ * is in the log.
  */
 static unsigned
 marks_ahead(const char *session, const char *log, const char *token,
-    uint64_t now)
+    uint64_t now, bool took_over)
 {
 	struct session_command prev;
 	unsigned owed, seen;
@@ -268,8 +282,11 @@ marks_ahead(const char *session, const char *log, const char *token,
 	if (session_command_read(session, &prev) != 0 || prev.done ||
 	    prev.mark != MARK_INTEGRATION || prev.offset > now)
 		return 0;
+	if (took_over && marks_between(log, token, 'C', prev.offset,
+	    now) == 0)
+		return 0;
 	owed = prev.ahead + 1;
-	seen = done_marks_between(log, token, prev.offset, now);
+	seen = marks_between(log, token, 'D', prev.offset, now);
 	return seen >= owed ? 0 : owed - seen;
 }
 
@@ -287,19 +304,32 @@ save_last_command(const char *session, const char *text, size_t len)
 }
 
 /*
- * A send.  What needs the multiplexer (the session checked, the route,
- * the prompt's dialect; then, holding the lock, the command's record and
- * the typing) runs on the multiplexer's thread (pty/muxjob.h); the lock
- * is tried from the loop, again from a timer every LOCK_RETRY_MS while
- * another sender holds it, never by sleeping, up to LOCK_WAIT_MS.
+ * A send.  It waits for its turn in the session's queue (pty/sendq.h),
+ * then what needs the multiplexer (the session checked, the route, the
+ * prompt's dialect; then, holding the lock, the command's record and the
+ * typing) runs on the multiplexer's thread (pty/muxjob.h); the lock is
+ * tried from the loop, again from a timer every LOCK_RETRY_MS while
+ * another sender holds it, never by sleeping, until the turn's deadline.
  */
+enum job_stage {
+	JOB_QUEUED,		/* waiting for its turn in this server */
+	JOB_PREPARING,		/* the worker checks the session */
+	JOB_LOCKING,		/* tried from the timer */
+	JOB_TYPING,		/* the worker types: no way back */
+	JOB_HELD,		/* typed; the caller holds the turn */
+};
+
 struct send_job {
 	struct send_request	 req;	/* its strings are the job's copies */
 	struct send_outcome	 out;
 	struct aiterm_buf	 line;
+	struct sendq_slot	 slot;
+	enum job_stage		 stage;
+	bool			 locked;	/* we hold send.lock */
+	bool			 took_over;	/* from a sender that is gone */
 	char			*lock;
 	uv_timer_t		 timer;
-	int			 waited;
+	uint64_t		 deadline;	/* uv_now: the turn must come */
 	int			 rc;	/* of the last step on the worker */
 	struct aiterm_error	 err;	/* its error */
 	send_cb			 cb;
@@ -320,16 +350,80 @@ job_closed(uv_handle_t *h)
 	free(j);
 }
 
-/* The job is over: its callback, then its timer and memory go. */
+/* The job is over for the queue: its lock, its place, its memory. */
 static void
-job_end(struct send_job *j, int status, const struct aiterm_error *err)
+job_free(struct send_job *j)
 {
-	j->cb(j->arg, status, status == 0 ? NULL : err, &j->out);
+	if (j->locked)
+		lock_release(j->lock, NULL);
+	j->locked = false;
+	sendq_leave(&j->slot);
 	uv_timer_stop(&j->timer);
 	uv_close((uv_handle_t *)&j->timer, job_closed);
 }
 
-/* On the multiplexer's thread, holding the lock: record, type, unlock. */
+/* The job's callback; the job stays only while its turn is held. */
+static void
+job_end(struct send_job *j, int status, const struct aiterm_error *err)
+{
+	bool hold = status == 0 && j->req.hold;
+
+	j->stage = JOB_HELD;
+	j->out.hold = hold ? j : NULL;
+	j->cb(j->arg, status, status == 0 ? NULL : err, &j->out);
+	if (!hold)
+		job_free(j);
+}
+
+static void
+job_fail(struct send_job *j, const char *why)
+{
+	struct aiterm_error err = ERROR_INIT;
+
+	error_set(&err, "%s", why);
+	job_end(j, -1, &err);
+	error_clear(&err);
+}
+
+/*
+ * C-c to the shell, then up to CANCEL_PROMPT_MS for its new prompt's A
+ * mark in the log, so that the end mark the cancel makes lands before
+ * our command's offset.  False when the prompt did not come back in
+ * time: its end mark may still come, and is then counted as one more
+ * mark ahead (a late one makes a timeout, never another's result).  On
+ * the multiplexer's thread, after a takeover only: a rare recovery,
+ * which may hold that thread this long.
+ */
+static bool
+cancel_left_input(const char *session, const char *log, const char *token)
+{
+	struct aiterm_error err = ERROR_INIT;
+	const struct aiterm_mux_ops *mux = session_mux(&err);
+	struct timespec ts = { 0, CANCEL_POLL_MS * 1000000L };
+	struct stat st;
+	uint64_t from;
+	int waited;
+	bool back = false;
+
+	if (mux == NULL || log == NULL || stat(log, &st) != 0)
+		goto out;
+	from = (uint64_t)st.st_size;
+	if (mux->send_key(host_get(), session, "C-c", &err) != 0)
+		goto out;
+	for (waited = 0; waited < CANCEL_PROMPT_MS; waited += CANCEL_POLL_MS) {
+		nanosleep(&ts, NULL);
+		if (stat(log, &st) == 0 && marks_between(log, token, 'A', from,
+		    (uint64_t)st.st_size) > 0) {
+			back = true;
+			break;
+		}
+	}
+out:
+	error_clear(&err);
+	return back;
+}
+
+/* On the multiplexer's thread, holding the lock: record, type. */
 static void
 locked_work(void *arg)
 {
@@ -338,21 +432,29 @@ locked_work(void *arg)
 	struct send_outcome *out = &j->out;
 	char *log = session_path(req->session, "output.log");
 	struct stat st;
+	bool late = false;
 
+	/*
+	 * A sender that died while typing may have left part of its line
+	 * (or of a script's continuation lines) at the prompt: it is
+	 * cancelled first, so ours is not glued to it.
+	 */
+	if (j->took_over && out->route == SEND_SHELL)
+		late = !cancel_left_input(req->session, log, out->meta.token);
 	out->cmd.offset = log != NULL && stat(log, &st) == 0 ?
 	    (uint64_t)st.st_size : 0;
 	out->cmd.sent_ms = session_now_ms();
 	out->cmd.exit_code = -1;
 	if (out->cmd.mark == MARK_INTEGRATION)
 		out->cmd.ahead = marks_ahead(req->session, log,
-		    out->meta.token, out->cmd.offset);
+		    out->meta.token, out->cmd.offset, j->took_over) +
+		    (late ? 1 : 0);
 	if (req->enter)
 		save_last_command(req->session, req->text, req->len);
 	j->rc = session_command_write(req->session, &out->cmd, &j->err);
 	if (j->rc == 0)
 		j->rc = type_line(req->session, buf_str(&j->line),
 		    j->line.len, req->enter, &j->err);
-	lock_release(j->lock, NULL);
 	free(log);
 }
 
@@ -364,6 +466,47 @@ locked_done(void *arg)
 	job_end(j, j->rc, &j->err);
 }
 
+/* The turn did not come in time: nothing was typed. */
+static void
+job_busy(struct send_job *j, const struct lock_owner *owner)
+{
+	struct aiterm_error err = ERROR_INIT;
+
+	errtally_note(ERRTALLY_SESSION_BUSY);
+	if (owner != NULL)
+		error_set(&err, "session busy: another sender (pid %ld) holds "
+		    "%s; nothing was typed", owner->pid, j->lock);
+	else
+		error_set(&err, "session busy: %u earlier send%s to this "
+		    "session %s not done (a waited command keeps the session "
+		    "until it ends); nothing was typed",
+		    sendq_ahead(&j->slot), sendq_ahead(&j->slot) == 1 ? "" :
+		    "s", sendq_ahead(&j->slot) == 1 ? "is" : "are");
+	job_end(j, -1, &err);
+	error_clear(&err);
+}
+
+/*
+ * A lock whose owner is gone is taken over (lock_take_over: under a
+ * guard, only while it still names that owner, ABA); said in the log.
+ */
+static int
+take_over(struct send_job *j, struct lock_owner *owner,
+    struct aiterm_error *err)
+{
+	struct lock_owner gone = *owner;
+	int st;
+
+	errtally_note(ERRTALLY_LOCK_STALE);
+	st = lock_take_over(j->lock, &gone, owner, err);
+	j->took_over = st == LOCK_ACQUIRED;
+	if (st == LOCK_ACQUIRED)
+		host_get()->log(AITERM_LOG_WARNING, "send", "took over the "
+		    "send lock %s left by pid %ld (start %s), which is gone",
+		    j->lock, gone.pid, gone.start);
+	return st;
+}
+
 /* Try the lock once: 1 when the job ended or went on, 0 to try again. */
 static int
 job_try(struct send_job *j)
@@ -373,26 +516,24 @@ job_try(struct send_job *j)
 	int st;
 
 	st = lock_acquire(j->lock, &owner, &err);
-	if (st == LOCK_HELD && j->waited < LOCK_WAIT_MS)
+	if (st == LOCK_STALE)
+		st = take_over(j, &owner, &err);
+	if (st == LOCK_HELD && uv_now(core_loop()) < j->deadline)
 		return 0;
 	uv_timer_stop(&j->timer);
 	if (st == LOCK_ACQUIRED) {
+		j->locked = true;
+		j->stage = JOB_TYPING;
 		muxjob_run(locked_work, locked_done, j);
-		error_clear(&err);
-		return 1;
-	}
-	if (st == LOCK_STALE) {
-		errtally_note(ERRTALLY_LOCK_STALE);
-		error_set(&err, "stale send lock %s: its owner (pid %ld, start "
-		    "%s) is gone. It is not removed automatically; recover "
-		    "with pty_close on this session and pty_open with the "
-		    "same name", j->lock, owner.pid, owner.start);
 	} else if (st == LOCK_HELD) {
-		errtally_note(ERRTALLY_SESSION_BUSY);
-		error_set(&err, "session busy: another sender (pid %ld) holds "
-		    "%s", owner.pid, j->lock);
+		job_busy(j, &owner);
+	} else {
+		if (st == LOCK_STALE)
+			error_set(&err, "stale send lock %s: its owner (pid "
+			    "%ld) is gone and another process is taking it "
+			    "over; nothing was typed", j->lock, owner.pid);
+		job_end(j, -1, &err);
 	}
-	job_end(j, -1, &err);
 	error_clear(&err);
 	return 1;
 }
@@ -400,10 +541,7 @@ job_try(struct send_job *j)
 static void
 on_retry(uv_timer_t *t)
 {
-	struct send_job *j = t->data;
-
-	j->waited += LOCK_RETRY_MS;
-	job_try(j);
+	job_try(t->data);
 }
 
 /* On the multiplexer's thread: the session, the route, the line. */
@@ -434,17 +572,40 @@ prepare_done(void *arg)
 		job_end(j, -1, &j->err);
 		return;
 	}
+	j->stage = JOB_LOCKING;
 	j->lock = session_path(j->req.session, "send.lock");
 	if (job_try(j) == 0)
 		uv_timer_start(&j->timer, on_retry, LOCK_RETRY_MS,
 		    LOCK_RETRY_MS);
 }
 
-void
+/* Its turn in this server's queue has come. */
+static void
+job_go(struct sendq_slot *slot)
+{
+	struct send_job *j = (struct send_job *)((char *)slot -
+	    offsetof(struct send_job, slot));
+
+	uv_timer_stop(&j->timer);
+	j->stage = JOB_PREPARING;
+	muxjob_run(prepare_work, prepare_done, j);
+}
+
+static void
+on_turn_deadline(uv_timer_t *t)
+{
+	struct send_job *j = t->data;
+
+	if (j->stage == JOB_QUEUED)
+		job_busy(j, NULL);
+}
+
+struct send_job *
 send_text_async(const struct send_request *req, send_cb cb, void *arg)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct send_job *j = xcalloc(1, sizeof *j);
+	unsigned turn_ms = req->turn_ms > 0 ? req->turn_ms : SEND_TURN_WAIT_MS;
 
 	j->req = *req;
 	j->req.session = xstrdup(req->session != NULL ? req->session : "");
@@ -461,9 +622,36 @@ send_text_async(const struct send_request *req, send_cb cb, void *arg)
 		    SEND_MAX_BYTES);
 		job_end(j, -1, &err);
 		error_clear(&err);
-		return;
+		return NULL;
 	}
-	muxjob_run(prepare_work, prepare_done, j);
+	j->stage = JOB_QUEUED;
+	j->deadline = uv_now(core_loop()) + turn_ms;
+	uv_timer_start(&j->timer, on_turn_deadline, turn_ms, 0);
+	sendq_join(&j->slot, j->req.session, job_go);
+	return j;
+}
+
+void
+send_cancel(struct send_job *j)
+{
+	switch (j->stage) {
+	case JOB_QUEUED:
+	case JOB_LOCKING:
+		uv_timer_stop(&j->timer);
+		job_fail(j, "cancelled; nothing was typed");
+		break;
+	case JOB_PREPARING:	/* on its way: typed as if asked before */
+	case JOB_TYPING:
+	case JOB_HELD:
+		break;
+	}
+}
+
+void
+send_release(struct send_job *j)
+{
+	if (j != NULL)
+		job_free(j);
 }
 
 void

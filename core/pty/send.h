@@ -22,7 +22,20 @@ struct send_request {
 	size_t		 len;
 	bool		 enter;
 	bool		 raw;
+	/*
+	 * Keep the session's turn after typing, until send_release: a waited
+	 * send holds it through its wait (issue 37), so that no other
+	 * command is typed before its result is taken.
+	 */
+	bool		 hold;
+	/* How long it may wait for its turn (ms; 0: SEND_TURN_WAIT_MS). */
+	unsigned	 turn_ms;
 };
+
+/* How long a send waits for its turn unless told (the queue, the lock). */
+#define SEND_TURN_WAIT_MS	2000
+
+struct send_job;
 
 /*
  * How text reaches the session: its shell (marked), a shell run inside
@@ -45,6 +58,7 @@ struct send_outcome {
 	long			shell_pid;
 	enum send_route		route;
 	char			*echo_suffix;	/* the sentinel text, to drop */
+	struct send_job		*hold;		/* req.hold: send_release it */
 };
 
 /*
@@ -55,11 +69,24 @@ typedef void (*send_cb)(void *arg, int status,
     const struct aiterm_error *err, struct send_outcome *out);
 
 /*
- * Send req's text (its strings are copied).  When another sender holds
- * the session's send lock, it is tried again from a timer (the loop never
- * sleeps) for up to 2 s; cb may run before this returns.
+ * Send req's text (its strings are copied).  Sends to one session are
+ * typed in the order they came (pty/sendq.h); its turn comes when those
+ * before it are done and the session's send lock is free (another server
+ * may hold it: tried again from a timer, the loop never sleeps).  Not
+ * typed within req.turn_ms: cb gets "session busy", nothing typed.
+ * Returns the job, for send_cancel until cb has run; NULL when cb has
+ * already run (then arg may be gone).
  */
-void	send_text_async(const struct send_request *req, send_cb cb, void *arg);
+struct send_job	*send_text_async(const struct send_request *req, send_cb cb,
+		    void *arg);
+/*
+ * The caller no longer wants it: while it still waits for its turn (the
+ * queue, the lock), cb gets "cancelled" now and nothing is typed; once
+ * its turn has come it goes on and cb is called as usual.
+ */
+void	send_cancel(struct send_job *j);
+/* Give back a held turn (out->hold): the lock, then the next send goes. */
+void	send_release(struct send_job *j);
 void	send_outcome_free(struct send_outcome *out);
 
 /* Check that the session exists and is alive; fills meta and info. */

@@ -6,7 +6,11 @@
  */
 #include <sys/types.h>
 
+#include <sys/file.h>
+
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -19,6 +23,7 @@
 #include "proc/proc.h"
 #include "state/atomic.h"
 #include "state/lock.h"
+#include "util/xmalloc.h"
 
 /* Attempts when a lock disappears between finding it and reading it. */
 #define LOCK_TRIES 3
@@ -187,6 +192,72 @@ out_abort:
 	atomic_abort(&af);
 out_free:
 	free(text);
+	return rc;
+}
+
+static bool
+same_owner(const struct lock_owner *a, const struct lock_owner *b)
+{
+	return a->pid == b->pid && strcmp(a->start, b->start) == 0;
+}
+
+int
+lock_take_over(const char *path, const struct lock_owner *gone,
+    struct lock_owner *owner, struct aiterm_error *err)
+{
+	struct lock_owner self, now;
+	struct atomic_file af;
+	char *guard = NULL, *text = NULL;
+	int fd = -1, rc = -1;
+
+	if (lock_self(&self, err) == -1)
+		return -1;
+	guard = xasprintf("%s.guard", path);
+	fd = open(guard, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd == -1) {
+		error_set(err, "cannot open the lock guard '%s': %s", guard,
+		    strerror(errno));
+		goto out;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno != EWOULDBLOCK) {
+			error_set(err, "cannot take the lock guard '%s': %s",
+			    guard, strerror(errno));
+			goto out;
+		}
+		/* Another process decides now: as good as held. */
+		*owner = *gone;
+		rc = LOCK_HELD;
+		goto out;
+	}
+	if (lock_read(path, &now, err) == -1)
+		goto out;
+	if (!same_owner(&now, gone) || lock_owner_alive(&now)) {
+		*owner = now;
+		rc = lock_owner_alive(&now) ? LOCK_HELD : LOCK_STALE;
+		goto out;
+	}
+	if ((text = lock_encode(&self, path, err)) == NULL ||
+	    atomic_open(path, &af, err) == -1)
+		goto out;
+	if (atomic_append(&af, text, strlen(text), err) == -1) {
+		atomic_abort(&af);
+		goto out;
+	}
+	if (rename(af.tmp, path) == -1) {
+		error_set(err, "cannot take over lock '%s': %s", path,
+		    strerror(errno));
+		atomic_abort(&af);
+		goto out;
+	}
+	atomic_abort(&af);
+	*owner = self;
+	rc = LOCK_ACQUIRED;
+out:
+	if (fd != -1)
+		close(fd);	/* and the guard with it */
+	free(text);
+	free(guard);
 	return rc;
 }
 

@@ -5,8 +5,9 @@
  * published with link(2), which fails when the lock exists, so a lock is
  * never seen half written.  A lock whose owner is gone (no such PID, or
  * the PID now belongs to a process with another start identifier) is
- * stale: it is reported, never removed here, because another process may
- * be deciding the same thing (ABA).
+ * stale: lock_acquire reports it and never removes it, because another
+ * process may be deciding the same thing (ABA); lock_take_over replaces
+ * it under a guard that rules that out.
  */
 #ifndef AITERM_LOCK_H
 #define AITERM_LOCK_H
@@ -31,6 +32,18 @@ enum lock_status {
  * with err on I/O failure or an unreadable lock file.
  */
 int	lock_acquire(const char *path, struct lock_owner *owner, struct aiterm_error *err);
+/*
+ * Take over a stale lock: only while it still names gone (the owner a
+ * lock_acquire found dead), which is checked again under a guard
+ * (flock(2) on "<path>.guard"), so that two processes deciding the same
+ * thing never both own it (ABA).  The lock is replaced by this process's
+ * record in one rename, so it never disappears on the way and a plain
+ * lock_acquire cannot slip in.  Returns LOCK_ACQUIRED, LOCK_HELD (it
+ * names a live owner now, *owner says who; also while another process
+ * holds the guard) or -1 with err.
+ */
+int	lock_take_over(const char *path, const struct lock_owner *gone,
+	    struct lock_owner *owner, struct aiterm_error *err);
 /* Remove the lock only when this process owns it. */
 int	lock_release(const char *path, struct aiterm_error *err);
 /* Read the owner; -1 with err when missing or unreadable. */

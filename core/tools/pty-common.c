@@ -22,6 +22,7 @@ struct pending_wait {
 	struct session_meta	 meta;
 	struct session_command	 cmd;
 	bool			 have_cmd;
+	struct send_job		*hold;	/* the send's turn, given back at the end */
 };
 
 int
@@ -267,10 +268,21 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 static void
 pending_free(struct pending_wait *pw)
 {
+	send_release(pw->hold);
 	free(pw->session);
 	free(pw->echo_suffix);
 	free(pw->prefix);
 	free(pw);
+}
+
+/* The session's record still names the command this call waited for. */
+static bool
+still_ours(const struct pending_wait *pw)
+{
+	struct session_command now;
+
+	return session_command_read(pw->session, &now) == 0 &&
+	    now.offset == pw->cmd.offset && now.sent_ms == pw->cmd.sent_ms;
 }
 
 static void
@@ -280,7 +292,7 @@ on_done(void *arg, const struct waiter_result *r)
 	struct aiterm_error err = ERROR_INIT;
 
 	if (pw->have_cmd && r->complete && (r->via == VIA_SENTINEL ||
-	    r->via == VIA_EXIT)) {
+	    r->via == VIA_EXIT) && still_ours(pw)) {
 		pw->cmd.done = true;
 		pw->cmd.exit_code = r->exit_code;
 		pw->cmd.end = r->end;
@@ -312,7 +324,7 @@ on_cancel(struct tool_call *call)
 
 void
 pty_wait_and_reply(struct tool_call *call, const char *session,
-    const struct pty_wait *w, const char *echo_suffix, bool raw,
+    const struct pty_wait *w, const struct send_outcome *sent, bool raw,
     const char *prefix)
 {
 	struct pending_wait *pw = xcalloc(1, sizeof *pw);
@@ -322,7 +334,9 @@ pty_wait_and_reply(struct tool_call *call, const char *session,
 
 	pw->call = call;
 	pw->session = xstrdup(session);
-	pw->echo_suffix = echo_suffix != NULL ? xstrdup(echo_suffix) : NULL;
+	pw->echo_suffix = sent != NULL && sent->echo_suffix != NULL ?
+	    xstrdup(sent->echo_suffix) : NULL;
+	pw->hold = sent != NULL ? sent->hold : NULL;
 	pw->prefix = prefix != NULL ? xstrdup(prefix) : NULL;
 	pw->raw = raw;
 	pw->timeout = w->timeout;
@@ -330,7 +344,12 @@ pty_wait_and_reply(struct tool_call *call, const char *session,
 		tool_call_fail(call, "%s", error_msg(&err));
 		goto out_free;
 	}
-	pw->have_cmd = session_command_read(session, &pw->cmd) == 0;
+	/* A send waits for its own command, whatever came after it. */
+	if (sent != NULL) {
+		pw->cmd = sent->cmd;
+		pw->have_cmd = true;
+	} else
+		pw->have_cmd = session_command_read(session, &pw->cmd) == 0;
 	if (!w->wait) {
 		reply(pw, NULL);
 		goto out_free;

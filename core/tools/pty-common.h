@@ -60,12 +60,15 @@ int	pty_wait_args(json_t *args, struct pty_wait *w, struct aiterm_error *err);
 
 /*
  * Wait (if asked) from the session's pending command, then collect the
- * output from the read cursor and reply.  echo_suffix may be NULL.
- * Takes ownership of nothing.
+ * output from the read cursor and reply.  sent: the send this call made
+ * (NULL for a read): its own command is waited for, not whatever the
+ * session's record names by then, and a turn it holds (sent->hold) is
+ * given back once the reply is made (issue 37).  Takes ownership of
+ * nothing but that turn.
  */
 void	pty_wait_and_reply(struct tool_call *call, const char *session,
-	    const struct pty_wait *w, const char *echo_suffix, bool raw,
-	    const char *prefix);
+	    const struct pty_wait *w, const struct send_outcome *sent,
+	    bool raw, const char *prefix);
 
 /*
  * Reply to a read that is not incremental: the screen (lines NULL) or the

@@ -141,9 +141,19 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 /* A shell send: what waits for the text to go in. */
 struct shell_send {
 	struct tool_call	*call;
+	struct send_job		*job;	/* until shell_sent */
 	struct pty_wait		 w;
 	bool			 raw;
 };
+
+/* Cancelled while it waits for its turn: nothing is typed. */
+static void
+shell_cancel(struct tool_call *call)
+{
+	struct shell_send *ss = tool_call_data(call);
+
+	send_cancel(ss->job);
+}
 
 static void
 shell_sent(void *arg, int status, const struct aiterm_error *err,
@@ -152,11 +162,16 @@ shell_sent(void *arg, int status, const struct aiterm_error *err,
 	struct shell_send *ss = arg;
 	const char *session = tool_call_session(ss->call);
 
+	tool_call_set_data(ss->call, NULL, NULL);
 	if (status != 0)
 		tool_call_fail(ss->call, "pty_send: %s", error_msg(err));
-	else if (ss->w.wait)
-		pty_wait_and_reply(ss->call, session, &ss->w,
-		    out->echo_suffix, ss->raw, NULL);
+	else if (ss->w.wait && tool_call_cancelled(ss->call)) {
+		/* Typed before the cancel came: its turn goes back at once. */
+		send_release(out->hold);
+		tool_call_fail(ss->call, "cancelled");
+	} else if (ss->w.wait)
+		pty_wait_and_reply(ss->call, session, &ss->w, out, ss->raw,
+		    NULL);
 	else
 		tool_call_reply(ss->call, next_step(out->route) == NULL ?
 		    xstrdup("sent") : xasprintf("sent; %s",
@@ -191,11 +206,19 @@ pty_send_call(struct tool_call *call)
 		error_clear(&err);
 		return;
 	}
+	/*
+	 * A waited send keeps the session until its result is taken, and
+	 * may wait as long as its timeout for its turn (issue 37).
+	 */
+	req.hold = w.wait;
+	req.turn_ms = w.wait && w.timeout > 0 ? (unsigned)(w.timeout *
+	    1000.0) : 0;
 	ss = xcalloc(1, sizeof *ss);
 	ss->call = call;
 	ss->w = w;
 	ss->raw = req.raw;
-	send_text_async(&req, shell_sent, ss);
+	if ((ss->job = send_text_async(&req, shell_sent, ss)) != NULL)
+		tool_call_set_data(call, ss, shell_cancel);
 }
 
 const struct tool_entry tool_pty_send = {

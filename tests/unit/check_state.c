@@ -202,7 +202,25 @@ dead_pid(void)
 }
 
 /*
- * A child that tries lock_acquire on path once it reads a byte from *go,
+ * One attempt at the lock: lock_acquire, and with take_over set, a stale
+ * lock taken over (lock_take_over) as the send path does.
+ */
+static int
+lock_attempt(const char *path, bool take_over)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct lock_owner owner;
+	int st;
+
+	st = lock_acquire(path, &owner, &err);
+	if (st == LOCK_STALE && take_over)
+		st = lock_take_over(path, &owner, &owner, &err);
+	error_clear(&err);
+	return st;
+}
+
+/*
+ * A child that tries the lock (lock_attempt) once it reads a byte from *go,
  * reports the status as one byte on *report, and holds on (to the lock, if
  * it got it) until it reads a byte from *release.  Later children inherit
  * the pipes of earlier ones, so the parent signals with bytes, not with
@@ -216,9 +234,8 @@ struct lock_child {
 };
 
 static void
-lock_child_start(struct lock_child *lc, const char *path)
+lock_child_start(struct lock_child *lc, const char *path, bool take_over)
 {
-	struct aiterm_error err = ERROR_INIT;
 	int go[2], report[2], release[2];
 	char c;
 	int st;
@@ -233,7 +250,7 @@ lock_child_start(struct lock_child *lc, const char *path)
 		close(release[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(2);
-		st = lock_acquire(path, NULL, &err);
+		st = lock_attempt(path, take_over);
 		c = st == -1 ? 'E' : "AHS"[st];
 		if (write(report[1], &c, 1) != 1)
 			_exit(2);
@@ -630,7 +647,7 @@ START_TEST(test_lock_held_then_stale)
 	char child_start[32];
 	char *before, *after, *want;
 
-	lock_child_start(&lc, p);
+	lock_child_start(&lc, p, false);
 	lock_child_go(&lc);
 	ck_assert_int_eq(lock_child_status(&lc), 'A');
 	ck_assert_int_eq(proc_start_id(lc.pid, child_start, sizeof child_start), 0);
@@ -1028,29 +1045,99 @@ START_TEST(test_cleanup_names)
 END_TEST
 
 /* Many processes race for one lock: exactly one gets it. */
+/* Start RACERS children at once; how many got the lock ('A') and 'H'. */
+static void
+lock_race_run(struct lock_child *lc, int n, const char *path, bool take_over,
+    int *acquired, int *held)
+{
+	int i;
+	char c;
+
+	*acquired = *held = 0;
+	for (i = 0; i < n; i++)
+		lock_child_start(&lc[i], path, take_over);
+	for (i = 0; i < n; i++)
+		lock_child_go(&lc[i]);
+	for (i = 0; i < n; i++) {
+		c = lock_child_status(&lc[i]);
+		*acquired += c == 'A';
+		*held += c == 'H';
+	}
+}
+
 START_TEST(test_lock_race)
 {
 	const char *p = lockfile;
 	enum { RACERS = 8 };
 	struct lock_child lc[RACERS];
 	
-	int i, acquired = 0, held = 0;
-	char c;
+	int i, acquired, held;
 
-	for (i = 0; i < RACERS; i++)
-		lock_child_start(&lc[i], p);
-	for (i = 0; i < RACERS; i++)
-		lock_child_go(&lc[i]);
-	for (i = 0; i < RACERS; i++) {
-		c = lock_child_status(&lc[i]);
-		acquired += c == 'A';
-		held += c == 'H';
-	}
+	lock_race_run(lc, RACERS, p, false, &acquired, &held);
 	ck_assert_int_eq(acquired, 1);
 	ck_assert_int_eq(held, RACERS - 1);
 	for (i = 0; i < RACERS; i++)
 		lock_child_end(&lc[i]);
 	ck_assert_int_eq(count_entries(tmpdir, ""), 1);
+}
+END_TEST
+
+/*
+ * Issue 37: a lock left by a process that is gone is taken over, by one
+ * of many processes deciding it at once (ABA: never two owners), and
+ * only while it still names that owner.
+ */
+START_TEST(test_lock_take_over_race)
+{
+	const char *p = lockfile;
+	enum { RACERS = 8, ROUNDS = 20 };
+	struct lock_child lc[RACERS];
+	struct lock_owner owner;
+	struct aiterm_error err = ERROR_INIT;
+	int i, r, acquired, held;
+	char *text;
+
+	for (r = 0; r < ROUNDS; r++) {
+		text = xasprintf("{\"pid\":%ld,\"start\":\"1\"}", dead_pid());
+		unlink(p);
+		write_raw(p, text);
+		free(text);
+		lock_race_run(lc, RACERS, p, true, &acquired, &held);
+		ck_assert_int_eq(acquired, 1);
+		ck_assert_int_eq(held, RACERS - 1);
+		/* The winner's record, whole. */
+		ck_assert_int_eq(lock_read(p, &owner, &err), 0);
+		ck_assert(lock_owner_alive(&owner));
+		for (i = 0; i < RACERS; i++)
+			lock_child_end(&lc[i]);
+	}
+}
+END_TEST
+
+/* A lock that names another owner than the one found gone is left alone. */
+START_TEST(test_lock_take_over_changed)
+{
+	const char *p = lockfile;
+	struct aiterm_error err = ERROR_INIT;
+	struct lock_owner gone = { 0 }, owner;
+	char *text;
+
+	gone.pid = dead_pid();
+	snprintf(gone.start, sizeof gone.start, "1");
+	/* A live owner took it meanwhile: this process. */
+	ck_assert_int_eq(lock_acquire(p, NULL, &err), LOCK_ACQUIRED);
+	ck_assert_int_eq(lock_take_over(p, &gone, &owner, &err), LOCK_HELD);
+	ck_assert_int_eq(owner.pid, getpid());
+	ck_assert_int_eq(lock_release(p, &err), 0);
+	/* Another dead owner than the one decided on: still stale, kept. */
+	text = xasprintf("{\"pid\":%ld,\"start\":\"2\"}", gone.pid);
+	write_raw(p, text);
+	ck_assert_int_eq(lock_take_over(p, &gone, &owner, &err), LOCK_STALE);
+	ck_assert_str_eq(owner.start, "2");
+	free(text);
+	text = read_ok(p);
+	ck_assert(strstr(text, "\"2\"") != NULL);
+	free(text);
 }
 END_TEST
 
@@ -1099,6 +1186,8 @@ make_state_suite(void)
 	tcase_add_test(tc, test_atomic_large);
 	tcase_add_test(tc, test_cleanup_names);
 	tcase_add_test(tc, test_lock_race);
+	tcase_add_test(tc, test_lock_take_over_race);
+	tcase_add_test(tc, test_lock_take_over_changed);
 	suite_add_tcase(s, tc);
 
 	return s;
