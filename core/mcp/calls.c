@@ -418,6 +418,26 @@ tool_call_progress(struct tool_call *call, double progress, double total,
 	server_send(jsonrpc_notification("notifications/progress", p));
 }
 
+/*
+ * Every structuredContent matches the outputSchema its tool declares
+ * (ADR 0006; the SDK client rejects one that does not).  A result that
+ * does not is a bug of ours: said on stderr, where the test suites look
+ * for it, and sent as it is.
+ */
+static void
+check_result(struct tool_call *call, const json_t *structured,
+    const char *how)
+{
+	struct aiterm_error err = ERROR_INIT;
+
+	if (schema_check_result(schema_of(call->entry)->output, structured,
+	    &err) != 0)
+		fprintf(stderr, "aiterm-mcp: internal error: %s result of %s "
+		    "does not match its outputSchema: %s\n", how,
+		    call->entry->name, error_msg(&err));
+	error_clear(&err);
+}
+
 void
 tool_call_reply(struct tool_call *call, char *text, json_t *structured)
 {
@@ -437,9 +457,10 @@ tool_call_reply(struct tool_call *call, char *text, json_t *structured)
 	 * there, so the text is the result and structure is opt-in (ADR 0006).
 	 */
 	if (structured != NULL && (the_server->structured ||
-	    call->done != NULL))
+	    call->done != NULL)) {
+		check_result(call, structured, "the");
 		json_object_set_new(result, "structuredContent", structured);
-	else
+	} else
 		json_decref(structured);
 	finish(call, result);
 }
@@ -456,6 +477,9 @@ tool_call_finish(struct tool_call *call, json_t *result)
 	/* What the client did not ask for it does not get (ADR 0006). */
 	if (!the_server->structured && call->done == NULL)
 		json_object_del(result, "structuredContent");
+	else if (json_object_get(result, "structuredContent") != NULL)
+		check_result(call, json_object_get(result,
+		    "structuredContent"), "the relayed");
 	finish(call, result);
 }
 

@@ -27,6 +27,7 @@
 #include "pty/session.h"
 #include "state/stateroot.h"
 #include "tools/agent-common.h"
+#include "tools/agent-schema.h"
 #include "tools/tool.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -398,16 +399,15 @@ const struct tool_entry tool_agent_launch = {
 	    "\"startup\":{\"type\":\"string\"},"
 	    "\"screen\":{\"type\":\"string\"},"
 	    "\"exit_status\":{\"type\":\"integer\"},"
-	    "\"dispatch\":{\"type\":\"string\"},"
+	    "\"code\":{\"type\":\"string\"},"
+	    AGENT_DISPATCH_PROP ","
 	    "\"confirmed_by\":{\"type\":\"string\"},"
 	    "\"turn\":{\"type\":\"integer\"},"
 	    "\"event_cursor\":{\"type\":\"string\"},"
-	    "\"parent_delivery\":{\"type\":\"object\"},"
-	    "\"wait_process\":{\"type\":\"object\"},"
-	    "\"wait_command\":{\"type\":\"string\"},"
+	    AGENT_DELIVERY_PROPS ","
 	    "\"attach\":{\"type\":\"string\"}},"
-	    "\"required\":[\"session_id\",\"launch_id\",\"startup\","
-	    "\"dispatch\",\"attach\"]}",
+	    "\"required\":[\"session_id\",\"launch_id\",\"harness\","
+	    "\"version\",\"startup\",\"screen\",\"dispatch\",\"attach\"]}",
 	.hints = TOOL_OPEN_WORLD,
 	.call = agent_launch_call,
 	.relayable = true,

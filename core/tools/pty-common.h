@@ -27,9 +27,14 @@
 	"\"timeout\":{\"type\":\"number\",\"minimum\":0,\"maximum\":3600," \
 	"\"default\":10,\"description\":\"Seconds, default 10, max 3600.\"}"
 
-/* The completion part of every read result. */
-#define PTY_READ_OUTPUT_SCHEMA \
-	"{\"type\":\"object\",\"properties\":{" \
+/*
+ * A shell read's result (result_json): the completion, where the read
+ * ended, what it left out.  mode: output (a read or a send that waited),
+ * screen, full, line_range, lines, or the route of a send that did not
+ * wait (shell, nested, direct).  pty_read and pty_send declare it beside
+ * the agent paths' results (tools/agent-schema.h).
+ */
+#define PTY_SHELL_PROPS \
 	"\"session_id\":{\"type\":\"string\"}," \
 	"\"complete\":{\"type\":[\"boolean\",\"null\"]}," \
 	"\"via\":{\"type\":[\"string\",\"null\"],\"enum\":[\"exit\"," \
@@ -45,8 +50,10 @@
 	"\"lost\":{\"type\":\"object\",\"properties\":{" \
 	"\"bytes\":{\"type\":\"integer\"},\"from\":{\"type\":\"string\"}," \
 	"\"to\":{\"type\":\"string\"},\"screen\":{\"type\":\"string\"}}}," \
-	"\"mode\":{\"type\":\"string\"}}," \
-	"\"required\":[\"session_id\",\"complete\",\"via\",\"cursor\"]}"
+	"\"mode\":{\"type\":\"string\",\"enum\":[\"output\",\"screen\"," \
+	"\"full\",\"line_range\",\"lines\",\"shell\",\"nested\",\"direct\"]}"
+#define PTY_SHELL_REQUIRED \
+	"[\"session_id\",\"complete\",\"via\",\"cursor\",\"mode\"]"
 
 struct pty_wait {
 	bool		 wait;

@@ -9,6 +9,7 @@
 #include "pty/output.h"
 #include "pty/send.h"
 #include "tools/agent-read.h"
+#include "tools/agent-schema.h"
 #include "tools/on-mux.h"
 #include "tools/pty-common.h"
 #include "util/buf.h"
@@ -148,7 +149,11 @@ const struct tool_entry tool_pty_read = {
 	    "\"agent_transcript\":{\"type\":\"boolean\",\"default\":false},"
 	    "\"turn\":{\"type\":\"integer\",\"minimum\":1}},"
 	    "\"required\":[\"session_id\"],\"additionalProperties\":false}",
-	.output_schema = PTY_READ_OUTPUT_SCHEMA,
+	/* A shell read, or an agent turn's answer (agent_transcript). */
+	.output_schema = "{\"type\":\"object\",\"properties\":{"
+	    PTY_SHELL_PROPS "," AGENT_ANSWER_PROPS "},"
+	    "\"anyOf\":[{\"required\":" PTY_SHELL_REQUIRED "},"
+	    "{\"required\":" AGENT_ANSWER_REQUIRED "}]}",
 	.hints = TOOL_READ_ONLY | TOOL_OPEN_WORLD,
 	.call = pty_read_call,
 	.relayable = true,

@@ -10,6 +10,7 @@
 #include "agent/record.h"
 #include "deliver/parent.h"
 #include "tools/agent-read.h"
+#include "tools/agent-schema.h"
 #include "tools/pty-common.h"
 #include "util/xmalloc.h"
 
@@ -239,7 +240,15 @@ const struct tool_entry tool_pty_send = {
 	    PTY_WAIT_PROPS "},"
 	    "\"required\":[\"session_id\",\"text\"],"
 	    "\"additionalProperties\":false}",
-	.output_schema = PTY_READ_OUTPUT_SCHEMA,
+	/*
+	 * A shell send (its output with wait, else its route), or to an
+	 * agent its turn's answer (wait) or the dispatch's receipt.
+	 */
+	.output_schema = "{\"type\":\"object\",\"properties\":{"
+	    PTY_SHELL_PROPS "," AGENT_ANSWER_PROPS "," AGENT_RECEIPT_PROPS "},"
+	    "\"anyOf\":[{\"required\":" PTY_SHELL_REQUIRED "},"
+	    "{\"required\":" AGENT_ANSWER_REQUIRED "},"
+	    "{\"required\":" AGENT_RECEIPT_REQUIRED "}]}",
 	.hints = TOOL_DESTRUCTIVE | TOOL_OPEN_WORLD,
 	.call = pty_send_call,
 	.relayable = true,

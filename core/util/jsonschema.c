@@ -8,7 +8,7 @@
 #include "util/xmalloc.h"
 
 static int check(const json_t *schema, const json_t *v, const char *where,
-    struct aiterm_error *err);
+    const char *noun, struct aiterm_error *err);
 
 static const char *
 type_of(const json_t *v)
@@ -131,7 +131,7 @@ check_string(const json_t *schema, const json_t *v, const char *where,
 
 static int
 check_array(const json_t *schema, const json_t *v, const char *where,
-    struct aiterm_error *err)
+    const char *noun, struct aiterm_error *err)
 {
 	json_t *items = json_object_get(schema, "items");
 	json_t *min = json_object_get(schema, "minItems");
@@ -151,7 +151,7 @@ check_array(const json_t *schema, const json_t *v, const char *where,
 		return 0;
 	json_array_foreach(v, i, e) {
 		sub = xasprintf("%s[%zu]", where, i);
-		rc = check(items, e, sub, err);
+		rc = check(items, e, sub, noun, err);
 		free(sub);
 		if (rc != 0)
 			break;
@@ -176,7 +176,7 @@ list_keys(const json_t *props, struct aiterm_buf *b)
 
 static int
 check_object(const json_t *schema, const json_t *v, const char *where,
-    struct aiterm_error *err)
+    const char *noun, struct aiterm_error *err)
 {
 	json_t *props = json_object_get(schema, "properties");
 	json_t *req = json_object_get(schema, "required");
@@ -190,8 +190,8 @@ check_object(const json_t *schema, const json_t *v, const char *where,
 
 	json_array_foreach(req, i, r) {
 		if (json_object_get(v, json_string_value(r)) == NULL)
-			return error_set(err, "missing required argument '%s'",
-			    json_string_value(r));
+			return error_set(err, "missing required %s '%s'",
+			    noun, json_string_value(r));
 	}
 	json_object_foreach((json_t *)v, key, value) {
 		json_t *ps = props == NULL ? NULL : json_object_get(props, key);
@@ -200,13 +200,13 @@ check_object(const json_t *schema, const json_t *v, const char *where,
 			if (!json_is_false(extra))
 				continue;
 			list_keys(props, &names);
-			rc = error_set(err, "unknown argument '%s' (accepted: "
-			    "%s)", key, buf_str(&names));
+			rc = error_set(err, "unknown %s '%s' (accepted: "
+			    "%s)", noun, key, buf_str(&names));
 			buf_free(&names);
 			break;
 		}
-		sub = xasprintf("argument '%s'", key);
-		rc = check(ps, value, sub, err);
+		sub = xasprintf("%s '%s'", noun, key);
+		rc = check(ps, value, sub, noun, err);
 		free(sub);
 		if (rc != 0)
 			break;
@@ -215,25 +215,52 @@ check_object(const json_t *schema, const json_t *v, const char *where,
 	return rc;
 }
 
+/* anyOf: the value conforms to one of the forms at least. */
+static int
+check_any(const json_t *forms, const json_t *v, const char *where,
+    const char *noun, struct aiterm_error *err)
+{
+	struct aiterm_error one = ERROR_INIT;
+	struct aiterm_buf why = BUF_INIT;
+	json_t *f;
+	size_t i;
+	int rc = -1;
+
+	json_array_foreach(forms, i, f) {
+		if ((rc = check(f, v, where, noun, &one)) == 0)
+			break;
+		buf_printf(&why, "%s%s", i == 0 ? "" : "; ", error_msg(&one));
+		error_clear(&one);
+	}
+	if (rc != 0)
+		rc = error_set(err, "%s matches none of its forms: %s", where,
+		    buf_str(&why));
+	buf_free(&why);
+	return rc;
+}
+
 static int
 check(const json_t *schema, const json_t *v, const char *where,
-    struct aiterm_error *err)
+    const char *noun, struct aiterm_error *err)
 {
 	json_t *type = json_object_get(schema, "type");
 	json_t *choices = json_object_get(schema, "enum");
+	json_t *any = json_object_get(schema, "anyOf");
 
 	if (type != NULL && check_type(type, v, where, err) != 0)
 		return -1;
 	if (choices != NULL && check_enum(choices, v, where, err) != 0)
+		return -1;
+	if (any != NULL && check_any(any, v, where, noun, err) != 0)
 		return -1;
 	if (json_is_number(v))
 		return check_number(schema, v, where, err);
 	if (json_is_string(v))
 		return check_string(schema, v, where, err);
 	if (json_is_array(v))
-		return check_array(schema, v, where, err);
+		return check_array(schema, v, where, noun, err);
 	if (json_is_object(v))
-		return check_object(schema, v, where, err);
+		return check_object(schema, v, where, noun, err);
 	return 0;
 }
 
@@ -241,5 +268,12 @@ int
 schema_check(const json_t *schema, const json_t *value,
     struct aiterm_error *err)
 {
-	return check(schema, value, "arguments", err);
+	return check(schema, value, "arguments", "argument", err);
+}
+
+int
+schema_check_result(const json_t *schema, const json_t *value,
+    struct aiterm_error *err)
+{
+	return check(schema, value, "the result", "field", err);
 }

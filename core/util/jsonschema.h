@@ -1,8 +1,9 @@
 /*
- * A JSON Schema subset for tool arguments: type (one or a list), properties,
- * required, additionalProperties:false, enum, minimum, maximum, minLength,
- * maxLength, minItems, maxItems, items.  Enough to describe every tool's
- * input; anything else in a schema is ignored.
+ * A JSON Schema subset for tool arguments and results: type (one or a
+ * list), properties, required, additionalProperties:false, enum, minimum,
+ * maximum, minLength, maxLength, minItems, maxItems, items, anyOf.  Enough
+ * to describe every tool's input and output; anything else in a schema is
+ * ignored.
  */
 #ifndef AITERM_UTIL_JSONSCHEMA_H
 #define AITERM_UTIL_JSONSCHEMA_H
@@ -13,6 +14,9 @@
 
 /* 0 when value conforms, else -1 with a message naming the argument. */
 int	schema_check(const json_t *schema, const json_t *value,
+	    struct aiterm_error *err);
+/* The same for a tool's result: the message names the field. */
+int	schema_check_result(const json_t *schema, const json_t *value,
 	    struct aiterm_error *err);
 
 #endif

@@ -149,16 +149,22 @@ static const char schema_text[] =
     "\"list\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
     "\"required\":[\"id\"],\"additionalProperties\":false}";
 
+typedef int (*schema_fn)(const json_t *, const json_t *,
+    struct aiterm_error *);
+
+/* value against the schema text by fn: conforms (want NULL) or fails so. */
 static void
-assert_schema(const char *value, const char *want)
+assert_check(schema_fn fn, const char *text, const char *value,
+    const char *want)
 {
 	struct aiterm_error err = ERROR_INIT;
-	json_t *schema = json_loads(schema_text, 0, NULL);
+	json_t *schema = json_loads(text, 0, NULL);
 	json_t *v = json_loads(value, 0, NULL);
 	int rc;
 
+	ck_assert_ptr_nonnull(schema);
 	ck_assert_ptr_nonnull(v);
-	rc = schema_check(schema, v, &err);
+	rc = fn(schema, v, &err);
 	if (want == NULL) {
 		ck_assert_msg(rc == 0, "%s: %s", value, error_msg(&err));
 	} else {
@@ -168,6 +174,12 @@ assert_schema(const char *value, const char *want)
 	error_clear(&err);
 	json_decref(schema);
 	json_decref(v);
+}
+
+static void
+assert_schema(const char *value, const char *want)
+{
+	assert_check(schema_check, schema_text, value, want);
 }
 
 START_TEST(test_schema_valid)
@@ -201,6 +213,35 @@ START_TEST(test_schema_invalid)
 }
 END_TEST
 
+/* A result's schema: anyOf forms that say which fields each path has. */
+static const char result_schema_text[] =
+    "{\"type\":\"object\",\"properties\":{"
+    "\"id\":{\"type\":\"string\"},\"via\":{\"type\":[\"string\",\"null\"]},"
+    "\"turn\":{\"type\":\"integer\"}},"
+    "\"anyOf\":[{\"required\":[\"id\",\"via\"]},"
+    "{\"required\":[\"id\",\"turn\"]}]}";
+
+static void
+assert_result(const char *value, const char *want)
+{
+	assert_check(schema_check_result, result_schema_text, value, want);
+}
+
+START_TEST(test_schema_result_forms)
+{
+	assert_result("{\"id\":\"s\",\"via\":null}", NULL);
+	assert_result("{\"id\":\"s\",\"turn\":2}", NULL);
+	assert_result("{\"id\":\"s\",\"via\":\"exit\",\"turn\":2}", NULL);
+	/* The agent answer of issue 32 against a shell read's form alone. */
+	assert_result("{\"id\":\"s\"}", "the result matches none of its "
+	    "forms: missing required field 'via'; missing required field "
+	    "'turn'");
+	assert_result("{\"id\":\"s\",\"turn\":\"2\"}", "field 'turn' must "
+	    "be an integer, got string");
+	assert_result("[]", "the result must be an object, got array");
+}
+END_TEST
+
 static Suite *
 make_mcp_suite(void)
 {
@@ -218,6 +259,7 @@ make_mcp_suite(void)
 	tc = tcase_create("Schema");
 	tcase_add_test(tc, test_schema_valid);
 	tcase_add_test(tc, test_schema_invalid);
+	tcase_add_test(tc, test_schema_result_forms);
 	suite_add_tcase(s, tc);
 	return s;
 }

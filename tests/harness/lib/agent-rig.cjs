@@ -11,7 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { makeEnv, passThrough, serverBinary, RawServer, tmuxServerPid, stopPid, STRUCTURED_CAPS } =
+const { makeEnv, passThrough, serverBinary, RawServer, tmuxServerPid, stopPid, STRUCTURED_CAPS, RESULT_SCHEMA_RE } =
 	require('../../mcp/lib/server.cjs');
 const { claudeBinary } = require('../../clients/lib/claude.cjs');
 
@@ -187,6 +187,10 @@ class AgentRig {
 		if (bad.length > 0)
 			throw new Error(`aiterm-mcp exited with ${JSON.stringify(bad.map((s) => s.exit))}: ` +
 				bad.map((s) => s.stderr.slice(-4000)).join('\n---\n'));
+		/* Every structured result matched its tool's outputSchema (issue 32; the server says when not). */
+		const mismatch = this.servers.map((s) => RESULT_SCHEMA_RE.exec(s.stderr)).find(Boolean);
+		if (mismatch)
+			throw new Error(`a result that does not match its outputSchema: ${mismatch[0].slice(0, 4000)}`);
 	}
 }
 

@@ -223,7 +223,8 @@ class Rig {
 	 * Starts one more server on this state root.  opts.structured false:
 	 * connect as the real AI clients do, without asking for
 	 * structuredContent (the model's view); opts.args: server arguments;
-	 * opts.command: another aiterm-mcp than the one under test.
+	 * opts.command: another aiterm-mcp than the one under test;
+	 * opts.clientName: the clientInfo name (the parent the server sees).
 	 */
 	async server(opts = {}) {
 		const transport = new StdioClientTransport({
@@ -236,7 +237,7 @@ class Rig {
 		let stderr = '';
 		transport.stderr.setEncoding('utf8');
 		transport.stderr.on('data', (s) => { stderr += s; });
-		const client = new Client({ name: 'aiterm-pty-test', version: '0.0.0' }, {
+		const client = new Client({ name: opts.clientName || 'aiterm-pty-test', version: '0.0.0' }, {
 			capabilities: opts.structured === false ? {} : STRUCTURED_CAPS,
 		});
 		try {

@@ -163,6 +163,13 @@ async function stopPid(pid, ms = 2000) {
 const SANITIZER_RE = /ERROR: (?:AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)|WARNING: ThreadSanitizer|runtime error:/;
 
 /*
+ * What the server prints when a structuredContent it sends does not match
+ * its tool's outputSchema (core/mcp/calls.c check_result; issue 32): a
+ * bug, whichever test met it.
+ */
+const RESULT_SCHEMA_RE = /^aiterm-mcp: internal error: .* does not match its outputSchema: .*$/m;
+
+/*
  * Watches one server process: records how it ended (exit), the signals
  * the harness sent it (signals) and, through done(ms), waits until it has
  * ended and its stderr is read to the end.
@@ -222,6 +229,9 @@ function serverProblems(exit, stderr, opts = {}) {
 		const from = Math.max(0, stderr.lastIndexOf('\n', Math.max(0, m.index - 200)));
 		out.push(`${what}: a sanitizer report on stderr:\n${stderr.slice(from, from + 4000)}`);
 	}
+	const bad = RESULT_SCHEMA_RE.exec(stderr);
+	if (bad)
+		out.push(`${what}: a result that does not match its outputSchema:\n${bad[0].slice(0, 4000)}`);
 	if (opts.killed)
 		return out;
 	if (exit === null)
@@ -536,7 +546,7 @@ function spawnServer(t, opts = {}) {
 }
 
 module.exports = {
-	STRUCTURED_CAPS, passThrough, stopPid, SANITIZER_RE, ServerWatch, serverProblems, assertServerClean,
+	STRUCTURED_CAPS, passThrough, stopPid, SANITIZER_RE, RESULT_SCHEMA_RE, ServerWatch, serverProblems, assertServerClean,
 	WAIT_MS, serverBinary, makeEnv, spawnServer, RawServer, delay, listFiles,
 	tmuxServerPid, alive, waitGone,
 };
