@@ -11,6 +11,9 @@
 # silent skip.
 set -eu
 
+# Nothing the suite starts reads the caller's stdin (issue 37).
+exec </dev/null
+
 here=$(cd "$(dirname "$0")" && pwd -P)
 : "${top_srcdir:=$(cd "$here/../.." && pwd -P)}"
 : "${top_builddir:=$top_srcdir/build}"
