@@ -108,12 +108,8 @@ node -e '
 	process.exit(rc);
 ' "$src/lib" || exit 99
 
-files=
-for t in ${CLIENTS_TESTS:-}; do
-	test -f "$src/$t.test.cjs" || fail "no suite $src/$t.test.cjs"
-	files="$files $src/$t.test.cjs"
-done
-test -n "$files" || files=$(echo "$src"/*.test.cjs)
+. "$top_srcdir/tests/suite-files.sh"
+suite_files "$src" "${CLIENTS_TESTS:-}"
 
 # shellcheck disable=SC2086 # the file list is split on purpose
 exec node --test --test-concurrency=1 --test-timeout=600000 \
