@@ -123,7 +123,12 @@ struct aiterm_mux_info {
 struct aiterm_mux_create {
 	const char *session;
 	const char *cwd;		/* NULL: the core's cwd */
-	const char *const *env;		/* NULL-terminated "KEY=VALUE" list */
+	/*
+	 * NULL-terminated "KEY=VALUE" list, on top of the environment of the
+	 * server that calls create: the pane has that, whoever started the
+	 * multiplexer (ADR 0031).
+	 */
+	const char *const *env;
 	const char *const *argv;	/* NULL-terminated command; NULL: default shell */
 	unsigned cols, rows;
 	const char *log_path;		/* append-only output log (pipe-pane) */
@@ -335,7 +340,10 @@ struct aiterm_launch_request {
 	const char		*model;		/* NULL: the harness default */
 	const char		*cwd;		/* real path (no symlink) */
 	const char		*home;		/* the user's HOME */
-	/* The server's environment, KEY=VALUE, NULL-terminated; read only. */
+	/*
+	 * The server's environment, KEY=VALUE, NULL-terminated; read only.
+	 * The pane has it too, with the plan's env on top (ADR 0031).
+	 */
 	const char *const	*env;
 	int			 trust_project;
 };

@@ -21,6 +21,8 @@
 
 #include "mux-tmux.h"
 
+extern char **environ;
+
 #define TX_SEND_MAX 256
 
 /* pane_info questions asked while a dead pane has no exit status yet. */
@@ -104,6 +106,7 @@ tmux_create(const struct aiterm_host *host, const struct aiterm_mux_create *o,
 	struct tx_server srv;
 	struct tx_argv cmd = TX_ARGV_INIT, undo = TX_ARGV_INIT;
 	struct tx_result res = TX_RESULT_INIT, ignored = TX_RESULT_INIT;
+	struct tx_str names = TX_STR_INIT;
 	char version[64], cwd[PATH_MAX];
 	int has_env_flag, locked = 0, rc = -1;
 
@@ -117,25 +120,35 @@ tmux_create(const struct aiterm_host *host, const struct aiterm_mux_create *o,
 		goto out;
 	if (o->log_path != NULL && tmux_log_open(host, o->log_path, err) != 0)
 		goto out;
-	tx_create_argv(&abs, has_env_flag, &cmd);
 	/* One creation at a time on this tmux server (tmux-lock.c). */
 	if (tx_lock_take(host, &srv, err) != 0)
 		goto out;
 	locked = 1;
+	/* Under the lock: no other create changes the global environment. */
+	if (tx_env_names(host, &srv, (const char *const *)environ, &names,
+	    err) != 0)
+		goto out;
+	tx_create_argv(&abs, has_env_flag, names.len > 0 ?
+	    tx_str_get(&names) : NULL, &cmd);
 	if (tx_run_spawn(host, &srv, &cmd, &res, err) != 0)
 		goto out;
 	if (res.status != 0) {
 		tx_result_fail(host, err, "new-session", o->session, &res);
+		/* The list stopped at the failure: update-environment back. */
+		tx_argv_add(&undo, "set-option");
+		tx_argv_add(&undo, "-gu");
+		tx_argv_add(&undo, "update-environment");
 		/*
 		 * A step after new-session failed: remove the half-made
 		 * session, but never one that existed before this call.
 		 */
 		if (strstr(tx_str_get(&res.errout), "duplicate session") ==
 		    NULL) {
+			tx_argv_next(&undo);
 			tx_argv_add(&undo, "kill-session");
 			tx_argv_target(&undo, o->session);
-			tx_run_spawn(host, &srv, &undo, &ignored, NULL);
 		}
+		tx_run_spawn(host, &srv, &undo, &ignored, NULL);
 		goto out;
 	}
 	rc = 0;
@@ -146,6 +159,7 @@ out:
 	tx_result_free(&res);
 	tx_argv_free(&undo);
 	tx_argv_free(&cmd);
+	tx_str_free(&names);
 	return rc;
 }
 

@@ -92,7 +92,9 @@ char	*tx_cmd_quote(const char *s);
  */
 int	 tx_session_check(const struct aiterm_host *host, const char *session,
 	    struct aiterm_error *err);
-/* 0 when key is an environment variable name ([A-Za-z_][A-Za-z0-9_]*). */
+/* Nonzero when key is an environment variable name ([A-Za-z_][A-Za-z0-9_]*). */
+int	 tx_env_key_valid(const char *key);
+/* 0 when tx_env_key_valid(key); else -1 with err set. */
 int	 tx_env_key_check(const struct aiterm_host *host, const char *key,
 	    struct aiterm_error *err);
 
@@ -205,10 +207,28 @@ int	 tx_version_at_least(const char *version, int major, int minor);
 /*
  * Build the create command (after -S/-f) for opts.  has_env_flag says
  * whether new-session takes -e; without it the environment reaches the
- * child through env(1) and is registered with set-environment.
+ * child through env(1) and is registered with set-environment.  env_names
+ * (NULL: none) is what tx_env_names gave, set as update-environment for
+ * the new-session alone.
  */
 void	 tx_create_argv(const struct aiterm_mux_create *opts, int has_env_flag,
-	    struct tx_argv *cmd);
+	    const char *env_names, struct tx_argv *cmd);
+
+/*
+ * The most bytes of variable names create puts in update-environment: a
+ * tmux client's whole command must fit one 16 KB message.
+ */
+#define TX_ENV_NAMES_MAX 8192
+
+/*
+ * Append to list (space-separated, each once) the name of every variable
+ * of env and of the tmux server's global environment (none when no server
+ * runs): what create names in update-environment so that the new pane gets
+ * env, whoever started tmux (tmux-env.c).  0, or -1 with err set.
+ */
+int	 tx_env_names(const struct aiterm_host *host,
+	    const struct tx_server *srv, const char *const *env,
+	    struct tx_str *list, struct aiterm_error *err);
 
 /*
  * The display-message format pane_info sends (tab-separated, the command

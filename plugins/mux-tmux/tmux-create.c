@@ -6,15 +6,21 @@
  * output from the new pane: the pipe-pane log sees the first byte the
  * program writes, and no client can attach in between.
  *
- *   new-session -d -s ID -x C -y R -c CWD -e K=V ... -- ARGV
+ *   set-option -g update-environment "NAME ..."
+ *   ; new-session -d -s ID -x C -y R -c CWD -e K=V ... -- ARGV
+ *   ; set-option -gu update-environment
  *   ; set-option -w -t =ID: window-size manual
  *   ; set-option -t =ID: default-shell /bin/sh
  *   ; pipe-pane -o -t =ID: "exec 3>> 'LOG'; until cat >&3; do :; done"
  *   ; set-option -u -t =ID: default-shell
  *
- * window-size manual keeps a person who attaches from resizing the AI's
- * screen; it is set per window because a global manual value crashes
- * tmux (up to 3.6a) on the next detached new-session.  tmux runs the
+ * update-environment names the variables the new session takes from
+ * this client, that is from the server that opens it (tmux-env.c); it is
+ * given back its default at once, so a person who attaches later does
+ * not change the session's environment.  window-size manual keeps a
+ * person who attaches from resizing the AI's screen; it is set per
+ * window because a global manual value crashes tmux (up to 3.6a) on the
+ * next detached new-session.  tmux runs the
  * pipe-pane command with the session's default-shell, which stays the
  * user's shell for the pane itself (tmux also forces SHELL to it); for
  * the pipe-pane command alone it is /bin/sh, so the POSIX quoting of the
@@ -168,13 +174,27 @@ tx_create_pipe(const struct aiterm_mux_create *o, struct tx_argv *cmd)
 	tx_str_free(&line);
 }
 
+static void
+tx_create_update_env(const char *names, int set, struct tx_argv *cmd)
+{
+	tx_argv_add(cmd, "set-option");
+	tx_argv_add(cmd, set ? "-g" : "-gu");
+	tx_argv_add(cmd, "update-environment");
+	if (set)
+		tx_argv_add(cmd, names);
+}
+
 void
 tx_create_argv(const struct aiterm_mux_create *o, int has_env_flag,
-    struct tx_argv *cmd)
+    const char *env_names, struct tx_argv *cmd)
 {
 	const char *const *e;
 	char *cwd;
 
+	if (env_names != NULL) {
+		tx_create_update_env(env_names, 1, cmd);
+		tx_argv_next(cmd);
+	}
 	tx_argv_add(cmd, "new-session");
 	tx_argv_add(cmd, "-d");
 	tx_argv_add(cmd, "-s");
@@ -193,6 +213,10 @@ tx_create_argv(const struct aiterm_mux_create *o, int has_env_flag,
 		tx_argv_add(cmd, *e);
 	}
 	tx_create_command(o, has_env_flag, cmd);
+	if (env_names != NULL) {
+		tx_argv_next(cmd);
+		tx_create_update_env(NULL, 0, cmd);
+	}
 
 	tx_argv_next(cmd);
 	tx_argv_add(cmd, "set-option");

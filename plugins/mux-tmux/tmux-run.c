@@ -339,20 +339,25 @@ tx_session_check(const struct aiterm_host *host, const char *session,
 }
 
 int
-tx_env_key_check(const struct aiterm_host *host, const char *key,
-    struct aiterm_error *err)
+tx_env_key_valid(const char *key)
 {
 	static const char first[] = "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ_";
 	static const char rest[] = "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
-	int rc = 0;
 
-	if (key == NULL || *key == '\0' || strchr(first, *key) == NULL ||
-	    key[strspn(key, rest)] != '\0')
-		rc = host->error(err, "tmux: invalid environment variable "
-		    "name '%s'", key == NULL ? "(null)" : key);
-	return rc;
+	return key != NULL && *key != '\0' && strchr(first, *key) != NULL &&
+	    key[strspn(key, rest)] == '\0';
+}
+
+int
+tx_env_key_check(const struct aiterm_host *host, const char *key,
+    struct aiterm_error *err)
+{
+	if (tx_env_key_valid(key))
+		return 0;
+	return host->error(err, "tmux: invalid environment variable name '%s'",
+	    key == NULL ? "(null)" : key);
 }
 
 int

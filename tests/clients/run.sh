@@ -18,10 +18,17 @@
 # over a stub; the rig runs that native binary itself (lib/claude.cjs), so
 # no install script from the registry runs.
 #
+# CLIENTS_TESTS="model-view" runs those files only (<name>.test.cjs) and
+# CLIENTS_PATTERN the tests whose name matches it (--test-name-pattern).
+#
 # Exit 99 for a broken set-up (no node, npm, tmux, server or CLI): never a
 # silent skip.
 
 set -eu
+
+# Nothing the suite starts reads the caller's stdin (issue 37): a CLI
+# that reads a pipe left open (Codex's exec does) would wait for ever.
+exec </dev/null
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 : "${top_srcdir:=$(cd "$here/../.." && pwd -P)}"
@@ -101,5 +108,10 @@ node -e '
 	process.exit(rc);
 ' "$src/lib" || exit 99
 
+. "$top_srcdir/tests/suite-files.sh"
+suite_files "$src" "${CLIENTS_TESTS:-}"
+
+# shellcheck disable=SC2086 # the file list is split on purpose
 exec node --test --test-concurrency=1 --test-timeout=600000 \
-	--test-reporter=spec "$src"/*.test.cjs
+	${CLIENTS_PATTERN:+--test-name-pattern="$CLIENTS_PATTERN"} \
+	--test-reporter=spec $files

@@ -191,7 +191,7 @@ test('AGT-SEND: the stand-in runs the documented stop hook (a followup_message i
 	mock.push({ type: 'text', text: 'Printed answer.' });
 	const { execFile } = require('node:child_process');
 	const out = await new Promise((resolve, reject) => execFile(cursorBinary(), ['-p', '--output-format', 'json', 'Print me'],
-		{ cwd: rig.dirs.work, env: rig.env, encoding: 'utf8' }, (e, so) => (e ? reject(e) : resolve(so))));
+		{ cwd: rig.dirs.work, env: rig.env, encoding: 'utf8' }, (e, so) => (e ? reject(e) : resolve(so))).stdin.end());
 	const res = JSON.parse(out);
 	assert.equal(res.type, 'result');
 	assert.equal(res.is_error, false);

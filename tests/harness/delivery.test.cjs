@@ -230,7 +230,7 @@ test('DLV-CORE: a record whose server died while sending (turn 0) is taken over 
 	const first = receipt(l);
 	assert.equal((await waiter(first.argv, rig.env, 60000)).code, 0);
 	/* What a server killed between saving the record and the send's answer leaves (doc/delivery.md). */
-	const dead = spawn('true');
+	const dead = spawn('true', [], { stdio: 'ignore' });
 	await new Promise((r) => dead.on('close', r));
 	const id = 'd00000000000000aa';
 	const now = Date.now();

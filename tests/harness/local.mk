@@ -6,5 +6,5 @@
 EXTRA_DIST += tests/harness
 
 check-harness: all
-	$(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/harness/run.sh
+	$(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/harness/run.sh </dev/null
 .PHONY: check-harness

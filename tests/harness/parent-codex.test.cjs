@@ -18,6 +18,7 @@ const { AgentRig, seedClaude, seedCodex } = require('./lib/agent-rig.cjs');
 const { startClaudeMock } = require('./lib/claude-mock.cjs');
 const { until, sleep } = require('./lib/until.cjs');
 const { startCodexMock } = require('./lib/codex-mock.cjs');
+const { wrapperScript } = require('../mcp/lib/server.cjs');
 
 const T = { timeout: 240000 };
 const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp'));
@@ -35,8 +36,7 @@ test('DLV-CODEX: the child\'s answer reaches the Codex parent through its thread
 	seedCodex(d.codex, d.work, `${parentMock.url}/v1`.replace(/\/v1\/v1$/, '/v1'));
 	/* Codex hands its MCP servers no environment: the server's is in its command. */
 	const wrapper = path.join(d.bin, 'aiterm-mcp');
-	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(rig.env).map(([k, v]) => `export ${k}=${JSON.stringify(v)}\n`).join('') +
-		`exec ${JSON.stringify(path.join(BUILD, 'aiterm-mcp'))} "$@"\n`, { mode: 0o755 });
+	fs.writeFileSync(wrapper, wrapperScript(rig.env, [path.join(BUILD, 'aiterm-mcp')]), { mode: 0o755 });
 	const out = execFileSync(path.join(BUILD, 'aiterm-setup'), ['--json', '--server', wrapper, '--clients', 'codex-cli'],
 		{ env: rig.env, encoding: 'utf8', timeout: 120000 });
 	const s = JSON.parse(out);

@@ -18,6 +18,7 @@ const assert = require('node:assert/strict');
 const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
 const { startClaudeMock } = require('./lib/claude-mock.cjs');
 const { until } = require('./lib/until.cjs');
+const { wrapperScript } = require('../mcp/lib/server.cjs');
 
 const T = { timeout: 120000 };
 const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp'));
@@ -37,8 +38,8 @@ async function cursorRig(t) {
 
 function setupCursor(rig) {
 	const wrapper = path.join(rig.dirs.bin, 'aiterm-mcp');
-	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(rig.env).filter(([k]) => /^(AITERM_|XDG_|TMUX_TMPDIR$)/.test(k))
-		.map(([k, v]) => `export ${k}=${JSON.stringify(v)}\n`).join('') + `exec ${JSON.stringify(path.join(BUILD, 'aiterm-mcp'))} "$@"\n`, { mode: 0o755 });
+	const vars = Object.fromEntries(Object.entries(rig.env).filter(([k]) => /^(AITERM_|XDG_|TMUX_TMPDIR$)/.test(k)));
+	fs.writeFileSync(wrapper, wrapperScript(vars, [path.join(BUILD, 'aiterm-mcp')]), { mode: 0o755 });
 	const out = JSON.parse(execFileSync(path.join(BUILD, 'aiterm-setup'), ['--json', '--server', wrapper, '--clients', 'cursor'],
 		{ env: rig.env, encoding: 'utf8', timeout: 120000 }));
 	assert.equal(out.ok, true, JSON.stringify(out));

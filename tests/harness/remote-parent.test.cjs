@@ -25,6 +25,7 @@ const { sshdUnavailable } = require('../mcp/lib/sshd.cjs');
 const { startFarHost } = require('./lib/far-host.cjs');
 const { sshProcs } = require('../mcp/lib/remote.cjs');
 const { skip } = require('../mcp/lib/skip.cjs');
+const { shq, wrapperScript } = require('../mcp/lib/server.cjs');
 
 const T = { timeout: 240000 };
 const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp'));
@@ -76,8 +77,7 @@ async function parentWithFarChild(t, holdMs) {
 	/* Codex hands its MCP servers no environment: the server's is in its command. */
 	const wrapper = path.join(d.bin, 'aiterm-mcp');
 	const serverLog = path.join(d.root, 'parent-server.log');
-	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(rig.env).map(([k, v]) => `export ${k}=${JSON.stringify(v)}\n`).join('') +
-		`exec ${JSON.stringify(path.join(BUILD, 'aiterm-mcp'))} "$@" 2>>${JSON.stringify(serverLog)}\n`, { mode: 0o755 });
+	fs.writeFileSync(wrapper, wrapperScript(rig.env, [path.join(BUILD, 'aiterm-mcp')], { tail: `2>>${shq(serverLog)}` }), { mode: 0o755 });
 	const out = execFileSync(path.join(BUILD, 'aiterm-setup'), ['--json', '--server', wrapper, '--clients', 'codex-cli'],
 		{ env: rig.env, encoding: 'utf8', timeout: 120000 });
 	assert.equal(JSON.parse(out).clients[0].status, 'registered', out);

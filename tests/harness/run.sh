@@ -11,6 +11,9 @@
 # silent skip.
 set -eu
 
+# Nothing the suite starts reads the caller's stdin (issue 37).
+exec </dev/null
+
 here=$(cd "$(dirname "$0")" && pwd -P)
 : "${top_srcdir:=$(cd "$here/../.." && pwd -P)}"
 : "${top_builddir:=$top_srcdir/build}"
@@ -40,12 +43,8 @@ NODE_PATH=$top_builddir/tests/clients/node_modules:$top_builddir/tests/mcp/node_
 AITERM_MCP=$server
 export NODE_PATH AITERM_MCP
 
-files=
-for t in ${HARNESS_TESTS:-}; do
-	test -f "$here/$t.test.cjs" || fail "no suite $here/$t.test.cjs"
-	files="$files $here/$t.test.cjs"
-done
-test -n "$files" || files=$(echo "$here"/*.test.cjs)
+. "$top_srcdir/tests/suite-files.sh"
+suite_files "$here" "${HARNESS_TESTS:-}"
 
 # shellcheck disable=SC2086 # the file list is split on purpose
 exec node --test --test-concurrency=1 --test-timeout=600000 \

@@ -672,11 +672,15 @@ START_TEST(test_create_argv)
 	struct tx_argv a = TX_ARGV_INIT;
 	char *s;
 
-	tx_create_argv(&o, 1, &a);
+	tx_create_argv(&o, 1, "HOME PATH", &a);
 	s = joined(&a);
-	ck_assert_str_eq(s, "[new-session] [-d] [-s] [s1] [-x] [80] [-y] [24] "
+	ck_assert_str_eq(s, "[set-option] [-g] [update-environment] "
+	    "[HOME PATH] [;] "
+	    "[new-session] [-d] [-s] [s1] [-x] [80] [-y] [24] "
 	    "[-c] [/w/##x] [-e] [A=1] [-e] [B=x\\;] [--] [/bin/sh] [-c] "
-	    "[exec \"$0\"] [/opt/my prog] [;] [set-option] [-w] [-t] [=s1:] "
+	    "[exec \"$0\"] [/opt/my prog] [;] "
+	    "[set-option] [-gu] [update-environment] [;] "
+	    "[set-option] [-w] [-t] [=s1:] "
 	    "[window-size] [manual] [;] [set-option] [-t] [=s1:] "
 	    "[default-shell] [/bin/sh] [;] [pipe-pane] [-o] [-t] [=s1:] "
 	    "[exec 3>> '/l/it'\\''s ##1.log'; until cat >&3; do :; done] "
@@ -690,7 +694,7 @@ START_TEST(test_create_argv)
 	o.cwd = NULL;
 	o.log_path = NULL;
 	o.cols = o.rows = 0;
-	tx_create_argv(&o, 0, &a);
+	tx_create_argv(&o, 0, NULL, &a);
 	s = joined(&a);
 	ck_assert_str_eq(s, "[new-session] [-d] [-s] [s1] [--] [/usr/bin/env] "
 	    "[A=1] [B=x\\;] [/bin/sh] [-c] [exec \"$@\"] [sh] [sh] [-c] "
@@ -703,7 +707,7 @@ START_TEST(test_create_argv)
 	/* No command: tmux's default shell, so nothing after the flags. */
 	o.argv = NULL;
 	o.env = NULL;
-	tx_create_argv(&o, 1, &a);
+	tx_create_argv(&o, 1, NULL, &a);
 	s = joined(&a);
 	ck_assert_str_eq(s, "[new-session] [-d] [-s] [s1] [;] [set-option] "
 	    "[-w] [-t] [=s1:] [window-size] [manual]");

@@ -22,7 +22,8 @@ EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/state-format.test.cjs tests/mcp/upgrade.test.cjs \
 	tests/mcp/delivery-expiry.test.cjs \
 	tests/mcp/pty-concurrent.test.cjs \
-	tests/mcp/schema-both.test.cjs
+	tests/mcp/schema-both.test.cjs \
+	tests/mcp/pane-env.test.cjs
 # run.sh keeps node's TAP output and the skips it counted from it.
 CLEANFILES += tests/mcp/run.tap tests/mcp/run.skips
 

@@ -12,6 +12,9 @@
 
 set -eu
 
+# Nothing the suite starts reads the caller's stdin (issue 37).
+exec </dev/null
+
 : "${top_srcdir:?top_srcdir is not set}"
 : "${top_builddir:?top_builddir is not set}"
 

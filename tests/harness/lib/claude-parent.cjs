@@ -12,6 +12,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const assert = require('node:assert/strict');
+const { wrapperScript } = require('../../mcp/lib/server.cjs');
 
 const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp'));
 
@@ -19,9 +20,8 @@ const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_b
 function setupParent(rig, hooks) {
 	const d = rig.dirs;
 	const wrapper = path.join(d.bin, 'aiterm-mcp');
-	const vars = Object.entries(rig.env).filter(([k]) => /^(AITERM_|XDG_|TMUX_TMPDIR$)/.test(k));
-	fs.writeFileSync(wrapper, '#!/bin/sh\n' + vars.map(([k, v]) => `export ${k}=${JSON.stringify(v)}\n`).join('') +
-		`exec ${JSON.stringify(path.join(BUILD, 'aiterm-mcp'))} "$@"\n`, { mode: 0o755 });
+	const vars = Object.fromEntries(Object.entries(rig.env).filter(([k]) => /^(AITERM_|XDG_|TMUX_TMPDIR$)/.test(k)));
+	fs.writeFileSync(wrapper, wrapperScript(vars, [path.join(BUILD, 'aiterm-mcp')]), { mode: 0o755 });
 	fs.mkdirSync(path.join(d.home, '.claude'), { recursive: true });
 	/* The user lets Aiterm's tools run without asking; theirs stays theirs. */
 	fs.writeFileSync(path.join(d.home, '.claude', 'settings.json'), JSON.stringify({

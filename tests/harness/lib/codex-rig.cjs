@@ -12,6 +12,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { shq } = require('../../mcp/lib/server.cjs');
 
 const CLIENTS = path.resolve(__dirname, '../../../build/tests/clients/node_modules/@openai');
 const SHIM = path.join(CLIENTS, 'codex/bin/codex.js');
@@ -23,10 +24,6 @@ function delay(ms) {
 
 function q(s) {
 	return JSON.stringify(String(s));
-}
-
-function shq(s) {
-	return `'${String(s).replace(/'/g, `'\\''`)}'`;
 }
 
 function makeRun(name) {

@@ -17,9 +17,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { AgentRig, seedClaude } = require('./agent-rig.cjs');
 const { startSshd } = require('../../mcp/lib/sshd.cjs');
-const { serverBinary } = require('../../mcp/lib/server.cjs');
-
-const q = (v) => `'${String(v).replace(/'/g, "'\\''")}'`;
+const { serverBinary, wrapperScript } = require('../../mcp/lib/server.cjs');
 
 async function startFarHost(local, env = {}) {
 	const far = new AgentRig(null);
@@ -34,9 +32,8 @@ async function startFarHost(local, env = {}) {
 		Object.assign(far.env, env);
 		sshd = await startSshd(path.join(far.dirs.root, 'sshd'));
 		const wrapper = path.join(far.dirs.root, 'aiterm-mcp');
-		fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(far.env).filter(([, v]) => typeof v === 'string')
-			.map(([k, v]) => `export ${k}=${q(v)}\n`).join('') +
-			`cd ${q(far.dirs.home)}\nexec ${q(serverBinary())} "$@"\n`, { mode: 0o755 });
+		const vars = Object.fromEntries(Object.entries(far.env).filter(([, v]) => typeof v === 'string'));
+		fs.writeFileSync(wrapper, wrapperScript(vars, [serverBinary()], { cwd: far.dirs.home }), { mode: 0o755 });
 		const sshDir = path.join(local.dirs.home, '.ssh');
 		fs.mkdirSync(sshDir, { recursive: true, mode: 0o700 });
 		fs.writeFileSync(path.join(sshDir, 'config'), ['Host far', '  HostName 127.0.0.1', `  Port ${sshd.port}`,

@@ -224,13 +224,19 @@ class Rig {
 	 * connect as the real AI clients do, without asking for
 	 * structuredContent (the model's view); opts.args: server arguments;
 	 * opts.command: another aiterm-mcp than the one under test;
-	 * opts.clientName: the clientInfo name (the parent the server sees).
+	 * opts.clientName: the clientInfo name (the parent the server sees);
+	 * opts.env: variables this server has on top of the rig's (undefined:
+	 * removed).
 	 */
 	async server(opts = {}) {
+		const env = Object.assign({}, this.env, opts.env || {});
+		for (const k of Object.keys(env))
+			if (env[k] === undefined)
+				delete env[k];
 		const transport = new StdioClientTransport({
 			command: opts.command || serverBinary(),
 			args: opts.args || [],
-			env: this.env,
+			env,
 			cwd: this.dirs.home,
 			stderr: 'pipe',
 		});

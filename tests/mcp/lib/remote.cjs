@@ -14,7 +14,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { Rig } = require('./pty.cjs');
 const { sshdUnavailable, fakeUserUnavailable, startSshd } = require('./sshd.cjs');
-const { serverBinary } = require('./server.cjs');
+const { serverBinary, wrapperScript } = require('./server.cjs');
 const { skip } = require('./skip.cjs');
 
 /*
@@ -59,8 +59,8 @@ async function remoteRig(t, opts = {}) {
 	const wrapper = path.join(far, 'aiterm-mcp');
 	const vars = { AITERM_STATE_DIR: farState, HOME: far, TMUX_TMPDIR: far, AITERM_PLUGIN_PATH: rig.env.AITERM_PLUGIN_PATH,
 		AITERM_SYSTEM_PLUGINDIR: '', AITERM_SHELL_DIR: rig.env.AITERM_SHELL_DIR, XDG_STATE_HOME: path.join(far, 'xdg') };
-	fs.writeFileSync(wrapper, '#!/bin/sh\n' + Object.entries(vars).map(([k, v]) => `export ${k}=${JSON.stringify(v || '')}\n`).join('') +
-		`exec ${JSON.stringify(serverBinary())} "$@"\n`, { mode: 0o755 });
+	fs.writeFileSync(wrapper, wrapperScript(Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, v || ''])),
+		[serverBinary()]), { mode: 0o755 });
 	rig.env.AITERM_REMOTE_MCP = opts.mcp === undefined ? wrapper : typeof opts.mcp === 'function' ? opts.mcp(far) : opts.mcp;
 	rig.env.AITERM_SSH_CONFIG = path.join(sshDir, 'config');
 	Object.assign(rig.env, opts.env || {});

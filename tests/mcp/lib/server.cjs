@@ -33,9 +33,32 @@ function serverBinary() {
 	return path.join(process.env.top_builddir, 'aiterm-mcp');
 }
 
-/* Variables a test never inherits from the person running it. */
+/* s single-quoted for sh: nothing in it ($, `, \, ") is expanded. */
+function shq(s) {
+	return `'${String(s).replace(/'/g, "'\\''")}'`;
+}
+
+/*
+ * A #!/bin/sh script that exports vars (an object; undefined values left
+ * out) and runs argv with the script's arguments after them; opts.cwd:
+ * where it runs, opts.tail: shell words after "$@" (a redirection).  For
+ * the wrappers a client runs as its MCP server, with the test's
+ * environment in the command.
+ */
+function wrapperScript(vars, argv, opts = {}) {
+	return '#!/bin/sh\n' + Object.entries(vars).filter(([, v]) => v !== undefined)
+		.map(([k, v]) => `export ${k}=${shq(v)}\n`).join('') +
+		(opts.cwd ? `cd ${shq(opts.cwd)}\n` : '') +
+		`exec ${argv.map(shq).join(' ')} "$@"${opts.tail ? ` ${opts.tail}` : ''}\n`;
+}
+
+/*
+ * Variables a test never inherits from the person running it.  make's
+ * own (MAKEFLAGS, MAKEOVERRIDES, MFLAGS, MAKELEVEL, ...: `make check
+ * X=y` puts X=y in them) are for make's children that are make (issue 32).
+ */
 function inherited(name) {
-	if (/^(AITERM_|XDG_|TMUX|NODE_|NPM_|npm_)/.test(name))
+	if (/^(AITERM_|XDG_|TMUX|NODE_|NPM_|npm_|MAKE|GNUMAKEFLAGS$|MFLAGS$)/.test(name))
 		return false;
 	return !['HOME', 'TMPDIR', 'PSMUX', 'CODEX_HOME', 'CLAUDE_CONFIG_DIR'].includes(name);
 }
@@ -548,5 +571,5 @@ function spawnServer(t, opts = {}) {
 module.exports = {
 	STRUCTURED_CAPS, passThrough, stopPid, SANITIZER_RE, RESULT_SCHEMA_RE, ServerWatch, serverProblems, assertServerClean,
 	WAIT_MS, serverBinary, makeEnv, spawnServer, RawServer, delay, listFiles,
-	tmuxServerPid, alive, waitGone,
+	tmuxServerPid, alive, waitGone, shq, wrapperScript,
 };
