@@ -17,9 +17,11 @@
 #include <libproc.h>
 #include <limits.h>
 #include <mach/mach_time.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "proc/proc.h"
 #include "util/xmalloc.h"
@@ -135,6 +137,7 @@ proc_stat_of(long pid, struct proc_stat *ps)
 	ps->pid = pid;
 	ps->ppid = (long)info.pbi_ppid;
 	ps->pgrp = (long)info.pbi_pgid;
+	ps->sid = (long)getsid((pid_t)pid);
 	ps->tpgid = info.e_tpgid > 0 ? (long)info.e_tpgid : -1;
 	ps->state = proc_state_of(info.pbi_status);
 	ps->start_ms = (unsigned long long)info.pbi_start_tvsec * 1000ULL +
@@ -147,6 +150,12 @@ proc_stat_of(long pid, struct proc_stat *ps)
 		ps->cpu_ms = proc_mach_ms(ti.pti_total_user) +
 		    proc_mach_ms(ti.pti_total_system);
 	return 0;
+}
+
+int
+proc_stat_get(long pid, struct proc_stat *ps)
+{
+	return proc_stat_of(pid, ps);
 }
 
 int
@@ -273,6 +282,34 @@ proc_argv(long pid, struct aiterm_buf *out)
 out:
 	free(buf);
 	return rc;
+}
+
+/*
+ * Not read on macOS yet: KERN_PROCARGS2 holds the environment after argv,
+ * but nothing here has been run on a Mac.  Without it a closed session's
+ * processes are found by ancestry, session and group only (PTY-CLOSE).
+ */
+int
+proc_environ(long pid, struct aiterm_buf *out)
+{
+	(void)pid;
+	(void)out;
+	errno = ENOSYS;
+	return -1;
+}
+
+/* No pidfd: the start is checked just before kill(2). */
+int
+proc_signal(long pid, const char *start_id, int sig)
+{
+	char now[PROC_START_ID_MAX];
+
+	if (proc_start_id(pid, now, sizeof now) != 0 ||
+	    strcmp(now, start_id) != 0) {
+		errno = ESRCH;
+		return -1;
+	}
+	return kill((pid_t)pid, sig);
 }
 
 /* macOS has no child subreaper: a grandchild that left the group escapes. */

@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@ enum {
 	PROC_STAT_STATE = 3,
 	PROC_STAT_PPID = 4,
 	PROC_STAT_PGRP = 5,
+	PROC_STAT_SESSION = 6,
 	PROC_STAT_TPGID = 8,
 	PROC_STAT_UTIME = 14,
 	PROC_STAT_STIME = 15,
@@ -180,7 +183,7 @@ proc_parse(const char *stat, long pid, struct proc_stat *ps)
 	struct proc_fields f;
 	long long v[PROC_STAT_NFIELDS];
 	static const int want[] = { PROC_STAT_PPID, PROC_STAT_PGRP,
-	    PROC_STAT_TPGID, PROC_STAT_UTIME, PROC_STAT_STIME,
+	    PROC_STAT_SESSION, PROC_STAT_TPGID, PROC_STAT_UTIME, PROC_STAT_STIME,
 	    PROC_STAT_CUTIME, PROC_STAT_CSTIME, PROC_STAT_STARTTIME };
 	size_t i;
 
@@ -196,6 +199,7 @@ proc_parse(const char *stat, long pid, struct proc_stat *ps)
 	ps->pid = pid;
 	ps->ppid = (long)v[PROC_STAT_PPID];
 	ps->pgrp = (long)v[PROC_STAT_PGRP];
+	ps->sid = (long)v[PROC_STAT_SESSION];
 	ps->tpgid = (long)v[PROC_STAT_TPGID];
 	ps->state = proc_state_of(f.start[PROC_STAT_STATE][0]);
 	ps->start_ms = proc_ticks_ms(v[PROC_STAT_STARTTIME]);
@@ -224,6 +228,12 @@ proc_stat_of(long pid, struct proc_stat *ps)
 		return -1;
 	}
 	return 0;
+}
+
+int
+proc_stat_get(long pid, struct proc_stat *ps)
+{
+	return proc_stat_of(pid, ps);
 }
 
 int
@@ -438,15 +448,16 @@ proc_exe_name(long pid, char *buf, size_t len)
 	return 0;
 }
 
-int
-proc_argv(long pid, struct aiterm_buf *out)
+/* A NUL-separated list file of /proc/<pid> (cmdline, environ) into out. */
+static int
+proc_nul_list(long pid, const char *file, struct aiterm_buf *out)
 {
 	char path[64], chunk[4096];
 	size_t total = 0, before = out->len;
 	ssize_t n = 0;
 	int fd;
 
-	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+	snprintf(path, sizeof path, "/proc/%ld/%s", pid, file);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
 	while (total < PROC_CMDLINE_MAX) {
@@ -459,7 +470,7 @@ proc_argv(long pid, struct aiterm_buf *out)
 		total += (size_t)n;
 	}
 	close(fd);
-	/* A zombie or a kernel thread has an empty cmdline: unknown. */
+	/* A zombie or a kernel thread has an empty list: unknown. */
 	if (total == 0 || n == -1) {
 		out->len = before;
 		if (out->data != NULL)
@@ -469,6 +480,59 @@ proc_argv(long pid, struct aiterm_buf *out)
 	if (out->data[out->len - 1] != '\0')
 		buf_addc(out, '\0');
 	return 0;
+}
+
+int
+proc_argv(long pid, struct aiterm_buf *out)
+{
+	return proc_nul_list(pid, "cmdline", out);
+}
+
+int
+proc_environ(long pid, struct aiterm_buf *out)
+{
+	return proc_nul_list(pid, "environ", out);
+}
+
+int
+proc_signal(long pid, const char *start_id, int sig)
+{
+	char now[PROC_START_ID_MAX];
+	int rc;
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
+	int fd, saved;
+
+	if (pid <= 0 || pid > INT_MAX) {
+		errno = ESRCH;
+		return -1;
+	}
+	/*
+	 * The pidfd is the process that held pid when it was opened; a start
+	 * read afterwards that is still start_id proves it is that process.
+	 */
+	if ((fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0)) >= 0) {
+		if (proc_start_id(pid, now, sizeof now) != 0 ||
+		    strcmp(now, start_id) != 0) {
+			errno = ESRCH;
+			rc = -1;
+		} else
+			rc = (int)syscall(SYS_pidfd_send_signal, fd, sig, NULL,
+			    0) == 0 ? 0 : -1;
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return rc;
+	}
+	if (errno == ESRCH)
+		return -1;
+#endif
+	if (proc_start_id(pid, now, sizeof now) != 0 ||
+	    strcmp(now, start_id) != 0) {
+		errno = ESRCH;
+		return -1;
+	}
+	rc = kill((pid_t)pid, sig);
+	return rc;
 }
 
 int

@@ -42,6 +42,7 @@ struct proc_stat {
 	long		 pid;
 	long		 ppid;
 	long		 pgrp;
+	long		 sid;		/* its session (the leader's pid), -1 unknown */
 	long		 tpgid;		/* foreground group of its tty, -1 none */
 	enum proc_state	 state;
 	/*
@@ -101,6 +102,25 @@ int	proc_exe_name(long pid, char *buf, size_t len);
  * Returns 0, or -1 when it cannot be read (gone, a zombie, not ours).
  */
 int	proc_argv(long pid, struct aiterm_buf *out);
+
+/*
+ * Append pid's environment to out, each "NAME=value" followed by a NUL
+ * (Linux: /proc/<pid>/environ, what it was started with).  Returns 0, or
+ * -1 when it cannot be read (gone, not ours; macOS: not supported, ENOSYS).
+ */
+int	proc_environ(long pid, struct aiterm_buf *out);
+
+/* One row of the process table for pid.  Returns 0, or -1 when it is gone. */
+int	proc_stat_get(long pid, struct proc_stat *ps);
+
+/*
+ * Send sig to pid only while it is still the process of start_id (as
+ * proc_start_id), so a reused pid is never signalled.  Linux checks and
+ * signals through a pidfd: both are about one process.  Where there is no
+ * pidfd (macOS) the start is checked just before kill(2).  Returns 0, or
+ * -1 with errno (ESRCH: gone, or the pid is another process's now).
+ */
+int	proc_signal(long pid, const char *start_id, int sig);
 
 /*
  * Make this process the reaper of its orphaned descendants (SUP-RUN), so

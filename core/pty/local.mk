@@ -7,5 +7,6 @@ core_libaiterm_la_SOURCES += \
 	core/pty/sendq.c core/pty/sendq.h \
 	core/pty/output.c core/pty/output.h \
 	core/pty/paneenv.c core/pty/paneenv.h \
+	core/pty/treekill.c core/pty/treekill.h \
 	core/pty/logpipe.c core/pty/logpipe.h
 include $(srcdir)/core/pty/logread.mk

@@ -33,13 +33,19 @@ pane_env_aiterm_bin(void)
 }
 
 void
+pane_env_marks(const char **env, size_t *n, const char *session_id)
+{
+	env[(*n)++] = xasprintf("AITERM_SESSION_ID=%s", session_id);
+	env[(*n)++] = xasprintf("AITERM_STATE_DIR=%s", state_root() != NULL ?
+	    state_root() : "");
+}
+
+void
 pane_env_add(const char **env, size_t *n, const char *session_id)
 {
 	char *bin = pane_env_aiterm_bin();
 
-	env[(*n)++] = xasprintf("AITERM_SESSION_ID=%s", session_id);
-	env[(*n)++] = xasprintf("AITERM_STATE_DIR=%s", state_root() != NULL ?
-	    state_root() : "");
+	pane_env_marks(env, n, session_id);
 	env[(*n)++] = xasprintf("AITERM_BIN=%s", bin);
 	free(bin);
 }

@@ -17,6 +17,12 @@
  */
 void	 pane_env_add(const char **env, size_t *n, const char *session_id);
 /*
+ * How many of them name the pane, and those ones alone: AITERM_SESSION_ID
+ * and AITERM_STATE_DIR, the marks its processes carry (PTY-CLOSE).
+ */
+#define PANE_ENV_MARKS	2
+void	 pane_env_marks(const char **env, size_t *n, const char *session_id);
+/*
  * The aiterm command: the one beside the running program (a build tree
  * or an installed prefix), else the configured bindir's.  Malloc'd.
  */

@@ -159,19 +159,42 @@ copy_str(char *dst, size_t size, json_t *v)
 int
 session_meta_write(const struct session_meta *m, struct aiterm_error *err)
 {
-	return session_json_write(m->id, "meta.json", json_pack(
-	    "{s:s, s:s, s:s, s:b, s:b, s:s, s:s, s:i, s:i, s:I}", "id", m->id,
-	    "shell", m->shell, "dialect", shell_dialect_name(m->dialect),
-	    "integration", m->integration, "start_marks", m->start_marks, "token", m->token, "cwd", m->cwd,
+	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:s, s:s, s:i, s:i, "
+	    "s:I}", "id", m->id, "shell", m->shell, "dialect",
+	    shell_dialect_name(m->dialect), "integration", m->integration,
+	    "start_marks", m->start_marks, "token", m->token, "cwd", m->cwd,
 	    "cols", (int)m->cols, "rows", (int)m->rows,
-	    "created_ms", (json_int_t)m->created_ms), err);
+	    "created_ms", (json_int_t)m->created_ms);
+
+	if (m->pane_pid > 0)
+		json_object_set_new(o, "pane", json_pack("{s:I, s:s, s:I}",
+		    "pid", (json_int_t)m->pane_pid, "start", m->pane_start,
+		    "start_ms", (json_int_t)m->pane_start_ms));
+	return session_json_write(m->id, "meta.json", o, err);
+}
+
+int
+session_pane_record(const char *id, struct aiterm_error *err)
+{
+	struct session_meta m;
+	struct proc_stat ps;
+	long pid = session_pane_pid(id, true);
+
+	if (pid <= 0 || proc_stat_get(pid, &ps) != 0)
+		return 0;
+	if (session_meta_read(id, &m, err) != 0)
+		return -1;
+	m.pane_pid = pid;
+	snprintf(m.pane_start, sizeof m.pane_start, "%s", ps.start_id);
+	m.pane_start_ms = ps.start_ms;
+	return session_meta_write(&m, err);
 }
 
 int
 session_meta_read(const char *id, struct session_meta *m,
     struct aiterm_error *err)
 {
-	json_t *o = session_json_read(id, "meta.json", err);
+	json_t *o = session_json_read(id, "meta.json", err), *pane;
 
 	memset(m, 0, sizeof m[0]);
 	if (o == NULL)
@@ -186,6 +209,14 @@ session_meta_read(const char *id, struct session_meta *m,
 	m->cols = (unsigned)json_integer_value(json_object_get(o, "cols"));
 	m->rows = (unsigned)json_integer_value(json_object_get(o, "rows"));
 	m->created_ms = json_integer_value(json_object_get(o, "created_ms"));
+	pane = json_object_get(o, "pane");
+	m->pane_pid = (long)json_integer_value(json_object_get(pane, "pid"));
+	copy_str(m->pane_start, sizeof m->pane_start, json_object_get(pane,
+	    "start"));
+	m->pane_start_ms = (unsigned long long)json_integer_value(
+	    json_object_get(pane, "start_ms"));
+	if (m->pane_pid <= 0 || m->pane_start[0] == '\0')
+		m->pane_pid = 0;
 	json_decref(o);
 	return 0;
 }

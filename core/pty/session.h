@@ -4,6 +4,7 @@
  * <root>/sessions/<id>/ (0700), so a restarted server rebuilds it all:
  *
  *   meta.json     what pty_open chose (shell, dialect, mark token, size)
+ *                 and the pane's first process (pid, start)
  *   output.log    the append-only raw output (multiplexer pipe)
  *   cursor.json   where the last read stopped (byte offset and line)
  *   command.json  the last command sent: where its output starts and how
@@ -19,6 +20,7 @@
 #include <stdint.h>
 
 #include "aiterm/plugin.h"
+#include "proc/proc.h"
 #include "shell/dialect.h"
 #include "util/error.h"
 
@@ -35,6 +37,14 @@ struct session_meta {
 	char			 cwd[4096];
 	unsigned		 cols, rows;
 	long long		 created_ms;
+	/*
+	 * The pane's first process once it started (PTY-CLOSE): its pid,
+	 * start id and start on proc_clock_ms's clock, so that a later server
+	 * finds what is left of it; pane_pid 0 when not known.
+	 */
+	long			 pane_pid;
+	char			 pane_start[PROC_START_ID_MAX];
+	unsigned long long	 pane_start_ms;
 };
 
 struct session_cursor {
@@ -75,6 +85,12 @@ bool	session_exists_on_disk(const char *id);
 int	session_meta_write(const struct session_meta *m, struct aiterm_error *err);
 int	session_meta_read(const char *id, struct session_meta *m,
 	    struct aiterm_error *err);
+/*
+ * Record the pane's first process in meta.json once the terminal was
+ * created (on the multiplexer's thread).  A pane whose process is already
+ * gone is left unrecorded: 0 either way.
+ */
+int	session_pane_record(const char *id, struct aiterm_error *err);
 int	session_cursor_write(const char *id, const struct session_cursor *c,
 	    struct aiterm_error *err);
 /* A missing cursor reads as the start of the log. */

@@ -147,6 +147,9 @@ agent_session_spawn(struct agent_spawn *sp, struct aiterm_error *err)
 	mc.log_path = log;
 	mc.log_writer = logpipe_writer();
 	rc = mux->create(host_get(), &mc, err);
+	/* Best effort: a session without it is closed by what tmux says. */
+	if (rc == 0)
+		session_pane_record(sp->id, NULL);
 	while (n > mine)
 		free((char *)ev[--n]);
 out:

@@ -219,6 +219,8 @@ open_work(json_t *args, struct mux_result *r)
 	mc.log_writer = logpipe_writer();
 	if (mux->create(host_get(), &mc, &err) != 0)
 		goto out_fail;
+	/* Best effort: a session without it is closed by what tmux says. */
+	session_pane_record(meta.id, NULL);
 	mux->probe(host_get(), &info, &err);
 	error_clear(&err);
 	attach = xasprintf("tmux -S %s attach -t %s", info.socket, meta.id);

@@ -51,6 +51,18 @@ test('AGT-LAUNCH AGT-TURN: a plain turn; the answer comes from the transcript', 
 	assert.ok(prompts.length >= 1);
 });
 
+test('PTY-CLOSE: Claude Code closed after a turn: no process of its session is left', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Answer before the close.' });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Question' });
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(a.text, /^Answer before the close\./, a.text);
+	const { cl } = await rig.closeEndsAll(assert, id);
+	assert.match(cl.text, new RegExp(`^closed ${id}`), cl.text);
+	t.diagnostic(`close: ${cl.text}`);
+});
+
 test('AGT-TURN AGT-SEND: two turns back to back, each its own answer; turn 1 stays readable', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'text', text: 'First answer.' });

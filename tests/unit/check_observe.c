@@ -1,7 +1,8 @@
 /*
  * PTY-OBSERVE without a terminal: the launch rules (core/proc/launch.c)
  * on synthetic process tables, the activity cursor and its deltas
- * (core/observe/cursor.c), the on-screen token figure, SHA-256, and the
+ * (core/observe/cursor.c), a closed pane's family (core/proc/family.c),
+ * the on-screen token figure, SHA-256, and the
  * Linux/macOS process table on real processes this test starts itself.
  */
 #include <sys/types.h>
@@ -18,6 +19,7 @@
 #include "observe/cursor.h"
 #include "observe/identity.h"
 #include "observe/token-hint.h"
+#include "proc/family.h"
 #include "proc/launch.h"
 #include "proc/proc.h"
 #include "util/sha256.h"
@@ -736,6 +738,116 @@ START_TEST(tree_read_matches_table)
 }
 END_TEST
 
+/*
+ * PTY-CLOSE: a pane's family (core/proc/family.c).  Rows: pid, ppid,
+ * pgrp, sid; the start id is 1000 + pid.
+ */
+struct kin {
+	long	pid, ppid, pgrp, sid;
+	bool	marked, protect;
+};
+
+static void
+family_of(const struct kin *k, size_t n, const struct proc_ident *known,
+    size_t nknown, bool *member)
+{
+	struct proc_stat *t = xcalloc(n, sizeof *t);
+	bool *marked = xcalloc(n, sizeof *marked);
+	bool *protect = xcalloc(n, sizeof *protect);
+	struct family_rules r = { known, nknown, marked, protect };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		t[i].pid = k[i].pid;
+		t[i].ppid = k[i].ppid;
+		t[i].pgrp = k[i].pgrp;
+		t[i].sid = k[i].sid;
+		snprintf(t[i].start_id, sizeof t[i].start_id, "%ld",
+		    1000 + k[i].pid);
+		marked[i] = k[i].marked;
+		protect[i] = k[i].protect;
+	}
+	family_select(t, n, &r, member);
+	free(protect);
+	free(marked);
+	free(t);
+}
+
+/* A pane as tmux runs it, and what its processes became. */
+static const struct kin pane_rows[] = {
+	{ 1, 0, 1, 1, false, false },		/* init */
+	{ 5, 1, 5, 5, true, true },		/* the tmux server */
+	{ 6, 5, 6, 5, true, false },		/* its log pipe, marked */
+	{ 10, 5, 10, 10, false, false },	/* the pane's shell */
+	{ 11, 10, 11, 10, false, false },	/* the foreground */
+	{ 12, 1, 12, 10, false, false },	/* a job whose shell ended */
+	{ 13, 1, 13, 13, true, false },		/* setsid, marked */
+	{ 14, 11, 14, 14, false, false },	/* setsid by a member */
+	{ 15, 1, 15, 14, false, false },	/* ... orphaned in its session */
+	{ 16, 1, 14, 14, false, false },	/* ... in its group */
+	{ 30, 1, 30, 30, false, false },	/* unrelated */
+	{ 31, 30, 31, 10, false, false },	/* unrelated, the pane's sid */
+	{ 40, 1, 40, 40, false, true },		/* this server */
+	{ 41, 40, 41, 41, true, false },	/* its child, marked */
+};
+
+START_TEST(family_of_a_pane)
+{
+	static const long want[] = { 10, 11, 12, 13, 14, 15, 16, 31 };
+	struct proc_ident known = { 10, "1010" };
+	bool member[N(pane_rows)];
+	size_t i, k;
+	bool in;
+
+	family_of(pane_rows, N(pane_rows), &known, 1, member);
+	for (i = 0; i < N(pane_rows); i++) {
+		for (in = false, k = 0; k < N(want); k++)
+			in = in || want[k] == pane_rows[i].pid;
+		ck_assert_msg(member[i] == in, "pid %ld: %d", pane_rows[i].pid,
+		    member[i]);
+	}
+}
+END_TEST
+
+START_TEST(family_needs_the_start)
+{
+	/* The pane's pid with another start: a reused pid, nothing of it. */
+	struct proc_ident known = { 10, "999" };
+	bool member[N(pane_rows)];
+	size_t i;
+
+	family_of(pane_rows, N(pane_rows), &known, 1, member);
+	for (i = 0; i < N(pane_rows); i++)
+		ck_assert_msg(member[i] == (pane_rows[i].pid == 13),
+		    "pid %ld: %d (only the marked one)", pane_rows[i].pid,
+		    member[i]);
+	/* No known process and no marks: nothing. */
+	family_select(NULL, 0, &(struct family_rules){ NULL, 0, NULL, NULL },
+	    member);
+}
+END_TEST
+
+START_TEST(family_of_a_lost_pane)
+{
+	/* The shell is gone: its orphans are found by what was seen. */
+	static const struct kin rows[] = {
+		{ 1, 0, 1, 1, false, false },
+		{ 11, 1, 11, 10, false, false },	/* known */
+		{ 12, 11, 11, 10, false, false },	/* its child */
+		{ 17, 1, 17, 10, false, false },	/* unknown, unmarked */
+		{ 18, 1, 18, 10, true, false },		/* marked */
+	};
+	struct proc_ident known[] = { { 10, "1010" }, { 11, "1011" } };
+	bool member[N(rows)];
+
+	family_of(rows, N(rows), known, N(known), member);
+	ck_assert(!member[0]);
+	ck_assert(member[1] && member[2] && member[4]);
+	/* The session's id alone proves nothing once its leader is gone. */
+	ck_assert(!member[3]);
+}
+END_TEST
+
 static Suite *
 make_observe_suite(void)
 {
@@ -755,6 +867,12 @@ make_observe_suite(void)
 	tcase_add_test(tc, broken_tables);
 	tcase_add_test(tc, background_threshold);
 	tcase_add_test(tc, roles);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Family");
+	tcase_add_test(tc, family_of_a_pane);
+	tcase_add_test(tc, family_needs_the_start);
+	tcase_add_test(tc, family_of_a_lost_pane);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Cursor");

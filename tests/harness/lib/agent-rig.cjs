@@ -166,6 +166,51 @@ class AgentRig {
 		return { text, sc: r.structuredContent, isError: r.isError === true, result: r, error: res.error };
 	}
 
+	/*
+	 * The processes of session id now: its pane's first process (meta.json
+	 * records it), what descends from it, and whatever carries the pane's
+	 * AITERM_SESSION_ID and AITERM_STATE_DIR (a daemon that left it).
+	 */
+	sessionPids(id) {
+		const out = new Set();
+		let pane = null;
+		try {
+			pane = JSON.parse(fs.readFileSync(path.join(this.dirs.state, 'sessions', id, 'meta.json'), 'utf8')).pane;
+		} catch { /* closed */ }
+		if (pane && fs.existsSync(`/proc/${pane.pid}`)) {
+			out.add(pane.pid);
+			for (const d of descendants(pane.pid))
+				out.add(d);
+		}
+		for (const name of fs.readdirSync('/proc'))
+			if (/^\d+$/.test(name) && environOf(Number(name), 'AITERM_SESSION_ID') === id &&
+			    environOf(Number(name), 'AITERM_STATE_DIR') === this.dirs.state)
+				out.add(Number(name));
+		return [...out];
+	}
+
+	/*
+	 * PTY-CLOSE on an agent session (issue 37): the close ends every process
+	 * of it, whatever ignores the hangup; polled for 3 s.  Returns the
+	 * close's result and the pids that were running before it.
+	 */
+	async closeEndsAll(assert, id) {
+		const before = this.sessionPids(id);
+		assert.ok(before.length > 0, `session ${id} has processes before the close`);
+		const cl = await this.call('pty_close', { session_id: id });
+		assert.equal(cl.isError, false, cl.text);
+		const deadline = Date.now() + 3000;
+		let left = before.filter((p) => fs.existsSync(`/proc/${p}`));
+		while ((left.length > 0 || this.sessionPids(id).length > 0) && Date.now() < deadline) {
+			await new Promise((r) => setTimeout(r, 50));
+			left = before.filter((p) => fs.existsSync(`/proc/${p}`));
+		}
+		const info = (p) => { try { return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' '); } catch { return '(gone)'; } };
+		assert.deepEqual(left.map((p) => `${p} ${info(p)}`), [], `nothing of ${id} is left: ${cl.text}`);
+		assert.deepEqual(this.sessionPids(id), [], `nothing carries ${id}'s marks: ${cl.text}`);
+		return { cl, before };
+	}
+
 	async cleanup() {
 		const sock = path.join(this.dirs.state, 'tmux.sock');
 		const pid = tmuxServerPid(sock);
