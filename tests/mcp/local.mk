@@ -20,7 +20,7 @@ EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/cli.test.cjs tests/mcp/cli-run.test.cjs tests/mcp/lib/cli.cjs \
 	tests/mcp/multi-server.test.cjs tests/mcp/diag-errors.test.cjs \
 	tests/mcp/state-format.test.cjs tests/mcp/upgrade.test.cjs \
-	tests/mcp/delivery-expiry.test.cjs
+	tests/mcp/delivery-expiry.test.cjs tests/mcp/setup-files.test.cjs
 # run.sh keeps node's TAP output and the skips it counted from it.
 CLEANFILES += tests/mcp/run.tap tests/mcp/run.skips
 
