@@ -99,20 +99,20 @@ find(const struct proc_table *t, long pid)
 static bool
 by_ancestry(const struct proc_table *t, char **why)
 {
-	const struct proc_stat *p = find(t, (long)getpid());
+	const struct proc_stat *p;
+	long pid = (long)getppid();
 	char *root;
 	int hops;
 
-	for (hops = 0; p != NULL && p->ppid > 1 && hops < ANCESTRY_MAX;
-	    hops++) {
-		if ((root = aiterm_server_root(p->ppid)) != NULL) {
+	for (hops = 0; pid > 1 && hops < ANCESTRY_MAX; hops++) {
+		if ((root = aiterm_server_root(pid)) != NULL) {
 			*why = xasprintf("process %ld, an ancestor of this one, "
-			    "is the tmux server of Aiterm's state root %s",
-			    p->ppid, root);
+			    "is the tmux server of Aiterm's state root %s", pid,
+			    root);
 			free(root);
 			return true;
 		}
-		p = find(t, p->ppid);
+		pid = (p = find(t, pid)) != NULL ? p->ppid : 0;
 	}
 	return false;
 }

@@ -304,4 +304,21 @@ test('CTL-CLI SET-HOOKS: a pane cannot unset that it is Aiterm\'s: env -u, an em
 	assert.equal(JSON.parse(fs.readFileSync(out, 'utf8')).clients[0].status, 'planned');
 	assert.deepEqual(tree(rig.dirs.home), before, 'nothing was written in HOME');
 	assert.equal(fs.readFileSync(path.join(rig.dirs.home, '.claude', 'settings.json'), 'utf8'), '{}\n');
+
+	/*
+	 * A person's own tmux is not Aiterm's, even with its socket named
+	 * tmux.sock: --codex-steer enable there gets setup's own answer.
+	 */
+	const own = path.join(rig.dirs.root, 'own');
+	fs.mkdirSync(own, { mode: 0o700 });
+	const sock = path.join(own, 'tmux.sock');
+	t.after(() => { require('node:child_process').spawnSync('tmux', ['-S', sock, 'kill-server']); });
+	const ownRc = path.join(own, 'rc');
+	require('node:child_process').execFileSync('tmux', ['-S', sock, '-f', '/dev/null', 'new-session', '-d',
+		`${setup} --json --codex-steer enable --server ${serverBinary()} > ${out}; echo $? > ${ownRc}`],
+	{ env: rig.env, cwd: rig.dirs.home });
+	for (let i = 0; i < 300 && !fs.existsSync(ownRc); i++)
+		await new Promise((res) => setTimeout(res, 100));
+	const mine = JSON.parse(fs.readFileSync(out, 'utf8'));
+	assert.equal(mine.error.code, 'CODEX_STEER_UNSUPPORTED', `not refused in a tmux of the user's: ${JSON.stringify(mine)}`);
 });
