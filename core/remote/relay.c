@@ -824,6 +824,8 @@ host_start(const char *host, char **why)
 	spawned = rc == 0 && (sock == NULL || h->ap != NULL);
 	if (spawned)
 		rc = uv_spawn(core_loop(), &h->proc, &o);
+	if (rc == 0 && h->ap != NULL)
+		askpass_child(h->ap, (long)h->proc.pid);
 	env_free(env);
 	free(probe);
 	free(sock);
