@@ -177,6 +177,42 @@ test('JSON-RPC: an overlong UTF-8 encoding (C0 AF) is -32700', T, async (t) => {
 	await expectError(srv, bytes, PARSE_ERROR, null, 'overlong UTF-8');
 });
 
+/*
+ * Issue 37: JSON that is well formed but beyond what the parser takes (a
+ * NUL in a string, an integer of 2^63 or more, nesting deeper than 2,048)
+ * is answered with the request's own id and -32602 naming what was wrong,
+ * so the caller's request does not wait for ever.  -32700 with id null is
+ * only for text that is not JSON.
+ */
+const deep = (n) => '['.repeat(n) + ']'.repeat(n);
+const BEYOND = [
+	['a NUL in a string', '{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"pty_send","arguments":{"session_id":"x","text":"a\\u0000b"}}}', 21, /NUL|\\u0000/],
+	['a NUL in a key', '{"jsonrpc":"2.0","id":"k","method":"ping","params":{"_meta":{"a\\u0000":1}}}', 'k', /NUL|\\u0000/],
+	['an integer of 2^63', '{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"pty_read","arguments":{"session_id":"x","lines":9223372036854775808}}}', 'big', /2\^63|range/],
+	['an integer below -2^63', '{"jsonrpc":"2.0","method":"ping","params":{"_meta":{"n":-99999999999999999999}},"id":22}', 22, /2\^63|range/],
+	['nesting deeper than 2048', `{"jsonrpc":"2.0","id":23,"method":"ping","params":{"_meta":{"x":${deep(3000)}}}}`, 23, /2048|2,048|deep|nest/],
+	['the id after the deep part', `{"jsonrpc":"2.0","method":"ping","params":{"_meta":{"x":${deep(2100)}}},"id":"late"}`, 'late', /2048|2,048|deep|nest/],
+	['an escaped key spelling "id"', '{"jsonrpc":"2.0","\\u0069d":24,"method":"ping","params":{"_meta":{"s":"\\u0000"}}}', 24, /NUL|\\u0000/],
+];
+for (const [what, text, id, re] of BEYOND) {
+	test(`JSON-RPC: well-formed JSON beyond the parser's limits (${what}) is -32602 with its id`, T, async (t) => {
+		const srv = await ready(t);
+		const msg = await expectError(srv, text + '\n', INVALID_PARAMS, id, what);
+		assert.match(msg.error.message, re, `the message names the problem: ${msg.error.message}`);
+	});
+}
+
+test('JSON-RPC: beyond the limits and not JSON either (or an id of 2^63) stays -32700 / id null', T, async (t) => {
+	const srv = await ready(t);
+	/* A NUL first, then text that is not JSON: a parse error. */
+	await expectError(srv, '{"jsonrpc":"2.0","id":25,"method":"ping","x":"\\u0000",}\n', PARSE_ERROR, null, 'trailing comma');
+	await expectError(srv, '{"jsonrpc":"2.0","id":26,"x":"\\u0000"} {}\n', PARSE_ERROR, null, 'two values');
+	await expectError(srv, `{"id":27,"x":${'['.repeat(2100)}}\n`, PARSE_ERROR, null, 'unbalanced');
+	/* The id itself out of range: there is no id to answer with. */
+	const msg = await expectError(srv, '{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}\n', INVALID_PARAMS, null, 'id 2^63');
+	assert.match(msg.error.message, /2\^63|range/);
+});
+
 test('JSON-RPC: a top-level number (42) is -32600', T, async (t) => {
 	const srv = await ready(t);
 	await expectError(srv, '42\n', INVALID_REQUEST, null, '42');

@@ -1,5 +1,6 @@
 /* Framing, JSON-RPC classification and the argument schema checker. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,6 +142,80 @@ START_TEST(test_classify)
 }
 END_TEST
 
+/*
+ * Issue 37: text jansson refuses only for its limits is still JSON, and
+ * its top-level id is found; text that is not JSON is not.
+ */
+START_TEST(test_beyond_limits)
+{
+	static const struct {
+		const char *text;
+		const char *id;		/* the id as JSON; NULL: none */
+		bool json;
+	} cases[] = {
+		{ "{\"id\":1,\"s\":\"\\u0000\"}", "1", true },
+		{ " {\"s\":\"\\u0000\", \"id\" : \"a\\u0000b\" } ",
+		    "\"a\\u0000b\"", true },
+		{ "{\"id\":1,\"n\":9223372036854775808,\"id\":2}", "2", true },
+		{ "{\"n\":1e400,\"\\u0069d\":-5}", "-5", true },
+		{ "{\"a\":{\"id\":3},\"s\":\"\\u0000\"}", NULL, true },
+		{ "{\"id\":[1],\"s\":\"\\u0000\"}", NULL, true },
+		{ "{\"id\":9223372036854775808}", NULL, true },
+		{ "[\"\\u0000\"]", NULL, true },
+		{ "{\"id\":1,\"s\":\"\\u0000\",}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\"} 1", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\\ud800\"}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\\udc00x\"}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\xff\"}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"n\":01}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"n\":1.}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"t\":tru}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"n\":[1 2]}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"o\":{1:2}}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"o\":[}", NULL, false },
+	};
+	struct aiterm_buf deep = BUF_INIT;
+	json_error_t jerr;
+	json_t *id, *want;
+	const char *what;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ck_assert_ptr_null(json_loads(cases[i].text, JSON_DECODE_ANY,
+		    &jerr));
+		what = jsonrpc_beyond_limits(cases[i].text,
+		    strlen(cases[i].text), &jerr, &id);
+		ck_assert_msg((what != NULL) == cases[i].json, "case %zu: %s",
+		    i, cases[i].text);
+		want = cases[i].id == NULL ? NULL : json_loads(cases[i].id,
+		    JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+		ck_assert_msg(want == NULL ? id == NULL : json_equal(id, want),
+		    "case %zu: id", i);
+		json_decref(want);
+		json_decref(id);
+	}
+	/* 3000 levels, the id after them. */
+	buf_adds(&deep, "{\"x\":");
+	for (i = 0; i < 3000; i++)
+		buf_adds(&deep, "[{\"id\":7,\"a\":");
+	buf_adds(&deep, "0");
+	for (i = 0; i < 3000; i++)
+		buf_adds(&deep, "}]");
+	buf_adds(&deep, ",\"id\":\"deep\"}");
+	ck_assert_ptr_null(json_loadb(deep.data, deep.len, 0, &jerr));
+	what = jsonrpc_beyond_limits(deep.data, deep.len, &jerr, &id);
+	ck_assert_ptr_nonnull(what);
+	ck_assert_ptr_nonnull(strstr(what, "2048"));
+	ck_assert_str_eq(json_string_value(id), "deep");
+	json_decref(id);
+	buf_free(&deep);
+	/* Not a limit at all. */
+	ck_assert_ptr_null(json_loads("{\"id\":1,", 0, &jerr));
+	ck_assert_ptr_null(jsonrpc_beyond_limits("{\"id\":1,", 8, &jerr, &id));
+	ck_assert_ptr_null(id);
+}
+END_TEST
+
 static const char schema_text[] =
     "{\"type\":\"object\",\"properties\":{"
     "\"id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4},"
@@ -255,6 +330,7 @@ make_mcp_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Classify");
 	tcase_add_test(tc, test_classify);
+	tcase_add_test(tc, test_beyond_limits);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Schema");
 	tcase_add_test(tc, test_schema_valid);
