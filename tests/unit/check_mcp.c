@@ -317,6 +317,34 @@ START_TEST(test_schema_result_forms)
 }
 END_TEST
 
+/* Issue 37: an integer argument written 80.0 is read as 80. */
+START_TEST(test_schema_integer)
+{
+	static const struct {
+		const char *text;
+		json_int_t want;
+	} cases[] = {
+		{ "80", 80 }, { "80.0", 80 }, { "-3.0", -3 }, { "0.0", 0 },
+		{ "1e3", 1000 }, { "80.5", -1 }, { "\"80\"", -1 },
+		{ "true", -1 }, { "null", -1 },
+		{ "1e300", 9223372036854775807LL },
+		{ "-1e300", -9223372036854775807LL - 1 },
+		{ "9223372036854775807", 9223372036854775807LL },
+	};
+	size_t i;
+	json_t *v;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		v = json_loads(cases[i].text, JSON_DECODE_ANY, NULL);
+		ck_assert_ptr_nonnull(v);
+		ck_assert_msg(schema_integer(v, -1) == cases[i].want,
+		    "%s: %lld", cases[i].text, (long long)schema_integer(v, -1));
+		json_decref(v);
+	}
+	ck_assert_int_eq(schema_integer(NULL, 120), 120);
+}
+END_TEST
+
 static Suite *
 make_mcp_suite(void)
 {
@@ -336,6 +364,7 @@ make_mcp_suite(void)
 	tcase_add_test(tc, test_schema_valid);
 	tcase_add_test(tc, test_schema_invalid);
 	tcase_add_test(tc, test_schema_result_forms);
+	tcase_add_test(tc, test_schema_integer);
 	suite_add_tcase(s, tc);
 	return s;
 }
