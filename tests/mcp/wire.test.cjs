@@ -355,6 +355,45 @@ test('JSON-RPC framing: a 5 MiB message is framed and answered with the default 
 	await assertPing(srv);
 });
 
+/* The server's resident set in KiB (Linux /proc), or null elsewhere. */
+function rssKiB(pid) {
+	try {
+		const m = /^VmRSS:\s+(\d+) kB/m.exec(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8'));
+		return m ? Number(m[1]) : null;
+	} catch {
+		return null;
+	}
+}
+
+/*
+ * Issue 37: one 60 MB message raised the resident set from 3.2 to 64.8 MB
+ * for good (the line buffer kept its size).  After a large message the
+ * memory is given back.
+ */
+test('JSON-RPC framing: memory taken for large messages (8 to 40 MiB) is given back once each is answered', { timeout: 120000 }, async (t) => {
+	const srv = await ready(t);
+	const pid = srv.child.pid;
+	if (rssKiB(pid) === null) {
+		t.skip('no /proc/<pid>/status here');
+		return;
+	}
+	await assertPing(srv);
+	const before = rssKiB(pid);
+	for (const mib of [8, 20, 40]) {
+		const pad = 'r'.repeat(mib * 1024 * 1024);
+		const id = `big-${mib}`;
+		await srv.send({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: { pad } } });
+		assertResult(await srv.nextResponse(60000), id, `${mib} MiB ping`);
+		/* The same as a tool argument (refused by the schema check). */
+		await srv.send({ jsonrpc: '2.0', id: `${id}-call`, method: 'tools/call', params: { name: 'diagnostics', arguments: { bogus: pad } } });
+		assert.equal((await srv.nextResponse(60000)).result.isError, true);
+		await assertPing(srv);
+		const after = rssKiB(pid);
+		assert.ok(after - before < 16 * 1024,
+			`after ${mib} MiB: resident set ${before} KiB before, ${after} KiB after: the memory is given back`);
+	}
+});
+
 test('JSON-RPC framing: two requests in one write are both answered', T, async (t) => {
 	const srv = await ready(t);
 	await srv.write(line({ jsonrpc: '2.0', id: 'a', method: 'ping' }) + line({ jsonrpc: '2.0', id: 'b', method: 'ping' }));

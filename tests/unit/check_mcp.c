@@ -91,6 +91,31 @@ START_TEST(test_framing_too_large)
 }
 END_TEST
 
+/* Issue 37: the buffer a large line grew is freed once it is handled. */
+START_TEST(test_framing_gives_back)
+{
+	struct seen s = { BUF_INIT, { 0 }, 0 };
+	struct framer f;
+	char *big = malloc(FRAMER_KEEP * 2);
+
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', FRAMER_KEEP * 2);
+	framer_init(&f, FRAMER_KEEP * 4, on_line, on_too_large, &s);
+	framer_feed(&f, "small\n", 6);
+	ck_assert_uint_gt(f.line.cap, 0);	/* a small buffer is kept */
+	framer_feed(&f, big, FRAMER_KEEP * 2);
+	ck_assert_uint_gt(f.line.cap, FRAMER_KEEP);
+	framer_feed(&f, "\nnext", 5);
+	ck_assert_uint_eq(s.lines.len, 6 + FRAMER_KEEP * 2 + 1);
+	ck_assert_uint_lt(f.line.cap, FRAMER_KEEP);
+	framer_feed(&f, "\n", 1);
+	ck_assert_str_eq(s.lines.data + s.lines.len - 5, "next|");
+	framer_free(&f);
+	buf_free(&s.lines);
+	free(big);
+}
+END_TEST
+
 static void
 classify(const char *text, struct jsonrpc_msg *msg, json_t **root)
 {
@@ -355,6 +380,7 @@ make_mcp_suite(void)
 	tcase_add_test(tc, test_framing_lines);
 	tcase_add_test(tc, test_framing_byte_by_byte);
 	tcase_add_test(tc, test_framing_too_large);
+	tcase_add_test(tc, test_framing_gives_back);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Classify");
 	tcase_add_test(tc, test_classify);
