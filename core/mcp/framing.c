@@ -24,6 +24,7 @@ deliver(struct framer *f)
 		f->on_too_large(f->arg, f->discarded);
 		f->discarding = false;
 		f->discarded = 0;
+		memback_trim();		/* what it grew before the limit */
 		return;
 	}
 	if (len > 0 && f->line.data[len - 1] == '\r')
