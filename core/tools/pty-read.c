@@ -111,7 +111,7 @@ read_then(struct tool_call *call, struct mux_result *r)
 		read_lines(call, id, &p->meta, args);
 	else
 		pty_wait_and_reply(call, id, &w, NULL,
-		    json_is_true(json_object_get(args, "raw")), NULL);
+		    json_is_true(json_object_get(args, "raw")));
 	free(p);
 }
 
