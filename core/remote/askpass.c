@@ -14,6 +14,7 @@
 #include "remote/askpass.h"
 #include "util/buf.h"
 #include "util/loop.h"
+#include "util/path.h"
 #include "util/xmalloc.h"
 
 #define PROMPT_MAX	1024
@@ -280,9 +281,17 @@ listen_closed(uv_handle_t *hd)
 struct askpass *
 askpass_start(const char *path, const char *secret, char **why)
 {
-	struct askpass *a = xcalloc(1, sizeof *a);
+	struct askpass *a;
+	char *too_long;
 	int rc;
 
+	if ((too_long = path_socket_too_long(path, 0)) != NULL) {
+		*why = xasprintf("cannot listen for the askpass helper: %s",
+		    too_long);
+		free(too_long);
+		return NULL;
+	}
+	a = xcalloc(1, sizeof *a);
 	a->path = xstrdup(path);
 	a->secret = xstrdup(secret);
 	a->refs = 1;
