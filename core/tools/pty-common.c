@@ -254,6 +254,13 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		read_status(&text, pw, &out);
 	if (text.len > 0 && text.data[text.len - 1] == '\n')
 		text.data[--text.len] = '\0';
+	/*
+	 * The result is whole and the read cursor written: a turn this send
+	 * held goes back now, before the caller hears of it, so the caller
+	 * never finds the session still taken by its own finished send.
+	 */
+	send_release(pw->hold);
+	pw->hold = NULL;
 	if (r != NULL && r->via == VIA_LOST) {
 		errtally_note(ERRTALLY_MUX_LOST);
 		tool_call_fail(pw->call, "session '%s' lost: its terminal no "
