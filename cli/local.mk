@@ -13,6 +13,7 @@ aiterm_SOURCES += \
 	cli/run/record.c cli/run/record.h \
 	cli/run/killtree.c cli/run/killtree.h \
 	cli/run/scope.c cli/run/scope.h \
+	cli/run/prune.c cli/run/prune.h \
 	cli/run/supervisor.c cli/run/supervisor.h \
 	cli/run/yamljson.c cli/run/yamljson.h \
 	cli/run/backend.c cli/run/backend.h cli/run/parse.c \

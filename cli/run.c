@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/run/backend.h"
+#include "cli/run/prune.h"
 #include "cli/run/supervisor.h"
 #include "pty/session.h"
 #include "state/atomic.h"
@@ -25,6 +26,7 @@
 static const char run_help[] =
 "usage: aiterm run [OPTIONS] [--] COMMAND [ARGUMENTS...]\n"
 "       aiterm run --backend claude|codex|ID [OPTIONS] [--] PROMPT\n"
+"       aiterm run --prune [--keep N] [--keep-days DAYS]\n"
 "\n"
 "run: one command under Aiterm's supervisor, in a process group of its\n"
 "own, stdout and stderr on pipes (stdin is /dev/null), every byte kept\n"
@@ -55,6 +57,12 @@ static const char run_help[] =
 "  --json                       no pass-through; the run record, stdout\n"
 "                               and stderr as one JSON object at the end\n"
 "\n"
+"Records: when a run starts, finished runs beyond the newest N, or that\n"
+"ended more than DAYS days ago, are removed (a run still going never is):\n"
+"  --keep N                     [default $AITERM_RUN_KEEP, else 100]\n"
+"  --keep-days DAYS             [default $AITERM_RUN_KEEP_DAYS, else 30]\n"
+"  --prune                      only that, now; no COMMAND\n"
+"\n"
 "Exit status: the command's; 124 a timeout ended it; 128+N signal N (a\n"
 "cancel: 130 for Ctrl-C); 127 not found, 126 not startable; 2 bad usage.\n";
 
@@ -66,6 +74,8 @@ struct run_cli {
 	char			*prompt;	/* the words, with a backend */
 	char			 scope[RUN_SCOPE_MAX + 1];
 	char			 new_session[40];
+	struct run_keep		 keep;
+	bool			 prune;
 	bool			 json;
 	bool			 resume;
 	bool			 no_output_set;
@@ -91,7 +101,7 @@ seconds(const char *text, long long *ms)
 
 enum run_opt { RO_TIMEOUT, RO_QUIET, RO_GRACE, RO_SCOPE, RO_CWD, RO_BACKEND,
 	RO_MODEL, RO_SESSION, RO_COLS, RO_ROWS, RO_PTY, RO_RESUME, RO_JSON,
-	RO_HELP };
+	RO_KEEP, RO_KEEP_DAYS, RO_PRUNE, RO_HELP };
 
 static const struct {
 	const char	*name;
@@ -111,6 +121,9 @@ static const struct {
 	{ "--pty", RO_PTY, false },
 	{ "--resume", RO_RESUME, false },
 	{ "--json", RO_JSON, false },
+	{ "--keep", RO_KEEP, true },
+	{ "--keep-days", RO_KEEP_DAYS, true },
+	{ "--prune", RO_PRUNE, false },
 	{ "--help", RO_HELP, false },
 	{ "-h", RO_HELP, false },
 };
@@ -123,6 +136,7 @@ take(struct run_cli *rc, enum run_opt opt, const char *name, const char *v,
 	long long *ms = opt == RO_TIMEOUT ? &rc->o.timeout_ms :
 	    opt == RO_QUIET ? &rc->o.no_output_timeout_ms : &rc->o.grace_ms;
 	char *end;
+	double days;
 	long n;
 
 	switch (opt) {
@@ -181,6 +195,31 @@ take(struct run_cli *rc, enum run_opt opt, const char *name, const char *v,
 	case RO_JSON:
 		rc->json = true;
 		return 0;
+	case RO_KEEP:
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (errno != 0 || end == v || *end != '\0' || n < 0 ||
+		    n > 1000000) {
+			*why = xasprintf("--keep wants a whole number from 0 to "
+			    "1000000, not '%s'", v);
+			return -1;
+		}
+		rc->keep.count = n;
+		return 0;
+	case RO_KEEP_DAYS:
+		errno = 0;
+		days = strtod(v, &end);
+		if (errno != 0 || end == v || *end != '\0' || !isfinite(days) ||
+		    days < 0 || days > 36500) {
+			*why = xasprintf("--keep-days wants days from 0 to 36500, "
+			    "not '%s'", v);
+			return -1;
+		}
+		rc->keep.max_age_ms = (long long)(days * RUN_DAY_MS);
+		return 0;
+	case RO_PRUNE:
+		rc->prune = true;
+		return 0;
 	case RO_HELP:
 		break;
 	}
@@ -217,6 +256,14 @@ parse(struct run_cli *rc, int argc, char **argv, char **why)
 		    argv[k + 1] : NULL, why) != 0)
 			return -1;
 		k += run_opts[i].value;
+	}
+	if (rc->prune) {
+		if (k < argc) {
+			*why = xasprintf("--prune takes no COMMAND ('%s')",
+			    argv[k]);
+			return -1;
+		}
+		return 0;
 	}
 	if (k >= argc) {
 		*why = xstrdup(rc->backend == NULL ||
@@ -410,6 +457,44 @@ report(const struct run_cli *rc, const struct run_record *r,
 	fputc('\n', stderr);
 }
 
+/* The state root, or -1 (said on stderr). */
+static int
+open_root(const char *state_dir)
+{
+	struct aiterm_error err = ERROR_INIT;
+	int rc = 0;
+
+	if (state_root_init(state_dir, &err) != 0 ||
+	    state_root_require(&err) != 0) {
+		fprintf(stderr, "aiterm run: state root: %s\n", error_msg(&err));
+		rc = -1;
+	}
+	error_clear(&err);
+	return rc;
+}
+
+/*
+ * Remove the records the retention does not keep; with --prune say what
+ * was done.  A failure is said and is not the run's.
+ */
+static int
+prune(const struct run_cli *rc)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct run_pruned p;
+	int status = 0;
+
+	if (run_prune(&rc->keep, &p, &err) != 0) {
+		fprintf(stderr, "aiterm run: %s\n", error_msg(&err));
+		error_clear(&err);
+		status = CLI_EXIT_FAILED;
+	}
+	if (rc->prune)
+		printf("removed %u run records; kept %u finished and %u still "
+		    "going\n", p.removed, p.kept, p.live);
+	return status;
+}
+
 int
 cli_run(int argc, char **argv, const char *state_dir)
 {
@@ -431,6 +516,7 @@ cli_run(int argc, char **argv, const char *state_dir)
 	rc.o.grace_ms = RUN_DEFAULT_GRACE_MS;
 	rc.o.cols = 120;
 	rc.o.rows = 30;
+	run_keep_from_env(&rc.keep);
 	if ((p = parse(&rc, argc, argv, &why)) != 0) {
 		if (p > 0) {
 			fputs(run_help, stdout);
@@ -442,6 +528,8 @@ cli_run(int argc, char **argv, const char *state_dir)
 		return CLI_EXIT_USAGE;
 	}
 	rc.o.passthrough = !rc.json;
+	if (rc.prune)
+		return open_root(state_dir) != 0 ? CLI_EXIT_FAILED : prune(&rc);
 	if (backend_load(rc.backend != NULL ? rc.backend : "generic", &b,
 	    &err) != 0 || prepare(&rc, &b, &argv_b, &err) != 0) {
 		fprintf(stderr, "aiterm run: %s\n(aiterm run --help shows the "
@@ -451,11 +539,9 @@ cli_run(int argc, char **argv, const char *state_dir)
 		goto out;
 	}
 	status = CLI_EXIT_FAILED;
-	if (state_root_init(state_dir, &err) != 0 ||
-	    state_root_require(&err) != 0) {
-		fprintf(stderr, "aiterm run: state root: %s\n", error_msg(&err));
+	if (open_root(state_dir) != 0)
 		goto out;
-	}
+	prune(&rc);
 	if (run_supervise(uv_default_loop(), &rc.o, &rec, &signum,
 	    &err) != 0) {
 		fprintf(stderr, "aiterm run: %s\n", error_msg(&err));

@@ -63,6 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text = (const char *)data;
 	struct aiterm_buf out = BUF_INIT, again = BUF_INIT;
 	struct aiterm_error err = ERROR_INIT;
+	struct shell_removed removed;
 	size_t bad = size, i;
 	bool valid = utf8_valid(text, size, &bad);
 	char want[80];
@@ -74,7 +75,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    "utf8: sequence length");
 	check_chunks(text, size, size > 0 ? data[0] % CHUNK_MAX : 0, valid);
 
-	if (shell_sanitize(text, size, &out, &err) == -1) {
+	if (shell_sanitize(text, size, &out, &removed, &err) == -1) {
 		fuzz_require(!valid, "sanitize: refused only invalid UTF-8");
 		snprintf(want, sizeof want,
 		    "invalid UTF-8 at byte offset %zu (0x%02x)", bad,
@@ -86,9 +87,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fuzz_require(valid, "sanitize: accepted only valid UTF-8");
 	fuzz_require(out.len <= size, "sanitize: never longer");
+	fuzz_require(out.len + removed.bytes == size,
+	    "sanitize: what it removed is counted");
+	fuzz_require((removed.bytes == 0) == (removed.count[SANITIZE_CONTROL] +
+	    removed.count[SANITIZE_C1] + removed.count[SANITIZE_ESCAPE] ==
+	    0) && (removed.bytes == 0) ==
+	    (removed.first[0] == '\0'), "sanitize: removed, by kind");
 	fuzz_require(sanitised(out.data, out.len),
 	    "sanitize: no control, C1, DEL or escape left");
-	fuzz_require(shell_sanitize(out.data, out.len, &again, &err) == 0 &&
+	fuzz_require(shell_sanitize(out.data, out.len, &again, NULL, &err) == 0 &&
 	    fuzz_equal(again.data, again.len, out.data, out.len),
 	    "sanitize: idempotent");
 out:

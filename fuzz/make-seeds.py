@@ -178,6 +178,16 @@ def mcp_seeds():
           b'{"jsonrpc":"2.0","id":null,"method":"ping"}\n\xff\xfe\n   \n'
           b'{"jsonrpc":"2.0","id":1.5,"method":"x"}\n{"id":1,"result":{}}\n'
           b'{"jsonrpc":"2.0","id":2,"method":"ping","params":[1]}\nno newline')
+    # Issue 37: JSON beyond jansson's limits, answered with its own id.
+    write("mcp", "beyond-limits", init + b"\n" + inited + b"\n"
+          b'{"jsonrpc":"2.0","id":3,"method":"ping","params":{"s":"\\u0000"}}\n'
+          b'{"jsonrpc":"2.0","method":"ping","params":{"n":9223372036854775808},"id":"x"}\n'
+          b'{"jsonrpc":"2.0","\\u0069d":4,"method":"ping","params":{"n":-1e999}}\n'
+          b'{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}\n'
+          b'{"jsonrpc":"2.0","id":5,"s":"\\u0000",}\n'
+          + req(6, "tools/call", {"name": "pty_read", "arguments":
+                {"session_id": "a", "lines": 2}}).replace(b"2}", b"2.0}")
+          + b"\n")
     write("mcp", "too-large", b"\x01" + b'{"jsonrpc":"2.0","id":1,"method":"'
           + b"m" * 2000 + b'"}\n' + req(2, "ping") + b"\n")
     write("mcp", "long-line-1mb", init + b"\n" + req(2, "tools/call", {

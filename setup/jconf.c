@@ -18,29 +18,20 @@
 int
 jconf_load(struct jconf *c, const char *path, struct setup_outcome *o)
 {
-	struct aiterm_error err = ERROR_INIT;
 	json_error_t je;
-	struct stat st;
-	size_t len;
 
 	memset(c, 0, sizeof *c);
-	c->path = xstrdup(path);
 	c->mode = 0600;
-	if (stat(path, &st) != 0) {
-		if (errno != ENOENT)
-			return setup_fail(o, "CONFIG_UNREADABLE", "%s: %s",
-			    path, strerror(errno));
+	if (cfile_read(&c->file, path, o) != 0)
+		return -1;
+	c->path = c->file.path;
+	c->exists = c->file.exists;
+	if (!c->exists)
 		c->text = xstrdup("{}\n");
-	} else {
-		c->exists = true;
-		c->mode = st.st_mode & 07777;
-		if (file_read(path, &c->text, &len, &err) != 0) {
-			setup_fail(o, "CONFIG_UNREADABLE", "%s",
-			    error_msg(&err));
-			error_clear(&err);
-			return -1;
-		}
-		if (strlen(c->text) != len)
+	else {
+		c->mode = c->file.st.st_mode & 07777;
+		c->text = xstrdup(c->file.text);
+		if (strlen(c->text) != c->file.len)
 			return setup_fail(o, "CONFIG_CORRUPT",
 			    "%s holds a NUL byte; it was left as it is", path);
 	}
@@ -60,7 +51,7 @@ jconf_load(struct jconf *c, const char *path, struct setup_outcome *o)
 void
 jconf_free(struct jconf *c)
 {
-	free(c->path);
+	cfile_free(&c->file);
 	free(c->text);
 	json_decref(c->root);
 	memset(c, 0, sizeof *c);
@@ -126,22 +117,23 @@ unified(const char *path, const char *a, const char *b)
 	return d;
 }
 
-/* A copy of the file as it was: <path>.aiterm-setup-<time>.bak. */
+/*
+ * A copy of the file as it was, <path>.aiterm-setup-<time>.bak beside the
+ * path as named (a link's folder, not its target's); *kept is its name.
+ */
 static int
-backup(const struct jconf *c, struct setup_outcome *o)
+backup(const struct jconf *c, char **kept, struct setup_outcome *o)
 {
 	struct aiterm_error err = ERROR_INIT;
-	struct atomic_file af;
-	char stamp[32];
-	time_t now = time(NULL);
+	struct stat st;
 	struct tm tm;
+	time_t now = time(NULL);
+	char stamp[32], *path;
+	int k, e;
 
+	*kept = NULL;
 	if (!c->exists)
 		return 0;
-	struct stat st;
-	char *path, *kept;
-	int k;
-
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
 	/* Never over an older copy: a second run in the same second. */
@@ -151,44 +143,18 @@ backup(const struct jconf *c, struct setup_outcome *o)
 		path = xasprintf("%s.aiterm-setup-%s-%d.bak", c->path, stamp,
 		    k);
 	}
-	/* A client with two files (Claude: its config, its settings). */
-	kept = o->backup;
-	o->backup = kept != NULL ? xasprintf("%s, %s", kept, path) :
-	    xstrdup(path);
-	free(kept);
-	if (atomic_open(path, &af, &err) != 0 ||
-	    atomic_append(&af, c->text, strlen(c->text), &err) != 0 ||
-	    fchmod(af.fd, c->mode) != 0 || atomic_commit(&af, &err) != 0) {
-		if (af.fd >= 0)
-			atomic_abort(&af);
+	if (atomic_write(path, c->text, strlen(c->text), &err) != 0 ||
+	    chmod(path, c->mode) != 0) {
+		e = errno;
 		setup_fail(o, "BACKUP_FAILED", "could not keep a copy of %s "
 		    "as %s: %s; nothing was changed", c->path, path,
-		    error_msg(&err) != NULL && *error_msg(&err) != '\0' ?
-		    error_msg(&err) : strerror(errno));
+		    err.msg != NULL ? err.msg : strerror(e));
 		error_clear(&err);
+		(void)unlink(path);
 		free(path);
 		return -1;
 	}
-	free(path);
-	return 0;
-}
-
-static int
-write_file(const struct jconf *c, const char *text, struct setup_outcome *o)
-{
-	struct aiterm_error err = ERROR_INIT;
-	struct atomic_file af;
-
-	if (atomic_open(c->path, &af, &err) != 0 ||
-	    atomic_append(&af, text, strlen(text), &err) != 0 ||
-	    fchmod(af.fd, c->mode) != 0 || atomic_commit(&af, &err) != 0) {
-		if (af.fd >= 0)
-			atomic_abort(&af);
-		setup_fail(o, "WRITE_FAILED", "could not write %s: %s; the "
-		    "file is as it was", c->path, error_msg(&err));
-		error_clear(&err);
-		return -1;
-	}
+	*kept = path;
 	return 0;
 }
 
@@ -210,7 +176,25 @@ commit_text(const struct jconf *c, const char *text, bool dry,
 		}
 		return 0;
 	}
-	return backup(c, o) != 0 || write_file(c, text, o) != 0 ? -1 : 0;
+	if (backup(c, &kept, o) != 0)
+		return -1;
+	if (cfile_write(&c->file, text, c->mode, o) != 0) {
+		/* Nothing written: no copy of a file that did not change. */
+		if (kept != NULL)
+			(void)unlink(kept);
+		free(kept);
+		return -1;
+	}
+	/* A client with two files (Claude: its config, its settings). */
+	if (kept != NULL) {
+		d = o->backup;
+		o->backup = d != NULL ? xasprintf("%s, %s", d, kept) : kept;
+		if (d != NULL) {
+			free(d);
+			free(kept);
+		}
+	}
+	return 0;
 }
 
 int
@@ -238,10 +222,22 @@ jconf_replace(struct jconf *c, const json_t *root, bool dry,
 int
 jconf_unlink_empty(const char *path, struct setup_outcome *o)
 {
-	json_t *j = json_load_file(path, 0, NULL);
-	bool empty = json_is_object(j) && json_object_size(j) == 0;
+	struct setup_outcome quiet;
+	struct cfile f;
+	struct stat st;
+	json_t *j;
+	bool empty;
 
+	/* Only the regular file setup made: never a link, a FIFO, ... */
+	memset(&quiet, 0, sizeof quiet);
+	memset(&f, 0, sizeof f);
+	j = lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    cfile_read(&f, path, &quiet) == 0 && f.exists ?
+	    json_loads(f.text, 0, NULL) : NULL;
+	empty = json_is_object(j) && json_object_size(j) == 0;
 	json_decref(j);
+	cfile_free(&f);
+	setup_outcome_free(&quiet);
 	if (empty && unlink(path) != 0)
 		return setup_fail(o, "WRITE_FAILED", "could not remove %s, "
 		    "which setup created: %s", path, strerror(errno));

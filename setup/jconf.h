@@ -3,7 +3,9 @@
  * ~/.cursor/mcp.json): read, one member of "mcpServers" added or taken
  * away by a byte-minimal edit, checked, and written atomically (temporary
  * beside it, fsync, rename, the file's mode kept) after a copy of the
- * previous file is kept beside it.
+ * previous file is kept beside it.  The file itself is cfile.h's: a link
+ * is followed, only a regular file of at most 8 MiB is read, and it must
+ * be unchanged at the rename.
  */
 #ifndef AITERM_SETUP_JCONF_H
 #define AITERM_SETUP_JCONF_H
@@ -12,17 +14,22 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "cfile.h"
 #include "setup.h"
 
 struct jconf {
-	char	*path;
-	char	*text;		/* as read; "{}" when there was no file */
-	json_t	*root;
-	bool	 exists;
-	mode_t	 mode;
+	struct cfile	 file;
+	const char	*path;		/* file.path */
+	char		*text;		/* as read; "{}" when there was no file */
+	json_t		*root;
+	bool		 exists;
+	mode_t		 mode;
 };
 
-/* Read and parse path; failed CONFIG_CORRUPT / CONFIG_UNREADABLE. */
+/*
+ * Read and parse path; failed CONFIG_CORRUPT, or as cfile_read
+ * (CONFIG_UNREADABLE, CONFIG_NOT_REGULAR, CONFIG_TOO_LARGE).
+ */
 int	jconf_load(struct jconf *c, const char *path, struct setup_outcome *o);
 void	jconf_free(struct jconf *c);
 /* mcpServers[name], or NULL. */

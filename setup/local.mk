@@ -4,6 +4,7 @@
 bin_PROGRAMS += aiterm-setup
 aiterm_setup_SOURCES = setup/main.c setup/setup.h \
 	setup/clients.c setup/clients.h setup/jconf.c setup/jconf.h \
+	setup/cfile.c setup/cfile.h setup/inpane.c setup/inpane.h \
 	setup/hooks.c setup/hooks.h \
 	setup/jsonedit.c setup/jsonedit.h setup/prereq.c setup/prereq.h \
 	setup/report.c setup/report.h setup/run.c setup/run.h \

@@ -20,6 +20,7 @@
 
 #include "clients.h"
 #include "hooks.h"
+#include "inpane.h"
 #include "prereq.h"
 #include "report.h"
 #include "selftest.h"
@@ -303,24 +304,26 @@ remove_hooks(struct setup_ctx *x, struct report *rep)
  * CTL-CLI: installing hooks into another product's config is a person's
  * decision (seed 004).  From a terminal Aiterm started, where an agent may
  * be the one typing, nothing that writes another product's config runs,
- * and there is no flag to say yes (ADR 0022).  --dry-run and the Codex
- * Steer status write nothing and still run.
+ * and there is no flag to say yes (ADR 0022).  The terminal is known by
+ * AITERM_SESSION_ID and by what it cannot unset (setup/inpane.h).
+ * --dry-run and the Codex Steer status write nothing and still run.
  */
 static bool
 refused_in_pane(const struct setup_opts *o, struct report *rep)
 {
-	const char *id = getenv("AITERM_SESSION_ID");
+	char *why;
 
-	if (id == NULL || *id == '\0' || o->dry_run ||
-	    (o->codex_steer != NULL && strcmp(o->codex_steer, "enable") != 0))
+	if (o->dry_run || (o->codex_steer != NULL &&
+	    strcmp(o->codex_steer, "enable") != 0) || !inpane_detect(&why))
 		return false;
-	report_fatal(rep, "REFUSED_IN_AITERM_PANE", "this terminal is "
-	    "Aiterm's session '%.64s' (AITERM_SESSION_ID), where an agent may "
-	    "be the one typing: installing or removing hooks in another "
-	    "product's config is a person's decision, so aiterm-setup "
-	    "changes nothing from here, and no option overrides this. Run "
-	    "aiterm-setup yourself in a terminal Aiterm did not open "
-	    "(--dry-run shows here what it would change)", id);
+	report_fatal(rep, "REFUSED_IN_AITERM_PANE", "this terminal is one "
+	    "Aiterm opened (%s), where an agent may be the one typing: "
+	    "installing or removing hooks in another product's config is a "
+	    "person's decision, so aiterm-setup changes nothing from here, "
+	    "and no option or variable overrides this. Run aiterm-setup "
+	    "yourself in a terminal Aiterm did not open (--dry-run shows here "
+	    "what it would change)", why);
+	free(why);
 	return true;
 }
 

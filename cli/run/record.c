@@ -293,6 +293,16 @@ run_scope_each(const char *scope,
 	free(runs);
 }
 
+bool
+run_same_process(long pid, const char *start_id)
+{
+	char now[PROC_START_ID_MAX];
+
+	return pid > 1 && *start_id != '\0' &&
+	    proc_start_id(pid, now, sizeof now) == 0 &&
+	    strcmp(now, start_id) == 0;
+}
+
 long long
 run_watchdog_ms(long long overall_ms, bool resume)
 {

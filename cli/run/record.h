@@ -87,6 +87,9 @@ int		 run_record_read(const char *run_id, struct run_record *r,
 void		 run_scope_each(const char *scope,
 		    int (*fn)(const struct run_record *r, void *arg), void *arg);
 
+/* Whether pid is still the process recorded with start_id. */
+bool		 run_same_process(long pid, const char *start_id);
+
 /*
  * The no-output timeout from the overall one (seed 001's watchdog):
  * overall * ratio clamped to [min, max]; fresh runs 0.8 in [180 s, 600 s],

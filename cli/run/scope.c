@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli/run/scope.h"
-#include "proc/proc.h"
 #include "pty/session.h"
 #include "state/atomic.h"
 #include "util/xmalloc.h"
@@ -18,17 +17,6 @@ struct replace {
 	bool			 ask;		/* first pass: ask them */
 };
 
-/* Whether pid is still the process recorded with start_id. */
-static bool
-same_process(long pid, const char *start_id)
-{
-	char now[PROC_START_ID_MAX];
-
-	return pid > 1 && *start_id != '\0' &&
-	    proc_start_id(pid, now, sizeof now) == 0 &&
-	    strcmp(now, start_id) == 0;
-}
-
 /* A run whose supervisor is gone: end its group and close its record. */
 static void
 take_over(const struct run_record *old, const char *by)
@@ -40,7 +28,7 @@ take_over(const struct run_record *old, const char *by)
 		error_clear(&err);
 		return;
 	}
-	if (same_process(r.pid, r.start_id))
+	if (run_same_process(r.pid, r.start_id))
 		kill(-(pid_t)r.pgid, SIGKILL);
 	r.state = RUN_EXITED;
 	r.reason = RUN_REASON_REPLACED;
@@ -61,7 +49,7 @@ each_old(const struct run_record *old, void *arg)
 
 	if (strcmp(old->run_id, rp->self->run_id) == 0)
 		return 0;
-	if (!same_process(old->supervisor_pid, old->supervisor_start_id)) {
+	if (!run_same_process(old->supervisor_pid, old->supervisor_start_id)) {
 		take_over(old, rp->self->run_id);
 		return 0;
 	}

@@ -98,6 +98,29 @@ harness_for_program(const char *name, struct harness *h)
 	return each_harness(match_program, &b) == 1 ? 0 : -1;
 }
 
+struct each_public {
+	int	(*f)(const struct harness *h, void *arg);
+	void	*arg;
+};
+
+static int
+each_public(const char *id, const struct plugin_entry *e, void *arg)
+{
+	struct each_public *ep = arg;
+	struct harness h;
+
+	fill(&h, id, e);
+	return ep->f(&h, ep->arg);
+}
+
+int
+harness_each(int (*f)(const struct harness *h, void *arg), void *arg)
+{
+	struct each_public ep = { f, arg };
+
+	return each_harness(each_public, &ep);
+}
+
 static int
 add_id(const char *id, const struct plugin_entry *e, void *arg)
 {

@@ -22,6 +22,8 @@ int	harness_find(const char *id, struct harness *h, struct aiterm_error *err);
 int	harness_for_program(const char *name, struct harness *h);
 /* "GROK" of grok-cli: the harness's part of its error codes. */
 void	harness_code_prefix(const struct harness *h, char *out, size_t size);
+/* f(h, arg) for every installed harness id, until it returns 1 (then 1). */
+int	harness_each(int (*f)(const struct harness *h, void *arg), void *arg);
 /* "claude-code, codex-cli" (allocated; "none" when there is none). */
 char	*harness_ids(void);
 /*

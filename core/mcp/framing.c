@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "mcp/framing.h"
+#include "util/memback.h"
 
 void
 framer_init(struct framer *f, size_t max,
@@ -23,12 +24,19 @@ deliver(struct framer *f)
 		f->on_too_large(f->arg, f->discarded);
 		f->discarding = false;
 		f->discarded = 0;
+		memback_trim();		/* what it grew before the limit */
 		return;
 	}
 	if (len > 0 && f->line.data[len - 1] == '\r')
 		len--;
 	f->on_line(f->arg, buf_str(&f->line), len);
-	buf_reset(&f->line);
+	/* A large message's memory is given back, not kept for good. */
+	if (f->line.cap > FRAMER_KEEP) {
+		buf_free(&f->line);
+		memback_trim();
+	} else {
+		buf_reset(&f->line);
+	}
 }
 
 void

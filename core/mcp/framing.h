@@ -1,7 +1,8 @@
 /*
  * Line framing for stdio JSON-RPC: one message per line.  A line longer
  * than the limit is skipped up to its newline and reported once, so the
- * next line is served normally.
+ * next line is served normally.  A buffer grown past FRAMER_KEEP for a
+ * large line is freed once the line is handled (issue 37).
  */
 #ifndef AITERM_FRAMING_H
 #define AITERM_FRAMING_H
@@ -10,6 +11,9 @@
 #include <stddef.h>
 
 #include "util/buf.h"
+
+/* Bytes of line buffer kept between lines. */
+#define FRAMER_KEEP	(1024 * 1024)
 
 struct framer {
 	struct aiterm_buf	 line;

@@ -30,6 +30,15 @@ struct jsonrpc_msg {
 
 /* Classify a parsed top-level value. */
 void	 jsonrpc_classify(json_t *root, struct jsonrpc_msg *msg);
+/*
+ * For text jansson refused (jerr) only for a limit of its own (a NUL in a
+ * string, a number out of range, nesting deeper than 2048) that is
+ * otherwise one well-formed JSON value: what was wrong, and in *id (a new
+ * reference, or NULL) the string or integer value of its top-level "id".
+ * NULL for text that is not JSON.  (recover.c)
+ */
+const char *jsonrpc_beyond_limits(const char *text, size_t len,
+	    const json_error_t *jerr, json_t **id);
 /* {"jsonrpc":"2.0","id":id,"result":result}; result is stolen. */
 json_t	*jsonrpc_result(json_t *id, json_t *result);
 /* {"jsonrpc":"2.0","id":id|null,"error":{code,message}}. */

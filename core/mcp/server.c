@@ -163,12 +163,22 @@ static void
 on_line(void *arg, const char *line, size_t len)
 {
 	json_error_t jerr;
-	json_t *root;
+	json_t *root, *id;
+	const char *what;
 
 	(void)arg;
 	if (the_server->stopping || blank(line, len))
 		return;
 	root = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
+	if (root == NULL && (what = jsonrpc_beyond_limits(line, len, &jerr,
+	    &id)) != NULL) {
+		/* JSON, only beyond the parser's limits: answer its id. */
+		server_send(jsonrpc_error(id, JSONRPC_INVALID_PARAMS,
+		    "Invalid params: %s (at line %d, column %d)", what,
+		    jerr.line, jerr.column));
+		json_decref(id);
+		return;
+	}
 	if (root == NULL) {
 		server_send(jsonrpc_error(NULL, JSONRPC_PARSE_ERROR,
 		    "Parse error: %s at line %d, column %d", jerr.text,

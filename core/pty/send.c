@@ -156,7 +156,8 @@ build_line(const struct send_request *req, struct send_outcome *out,
 	int rc = 0;
 
 	if (!req->raw) {
-		if (shell_sanitize(req->text, req->len, &clean, err) != 0)
+		if (shell_sanitize(req->text, req->len, &clean, &out->removed,
+		    err) != 0)
 			return -1;
 		text = buf_str(&clean);
 		len = clean.len;

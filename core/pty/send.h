@@ -12,6 +12,7 @@
 
 #include "pty/render.h"
 #include "pty/session.h"
+#include "shell/sanitize.h"
 #include "util/error.h"
 
 #define SEND_MAX_BYTES	65536
@@ -59,6 +60,7 @@ struct send_outcome {
 	enum send_route		route;
 	char			*echo_suffix;	/* the sentinel text, to drop */
 	struct send_job		*hold;		/* req.hold: send_release it */
+	struct shell_removed	 removed;	/* what sanitising took out */
 };
 
 /*

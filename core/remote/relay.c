@@ -27,6 +27,8 @@
 #define START_MS_MIN	100
 #define DRAIN_MS	200	/* ssh's stdout after its exit, at most */
 #define MIN_VERSION	"0.1.0"	/* the far aiterm-mcp, at least: the relay's first */
+/* ssh binds cm-%C as cm-<40 hex>.<16 random> first, then renames it. */
+#define SSH_CM_EXTRA	(40 - 2 + 17)
 
 extern char **environ;
 
@@ -714,6 +716,7 @@ host_start(const char *host, char **why)
 	static unsigned serial;
 	struct rhost *h = xcalloc(1, sizeof *h);
 	char *dir = state_path("ssh"), *cpath, *dest, *sock = NULL, *probe;
+	char *too_long;
 	const char *mcp;
 	char **env = NULL;
 	struct aiterm_error err = ERROR_INIT;
@@ -762,6 +765,13 @@ host_start(const char *host, char **why)
 	state_mkdir(dir, &err);
 	error_clear(&err);
 	cpath = xasprintf("ControlPath=%s/cm-%%C", dir);
+	if (rc == 0 && (too_long = path_socket_too_long(cpath +
+	    strlen("ControlPath="), SSH_CM_EXTRA)) != NULL) {
+		*why = xasprintf("cannot run ssh for %s: its ControlPath: %s",
+		    host, too_long);
+		free(too_long);
+		rc = UV_EINVAL;
+	}
 	if (rc == 0 && h->info->secret != NULL) {
 		sock = xasprintf("%s/ap-%ld-%u", dir, (long)getpid(), ++serial);
 		if ((h->ap = askpass_start(sock, h->info->secret, why))
@@ -824,6 +834,8 @@ host_start(const char *host, char **why)
 	spawned = rc == 0 && (sock == NULL || h->ap != NULL);
 	if (spawned)
 		rc = uv_spawn(core_loop(), &h->proc, &o);
+	if (rc == 0 && h->ap != NULL)
+		askpass_child(h->ap, (long)h->proc.pid);
 	env_free(env);
 	free(probe);
 	free(sock);

@@ -1,5 +1,7 @@
 /* Removal of control characters and escape sequences from text to send. */
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "shell/sanitize.h"
 #include "shell/utf8.h"
@@ -93,29 +95,69 @@ is_kept_control(unsigned char c)
 	return c == '\t' || c == '\n' || c == '\r';
 }
 
+/* "ESC" and the printable bytes of the sequence, as far as they fit. */
+static void
+name_escape(const unsigned char *s, size_t n, char *out, size_t size)
+{
+	size_t i, k;
+
+	k = (size_t)snprintf(out, size, "ESC ");
+	for (i = 1; i < n && k + 1 < size && in_range(s[i], 0x20, 0x7e); i++)
+		out[k++] = (char)s[i];
+	out[k] = '\0';
+}
+
+/* Count one removed item of n bytes at s in r. */
+static void
+note(struct shell_removed *r, enum shell_removed_kind kind,
+    const unsigned char *s, size_t n)
+{
+	r->count[kind]++;
+	r->bytes += n;
+	if (r->first[0] != '\0')
+		return;
+	if (s[0] == ESC)
+		name_escape(s, n, r->first, sizeof r->first);
+	else
+		snprintf(r->first, sizeof r->first, "U+%04X", s[0] == 0xc2 ?
+		    s[1] : s[0]);
+}
+
 int
 shell_sanitize(const char *text, size_t len, struct aiterm_buf *out,
-    struct aiterm_error *err)
+    struct shell_removed *removed, struct aiterm_error *err)
 {
 	const unsigned char *s = (const unsigned char *)text;
+	struct shell_removed r;
 	size_t off = 0, n, bad;
 
+	memset(&r, 0, sizeof r);
 	if (!utf8_valid(text, len, &bad))
 		return error_set(err, "invalid UTF-8 at byte offset %zu (0x%02x)",
 		    bad, s[bad]);
 	while (off < len) {
 		if (s[off] == ESC) {
-			off += escape_len(s + off, len - off);
+			n = escape_len(s + off, len - off);
+			note(&r, SANITIZE_ESCAPE, s + off, n);
+			off += n;
 			continue;
 		}
 		n = utf8_seq_len(s + off, len - off);
 		if ((s[off] < 0x20 && !is_kept_control(s[off])) ||
-		    s[off] == DEL || (s[off] == 0xc2 && s[off + 1] < 0xa0)) {
+		    s[off] == DEL) {
+			note(&r, SANITIZE_CONTROL, s + off, n);
+			off += n;
+			continue;
+		}
+		if (s[off] == 0xc2 && s[off + 1] < 0xa0) {
+			note(&r, SANITIZE_C1, s + off, n);
 			off += n;
 			continue;
 		}
 		buf_add(out, s + off, n);
 		off += n;
 	}
+	if (removed != NULL)
+		*removed = r;
 	return 0;
 }

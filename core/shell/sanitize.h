@@ -24,11 +24,29 @@
 #include "util/error.h"
 
 /*
- * Append the sanitised form of text[0..len) to out.  Returns 0, or -1 with
- * "invalid UTF-8 at byte offset N (0xXX)" in err, in which case nothing
- * was appended.
+ * What was removed, by kind, so that the caller can say the text was
+ * changed and how (issue 37: it was removed without a word).
+ */
+enum shell_removed_kind {
+	SANITIZE_CONTROL,	/* C0 controls but TAB, LF, CR; DEL */
+	SANITIZE_C1,		/* C1 controls */
+	SANITIZE_ESCAPE,	/* escape sequences, whole or cut short */
+	SANITIZE_KINDS
+};
+
+struct shell_removed {
+	size_t	count[SANITIZE_KINDS];
+	size_t	bytes;		/* bytes removed in all */
+	char	first[24];	/* the first one: "U+0003", "ESC [200~" */
+};
+
+/*
+ * Append the sanitised form of text[0..len) to out and, when removed is
+ * not NULL, set it to what was removed.  Returns 0, or -1 with "invalid
+ * UTF-8 at byte offset N (0xXX)" in err, in which case nothing was
+ * appended.
  */
 int	shell_sanitize(const char *text, size_t len, struct aiterm_buf *out,
-	    struct aiterm_error *err);
+	    struct shell_removed *removed, struct aiterm_error *err);
 
 #endif

@@ -7,6 +7,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -19,6 +22,9 @@
 #include "util/xmalloc.h"
 
 static char *state_root_dir;
+/* Which directory it was at start: a root swapped since is refused. */
+static dev_t state_root_dev;
+static ino_t state_root_ino;
 /* Why the last state_root_init failed, for the tools that need a root. */
 static char *state_root_why;
 
@@ -140,6 +146,109 @@ out_free:
 }
 
 /*
+ * Whether gid is our own user-private group: named as we are, and
+ * listing nobody else (a umask of 002 with such groups, as on Ubuntu,
+ * leaves ~/.local group-writable, and only we are in that group).
+ */
+static bool
+state_private_group(gid_t gid)
+{
+	struct passwd *pw;
+	struct group *gr;
+	char *name;
+	bool ok;
+	size_t i;
+
+	if ((pw = getpwuid(geteuid())) == NULL || pw->pw_gid != gid)
+		return false;
+	name = xstrdup(pw->pw_name);
+	ok = (gr = getgrgid(gid)) != NULL && strcmp(gr->gr_name, name) == 0;
+	for (i = 0; ok && gr->gr_mem[i] != NULL; i++)
+		ok = strcmp(gr->gr_mem[i], name) == 0;
+	free(name);
+	return ok;
+}
+
+/*
+ * 0 when no other user can change the entries of directory dir (sb):
+ * it is owned by root or by us, and is writable by nobody else, unless
+ * it is sticky (/tmp: others cannot rename or remove what is ours).
+ * Else -1 with err naming dir and the state root below it.
+ */
+static int
+state_ancestor_safe(const char *dir, const struct stat *sb, const char *root,
+    struct aiterm_error *err)
+{
+	bool sticky = (sb->st_mode & S_ISVTX) != 0;
+
+	if (sb->st_uid != 0 && sb->st_uid != geteuid())
+		return error_set(err, "the state root '%s' is below '%s', which "
+		    "is owned by uid %lu: another user could swap the state "
+		    "root there; choose a state root whose parent folders only "
+		    "you or root can change", root, dir,
+		    (unsigned long)sb->st_uid);
+	if (sticky || ((sb->st_mode & S_IWOTH) == 0 &&
+	    ((sb->st_mode & S_IWGRP) == 0 || state_private_group(sb->st_gid))))
+		return 0;
+	return error_set(err, "the state root '%s' is below '%s', which is "
+	    "writable by %s (mode %04o, not sticky): another user could "
+	    "swap the state root there; choose a state root whose parent "
+	    "folders only you or root can change", root, dir,
+	    (sb->st_mode & S_IWOTH) != 0 ? "every user" : "its group",
+	    (unsigned)(sb->st_mode & 07777));
+}
+
+/*
+ * Check every parent folder of path ("/", "/a", ... up to the last but
+ * one component).  A parent that does not exist yet ends the walk when
+ * missing_ok (state_mkdir makes it, ours and 0700).
+ */
+static int
+state_ancestors_check(const char *path, const char *root, bool missing_ok,
+    struct aiterm_error *err)
+{
+	struct stat sb;
+	const char *last = strrchr(path, '/');
+	char *dir;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && last != NULL && path + i <= last; i++) {
+		if (path[i] != '/' || (i > 0 && path[i - 1] == '/'))
+			continue;
+		dir = xasprintf("%.*s", i == 0 ? 1 : (int)i, path);
+		if (stat(dir, &sb) == 0)
+			rc = state_ancestor_safe(dir, &sb, root, err);
+		else if (errno == ENOENT && missing_ok)
+			last = NULL;	/* the rest is made by us */
+		else
+			rc = error_set(err, "cannot check '%s', a parent of "
+			    "the state root '%s': %s", dir, root,
+			    strerror(errno));
+		free(dir);
+	}
+	return rc;
+}
+
+/*
+ * The parents of root as named, before anything is made there, and,
+ * once it exists, the parents of where it really is (through symbolic
+ * links).
+ */
+static int
+state_root_parents(const char *root, bool made, struct aiterm_error *err)
+{
+	char real[PATH_MAX];
+
+	if (!made)
+		return state_ancestors_check(root, root, true, err);
+	if (realpath(root, real) == NULL)
+		return error_set(err, "cannot resolve the state root '%s': %s",
+		    root, strerror(errno));
+	return state_ancestors_check(real, root, false, err);
+}
+
+/*
  * Check that an existing root is a directory owned by us, then make it
  * 0700.  Works on a descriptor so that the checked directory is the one
  * changed.
@@ -170,6 +279,8 @@ state_root_secure(const char *root, struct aiterm_error *err)
 		    root, strerror(errno));
 		goto out_close;
 	}
+	state_root_dev = sb.st_dev;
+	state_root_ino = sb.st_ino;
 	rc = 0;
 
 out_close:
@@ -188,7 +299,9 @@ state_root_init(const char *override, struct aiterm_error *err)
 		error_set(&why, "cannot resolve the state root: none of "
 		    "AITERM_STATE_DIR, XDG_STATE_HOME or HOME is set");
 	else if ((root = state_root_absolute(root, &why)) != NULL &&
+	    state_root_parents(root, false, &why) == 0 &&
 	    state_mkdir(root, &why) == 0 &&
+	    state_root_parents(root, true, &why) == 0 &&
 	    state_format_root_check(root, &why) == 0 &&
 	    state_root_secure(root, &why) == 0 &&
 	    state_format_root_mark(root, &why) == 0) {
@@ -216,11 +329,38 @@ state_root_problem(struct aiterm_error *err)
 	    state_root_why : "it was never set up");
 }
 
+/*
+ * The root is still the directory checked at start: not moved, removed
+ * or replaced (by a link or another folder) since.  One stat.
+ */
+static int
+state_root_same(struct aiterm_error *err)
+{
+	struct stat sb;
+
+	if (stat(state_root_dir, &sb) == -1)
+		return error_set(err, "the state root '%s' is gone since the "
+		    "server started (%s); restart the server", state_root_dir,
+		    strerror(errno));
+	if (sb.st_dev != state_root_dev || sb.st_ino != state_root_ino ||
+	    sb.st_uid != geteuid() || !S_ISDIR(sb.st_mode))
+		return error_set(err, "the state root '%s' is not the directory "
+		    "the server started with: it was moved or replaced; "
+		    "nothing is written there; restart the server",
+		    state_root_dir);
+	return 0;
+}
+
 int
 state_root_require(struct aiterm_error *err)
 {
-	if (state_root_dir != NULL)
-		return 0;
+	if (state_root_dir != NULL) {
+		if (state_root_same(err) == 0)
+			return 0;
+		errtally_set_root(NULL);	/* not there either */
+		errtally_note(ERRTALLY_NO_STATE_ROOT);
+		return -1;
+	}
 	errtally_note(ERRTALLY_NO_STATE_ROOT);
 	return state_root_problem(err);
 }

@@ -6,6 +6,7 @@
 
 #include "agent/answer.h"
 #include "tools/agent-read.h"
+#include "util/jsonschema.h"
 #include "util/loop.h"
 
 static void
@@ -44,8 +45,8 @@ agent_read_reply(struct tool_call *call, const char *session, json_t *args,
 	json_t *turn = json_object_get(args, "turn");
 	struct agent_answer_wait *w;
 
-	w = agent_answer_wait(core_loop(), session, turn != NULL ?
-	    (unsigned)json_integer_value(turn) : 0, timeout, wait, &to);
+	w = agent_answer_wait(core_loop(), session,
+	    (unsigned)schema_integer(turn, 0), timeout, wait, &to);
 	if (w != NULL)
 		tool_call_set_data(call, w, on_cancel);
 }

@@ -1,7 +1,8 @@
 /*
  * diagnostics (OPS-DIAG): read-only.  The version, every plugin and its
- * state, the multiplexer binary and version, the state root, and the
- * runtime error aggregate (state/errtally.h: codes, counts, times).
+ * state, the multiplexer binary and version, each harness's CLI and
+ * version (tools/diag-agents.h), the state root, and the runtime error
+ * aggregate (state/errtally.h: codes, counts, times).
  * Nothing here starts a multiplexer server or writes a file.
  */
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "tools/tool.h"
 #include "util/buf.h"
 #include "pty/muxjob.h"
+#include "tools/diag-agents.h"
 #include "tools/on-mux.h"
 #include "util/xmalloc.h"
 
@@ -88,6 +90,7 @@ summary_text(json_t *out)
 	else
 		buf_printf(&b, "multiplexer: not available: %s\n",
 		    json_string_value(json_object_get(mux, "error")));
+	diag_agents_text(&b, json_object_get(out, "agents"));
 	errtally_text(&b, json_object_get(out, "errors"));
 	buf_printf(&b, "plugins: %zu loaded of %zu found\n", loaded,
 	    json_array_size(plugins));
@@ -120,14 +123,35 @@ diagnostics_work(json_t *args, struct mux_result *r)
 		    json_string(error_msg(&err)));
 		error_clear(&err);
 	}
-	r->text = summary_text(out);
 	r->structured = out;
+}
+
+/* The agents are in: the reply. */
+static void
+agents_done(void *arg, json_t *agents)
+{
+	struct tool_call *call = arg;
+	json_t *out = tool_call_data(call);
+
+	tool_call_set_data(call, NULL, NULL);
+	json_object_set_new(out, "agents", agents);
+	tool_call_reply(call, summary_text(out), out);
+}
+
+/* Back on the loop: each harness's CLI is probed (child processes). */
+static void
+diagnostics_then(struct tool_call *call, struct mux_result *r)
+{
+	free(r->text);
+	tool_call_set_data(call, r->structured, NULL);
+	diag_agents(agents_done, call);
 }
 
 static void
 diagnostics_call(struct tool_call *call)
 {
-	tool_call_on_mux(call, "diagnostics", diagnostics_work);
+	tool_call_on_mux_then(call, "diagnostics", diagnostics_work,
+	    diagnostics_then);
 }
 
 const struct tool_entry tool_diagnostics = {
@@ -135,6 +159,7 @@ const struct tool_entry tool_diagnostics = {
 	.title = "Diagnostics",
 	.description = "Read-only health check: Aiterm version, state root, "
 	    "plugins and why any did not load, multiplexer binary and version, "
+	    "each agent CLI found, its version and whether it is new enough, "
 	    "runtime errors counted by code.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{},"
 	    "\"additionalProperties\":false}",
@@ -165,9 +190,10 @@ const struct tool_entry tool_diagnostics = {
 	    "\"count\":{\"type\":\"integer\"},"
 	    "\"first\":{\"type\":\"string\"},"
 	    "\"last\":{\"type\":\"string\"}},"
-	    "\"required\":[\"code\",\"count\",\"first\",\"last\"]}}},"
+	    "\"required\":[\"code\",\"count\",\"first\",\"last\"]}},"
+	    DIAG_AGENTS_SCHEMA "},"
 	    "\"required\":[\"version\",\"state_root\",\"plugins\","
-	    "\"multiplexer\",\"errors\"]}",
+	    "\"multiplexer\",\"agents\",\"errors\"]}",
 	.hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT,
 	.call = diagnostics_call,
 };

@@ -1,6 +1,6 @@
 core_libaiterm_la_SOURCES += \
 	core/tools/tool.h core/tools/tools.c \
-	core/tools/diagnostics.c core/tools/parent-deliveries.c \
+	core/tools/diagnostics.c core/tools/diag-agents.c core/tools/diag-agents.h core/tools/parent-deliveries.c \
 	core/tools/pty-common.c core/tools/pty-common.h \
 	core/tools/pty-open.c core/tools/pty-send.c core/tools/pty-read.c \
 	core/tools/pty-key.c core/tools/pty-close.c core/tools/pty-list.c \

@@ -16,7 +16,8 @@ struct pending_wait {
 	struct waiter		*waiter;
 	char			*session;
 	char			*echo_suffix;
-	char			*prefix;
+	char			*prefix;	/* pty_sanitized's line */
+	json_t			*sanitized;	/* and its object */
 	bool			 raw;
 	double			 timeout;
 	struct session_meta	 meta;
@@ -244,6 +245,8 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 	if (text.len > 0 && text.data[text.len - 1] != '\n')
 		buf_addc(&text, '\n');
 	result = result_json(pw->session, r, &out, "output");
+	if (pw->sanitized != NULL)
+		json_object_set(result, "sanitized", pw->sanitized);
 	lost_report(pw->session, &out, &text, result);
 	if (r != NULL)
 		status_line(&text, r, pw->timeout, out.text.len > 0);
@@ -272,6 +275,7 @@ pending_free(struct pending_wait *pw)
 	free(pw->session);
 	free(pw->echo_suffix);
 	free(pw->prefix);
+	json_decref(pw->sanitized);
 	free(pw);
 }
 
@@ -322,10 +326,54 @@ on_cancel(struct tool_call *call)
 	pending_free(pw);
 }
 
+/* The kinds of struct shell_removed: their key and their words. */
+static const struct {
+	const char	*key;	/* in structuredContent's "sanitized" */
+	const char	*one;	/* in the text */
+	const char	*many;
+} removed_kinds[SANITIZE_KINDS] = {
+	[SANITIZE_CONTROL] = { "controls", "control character",
+	    "control characters" },
+	[SANITIZE_C1] = { "c1_controls", "C1 control", "C1 controls" },
+	[SANITIZE_ESCAPE] = { "escape_sequences", "escape sequence",
+	    "escape sequences" },
+};
+
+/*
+ * Issue 37: control bytes went from a send's text without a word, and
+ * "echo start\u0003echo after" ran as "echo startecho after".
+ */
+char *
+pty_sanitized(const struct shell_removed *r, json_t **sc)
+{
+	struct aiterm_buf b = BUF_INIT;
+	const char *sep = "";
+	size_t i, n;
+
+	*sc = NULL;
+	if (r->bytes == 0)
+		return NULL;
+	*sc = json_pack("{s:I, s:s}", "bytes", (json_int_t)r->bytes, "first",
+	    r->first);
+	buf_adds(&b, "[text sanitized: removed ");
+	for (i = 0; i < SANITIZE_KINDS; i++) {
+		n = r->count[i];
+		json_object_set_new(*sc, removed_kinds[i].key,
+		    json_integer((json_int_t)n));
+		if (n == 0)
+			continue;
+		buf_printf(&b, "%s%zu %s", sep, n, n == 1 ?
+		    removed_kinds[i].one : removed_kinds[i].many);
+		sep = ", ";
+	}
+	buf_printf(&b, " (first %s); pty_key sends keys, raw=true sends "
+	    "text as is]\n", r->first);
+	return buf_steal(&b, NULL);
+}
+
 void
 pty_wait_and_reply(struct tool_call *call, const char *session,
-    const struct pty_wait *w, const struct send_outcome *sent, bool raw,
-    const char *prefix)
+    const struct pty_wait *w, const struct send_outcome *sent, bool raw)
 {
 	struct pending_wait *pw = xcalloc(1, sizeof *pw);
 	struct aiterm_error err = ERROR_INIT;
@@ -337,7 +385,8 @@ pty_wait_and_reply(struct tool_call *call, const char *session,
 	pw->echo_suffix = sent != NULL && sent->echo_suffix != NULL ?
 	    xstrdup(sent->echo_suffix) : NULL;
 	pw->hold = sent != NULL ? sent->hold : NULL;
-	pw->prefix = prefix != NULL ? xstrdup(prefix) : NULL;
+	if (sent != NULL)
+		pw->prefix = pty_sanitized(&sent->removed, &pw->sanitized);
 	pw->raw = raw;
 	pw->timeout = w->timeout;
 	if (session_meta_read(session, &pw->meta, &err) != 0) {

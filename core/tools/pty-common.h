@@ -32,7 +32,9 @@
  * ended, what it left out.  mode: output (a read or a send that waited),
  * screen, full, line_range, lines, or the route of a send that did not
  * wait (shell, nested, direct).  pty_read and pty_send declare it beside
- * the agent paths' results (tools/agent-schema.h).
+ * the agent paths' results (tools/agent-schema.h).  sanitized (pty_send
+ * only, when sanitising changed the text): what it took out, by kind
+ * (issue 37).
  */
 #define PTY_SHELL_PROPS \
 	"\"session_id\":{\"type\":\"string\"}," \
@@ -50,6 +52,13 @@
 	"\"lost\":{\"type\":\"object\",\"properties\":{" \
 	"\"bytes\":{\"type\":\"integer\"},\"from\":{\"type\":\"string\"}," \
 	"\"to\":{\"type\":\"string\"},\"screen\":{\"type\":\"string\"}}}," \
+	"\"sanitized\":{\"type\":\"object\",\"properties\":{" \
+	"\"bytes\":{\"type\":\"integer\"},\"controls\":{\"type\":\"integer\"}," \
+	"\"c1_controls\":{\"type\":\"integer\"}," \
+	"\"escape_sequences\":{\"type\":\"integer\"}," \
+	"\"first\":{\"type\":\"string\"}}," \
+	"\"required\":[\"bytes\",\"controls\",\"c1_controls\"," \
+	"\"escape_sequences\",\"first\"]}," \
 	"\"mode\":{\"type\":\"string\",\"enum\":[\"output\",\"screen\"," \
 	"\"full\",\"line_range\",\"lines\",\"shell\",\"nested\",\"direct\"]}"
 #define PTY_SHELL_REQUIRED \
@@ -69,13 +78,22 @@ int	pty_wait_args(json_t *args, struct pty_wait *w, struct aiterm_error *err);
  * Wait (if asked) from the session's pending command, then collect the
  * output from the read cursor and reply.  sent: the send this call made
  * (NULL for a read): its own command is waited for, not whatever the
- * session's record names by then, and a turn it holds (sent->hold) is
- * given back once the reply is made (issue 37).  Takes ownership of
- * nothing but that turn.
+ * session's record names by then, a turn it holds (sent->hold) is
+ * given back once the reply is made, and what sanitising took out of its
+ * text is said (pty_sanitized) (issue 37).  Takes ownership of nothing
+ * but that turn.
  */
 void	pty_wait_and_reply(struct tool_call *call, const char *session,
 	    const struct pty_wait *w, const struct send_outcome *sent,
-	    bool raw, const char *prefix);
+	    bool raw);
+
+/*
+ * NULL when sanitising took nothing out of a send's text; else the line
+ * that says what (allocated: "[text sanitized: removed 1 control character
+ * (first U+0003); ...]\n") and in *sc the "sanitized" object for the
+ * structured result (issue 37).
+ */
+char	*pty_sanitized(const struct shell_removed *r, json_t **sc);
 
 /*
  * Reply to a read that is not incremental: the screen (lines NULL) or the

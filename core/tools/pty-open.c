@@ -17,6 +17,7 @@
 #include "tools/pty-ready.h"
 #include "tools/tool.h"
 #include "util/buf.h"
+#include "util/jsonschema.h"
 #include "util/path.h"
 #include "util/xmalloc.h"
 
@@ -158,12 +159,10 @@ open_work(json_t *args, struct mux_result *r)
 	if (shell == NULL)
 		goto out_fail;
 	snprintf(meta.shell, sizeof meta.shell, "%s", shell);
-	meta.cols = json_object_get(args, "cols") != NULL ?
-	    (unsigned)json_integer_value(json_object_get(args, "cols")) :
-	    DEFAULT_COLS;
-	meta.rows = json_object_get(args, "rows") != NULL ?
-	    (unsigned)json_integer_value(json_object_get(args, "rows")) :
-	    DEFAULT_ROWS;
+	meta.cols = (unsigned)schema_integer(json_object_get(args, "cols"),
+	    DEFAULT_COLS);
+	meta.rows = (unsigned)schema_integer(json_object_get(args, "rows"),
+	    DEFAULT_ROWS);
 	session_random_hex(meta.token, SESSION_TOKEN_LEN);
 	{
 		const char *b = strrchr(shell, '/');

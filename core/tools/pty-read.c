@@ -13,6 +13,7 @@
 #include "tools/on-mux.h"
 #include "tools/pty-common.h"
 #include "util/buf.h"
+#include "util/jsonschema.h"
 #include "util/xmalloc.h"
 
 static void
@@ -30,8 +31,8 @@ read_lines(struct tool_call *call, const char *id,
 	const char *mode = "full";
 
 	if (range != NULL) {
-		first = (uint64_t)json_integer_value(json_array_get(range, 0));
-		last = (uint64_t)json_integer_value(json_array_get(range, 1));
+		first = (uint64_t)schema_integer(json_array_get(range, 0), 0);
+		last = (uint64_t)schema_integer(json_array_get(range, 1), 0);
 		mode = "line_range";
 		if (first == 0 || last < first) {
 			tool_call_fail(call, "pty_read: line_range must be "
@@ -39,8 +40,8 @@ read_lines(struct tool_call *call, const char *id,
 			return;
 		}
 	} else if (json_object_get(args, "lines") != NULL) {
-		tail = (uint64_t)json_integer_value(json_object_get(args,
-		    "lines"));
+		tail = (uint64_t)schema_integer(json_object_get(args,
+		    "lines"), 0);
 		mode = "lines";
 	}
 	if (output_lines(&req, first, last, tail, &out, &err) != 0) {
@@ -110,7 +111,7 @@ read_then(struct tool_call *call, struct mux_result *r)
 		read_lines(call, id, &p->meta, args);
 	else
 		pty_wait_and_reply(call, id, &w, NULL,
-		    json_is_true(json_object_get(args, "raw")), NULL);
+		    json_is_true(json_object_get(args, "raw")));
 	free(p);
 }
 

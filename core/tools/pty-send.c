@@ -162,24 +162,32 @@ shell_sent(void *arg, int status, const struct aiterm_error *err,
 {
 	struct shell_send *ss = arg;
 	const char *session = tool_call_session(ss->call);
+	json_t *sc, *sanitized;
+	char *note;
 
 	tool_call_set_data(ss->call, NULL, NULL);
-	if (status != 0)
+	if (status != 0) {
 		tool_call_fail(ss->call, "pty_send: %s", error_msg(err));
-	else if (ss->w.wait && tool_call_cancelled(ss->call)) {
+	} else if (ss->w.wait && tool_call_cancelled(ss->call)) {
 		/* Typed before the cancel came: its turn goes back at once. */
 		send_release(out->hold);
 		tool_call_fail(ss->call, "cancelled");
-	} else if (ss->w.wait)
-		pty_wait_and_reply(ss->call, session, &ss->w, out, ss->raw,
-		    NULL);
-	else
-		tool_call_reply(ss->call, next_step(out->route) == NULL ?
-		    xstrdup("sent") : xasprintf("sent; %s",
-		    next_step(out->route)), json_pack("{s:s, s:n, s:n, s:I, "
-		    "s:s}", "session_id", session, "complete", "via",
-		    "cursor", (json_int_t)out->cmd.offset, "mode",
-		    send_route_name(out->route)));
+	} else if (ss->w.wait) {
+		pty_wait_and_reply(ss->call, session, &ss->w, out, ss->raw);
+	} else {
+		note = pty_sanitized(&out->removed, &sanitized);
+		sc = json_pack("{s:s, s:n, s:n, s:I, s:s}", "session_id",
+		    session, "complete", "via", "cursor",
+		    (json_int_t)out->cmd.offset, "mode",
+		    send_route_name(out->route));
+		if (sanitized != NULL)
+			json_object_set_new(sc, "sanitized", sanitized);
+		tool_call_reply(ss->call, xasprintf("%ssent%s%s",
+		    note != NULL ? note : "", next_step(out->route) != NULL ?
+		    "; " : "", next_step(out->route) != NULL ?
+		    next_step(out->route) : ""), sc);
+		free(note);
+	}
 	free(ss);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "tools/tool.h"
+#include "util/jsonschema.h"
 #include "util/loop.h"
 #include "util/xmalloc.h"
 
@@ -60,8 +61,8 @@ static void
 test_sleep_call(struct tool_call *call)
 {
 	struct sleeper *sl = xcalloc(1, sizeof *sl);
-	json_int_t ms = json_integer_value(json_object_get(
-	    tool_call_args(call), "ms"));
+	json_int_t ms = schema_integer(json_object_get(tool_call_args(call),
+	    "ms"), 0);
 
 	sl->call = call;
 	sl->total = (unsigned)((ms + 99) / 100);

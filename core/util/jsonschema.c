@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -6,6 +7,14 @@
 #include "util/buf.h"
 #include "util/jsonschema.h"
 #include "util/xmalloc.h"
+
+#if JSON_INTEGER_IS_LONG_LONG
+#define JINT_MAX	LLONG_MAX
+#define JINT_MIN	LLONG_MIN
+#else
+#define JINT_MAX	LONG_MAX
+#define JINT_MIN	LONG_MIN
+#endif
 
 static int check(const json_t *schema, const json_t *v, const char *where,
     const char *noun, struct aiterm_error *err);
@@ -36,6 +45,26 @@ type_matches(const char *want, const json_t *v)
 	if (strcmp(want, "integer") == 0 && json_is_real(v))
 		return json_real_value(v) == floor(json_real_value(v));
 	return false;
+}
+
+json_int_t
+schema_integer(const json_t *v, json_int_t def)
+{
+	double d;
+
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	if (!json_is_real(v))
+		return def;
+	d = json_real_value(v);
+	if (d != floor(d))
+		return def;
+	/* (double)JINT_MAX rounds up to 2^63, which does not fit. */
+	if (d >= (double)JINT_MAX)
+		return JINT_MAX;
+	if (d <= (double)JINT_MIN)
+		return JINT_MIN;
+	return (json_int_t)d;
 }
 
 static int

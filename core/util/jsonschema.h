@@ -19,4 +19,13 @@ int	schema_check(const json_t *schema, const json_t *value,
 int	schema_check_result(const json_t *schema, const json_t *value,
 	    struct aiterm_error *err);
 
+/*
+ * The value of an argument the schema accepted as "integer": a JSON
+ * integer, or a real without a fraction (JSON Schema counts 80.0 as an
+ * integer; jansson keeps it a real, whose json_integer_value is 0).  A
+ * real beyond json_int_t is clamped to its range.  def when v is NULL or
+ * not an integral number.  Every integer argument is read through this.
+ */
+json_int_t	schema_integer(const json_t *v, json_int_t def);
+
 #endif

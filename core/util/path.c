@@ -1,7 +1,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "util/path.h"
@@ -54,4 +56,18 @@ path_sibling(const char *name, const char *bindir)
 		}
 	}
 	return xasprintf("%s/%s", bindir, name);
+}
+
+char *
+path_socket_too_long(const char *path, size_t extra)
+{
+	const size_t max = sizeof ((struct sockaddr_un *)0)->sun_path - 1;
+	size_t len = strlen(path) + extra;
+
+	if (len <= max)
+		return NULL;
+	return xasprintf("the socket path %s%s is %zu bytes, longer than "
+	    "the %zu a Unix socket allows; set AITERM_STATE_DIR to a "
+	    "shorter directory", path, extra > 0 ? " (with what ssh adds)" :
+	    "", len, max);
 }

@@ -6,7 +6,10 @@
  * no-output timeouts, a tree that ignores TERM (KILL after the grace), a
  * command that forks a daemon grandchild (a background child, a setsid
  * child, a double-fork daemon): every one is gone when the run ends, and
- * two runs in one scope (the newer ends the older first).
+ * two runs in one scope (the newer ends the older first).  Records are
+ * kept as the retention says ($AITERM_RUN_KEEP, $AITERM_RUN_KEEP_DAYS,
+ * --keep, --keep-days; issue 37) and aiterm run --prune removes them now;
+ * a run still going is never removed.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -36,6 +39,19 @@ function recordOf(dirs, marker) {
 	const all = records(dirs).filter((r) => marker === undefined || r.argv.join(' ').includes(marker));
 	assert.equal(all.length, 1, JSON.stringify(all));
 	return all[0];
+}
+
+/* The record of the run marked so, once it says running (5 s at most). */
+async function untilRunning(dirs, marker) {
+	let rec;
+	for (let i = 0; i < 200; i++) {
+		await delay(25);
+		try { rec = recordOf(dirs, marker); } catch { rec = null; }
+		if (rec && rec.state === 'running')
+			break;
+	}
+	assert.equal(rec && rec.state, 'running', JSON.stringify(rec));
+	return rec;
 }
 
 test('SUP-RUN: the command\'s status and output, the run record and its logs', T, async (t) => {
@@ -194,14 +210,7 @@ test('SUP-RUN: two runs in one scope: the newer ends the older first', T, async 
 	const { dirs, env } = setup(t);
 	let first;
 	const older = run(env, ['--scope', 'cli:generic:s1', 'sh', '-c', 'echo older; exec sleep 60'], { started: (p) => { first = p; } });
-	let rec;
-	for (let i = 0; i < 200; i++) {
-		await delay(25);
-		try { rec = recordOf(dirs, 'older'); } catch { rec = null; }
-		if (rec && rec.state === 'running')
-			break;
-	}
-	assert.equal(rec.state, 'running', JSON.stringify(rec));
+	let rec = await untilRunning(dirs, 'older');
 	const newer = await run(env, ['--scope', 'cli:generic:s1', 'sh', '-c', 'echo newer']);
 	assert.equal(newer.code, 0, JSON.stringify(newer));
 	const o = await older;
@@ -217,6 +226,65 @@ test('SUP-RUN: two runs in one scope: the newer ends the older first', T, async 
 	/* Another scope is left alone. */
 	const other = await run(env, ['--scope', 'cli:generic:s2', 'true']);
 	assert.equal(other.code, 0);
+});
+
+/* The markers (keep-N) of the records left, oldest first. */
+function markers(dirs) {
+	return records(dirs).sort((a, b) => a.started_ms - b.started_ms).map((r) => r.argv.join(' ').match(/keep-\d+/)[0]);
+}
+
+/* Rewrites one field set of the record whose argv holds marker. */
+function editRecord(dirs, marker, fields) {
+	const rec = recordOf(dirs, marker);
+	const file = path.join(dirs.state, 'runs', rec.run_id, 'record.json');
+	fs.writeFileSync(file, JSON.stringify(Object.assign(rec, fields)));
+	return rec.run_id;
+}
+
+test('SUP-RUN records: finished runs past the retention go when a run starts; --prune now; a run still going stays', T, async (t) => {
+	const { dirs, env } = setup(t);
+	const keep2 = Object.assign({}, env, { AITERM_RUN_KEEP: '2' });
+	for (let i = 1; i <= 4; i++) {
+		const r = await run(keep2, ['sh', '-c', `echo keep-${i}`]);
+		assert.equal(r.code, 0, JSON.stringify(r));
+	}
+	/* Each run started after the older ones beyond the newest two went. */
+	assert.deepEqual(markers(dirs), ['keep-2', 'keep-3', 'keep-4']);
+
+	/* Ended 31 days ago: past the 30 days kept by default. */
+	const old = editRecord(dirs, 'keep-2', { ended_ms: Date.now() - 31 * 86400000 });
+	await run(env, ['sh', '-c', 'echo keep-5']);
+	assert.deepEqual(markers(dirs), ['keep-3', 'keep-4', 'keep-5']);
+	assert.equal(fs.existsSync(path.join(dirs.state, 'runs', old)), false, 'its folder and logs are gone');
+	await run(Object.assign({}, env, { AITERM_RUN_KEEP_DAYS: '0' }), ['sh', '-c', 'echo keep-6']);
+	assert.deepEqual(markers(dirs), ['keep-6'], 'AITERM_RUN_KEEP_DAYS=0 keeps no finished run');
+	await run(env, ['sh', '-c', 'echo keep-7']);
+	await run(env, ['sh', '-c', 'echo keep-8']);
+
+	/* A record whose supervisor and command are gone (killed) is over too. */
+	editRecord(dirs, 'keep-6', { state: 'running', ended_ms: null });
+	/* A run still going. */
+	const going = run(env, ['--timeout', '3', 'sh', '-c', 'echo keep-9; exec sleep 60']);
+	await untilRunning(dirs, 'keep-9');
+	let p = await run(env, ['--prune', '--keep', '1']);
+	assert.equal(p.code, 0, JSON.stringify(p));
+	assert.equal(p.stdout, 'removed 2 run records; kept 1 finished and 1 still going\n');
+	assert.deepEqual(markers(dirs), ['keep-8', 'keep-9']);
+	p = await run(env, ['--prune', '--keep-days', '0']);
+	assert.equal(p.stdout, 'removed 1 run records; kept 0 finished and 1 still going\n');
+	assert.deepEqual(markers(dirs), ['keep-9']);
+	assert.equal((await going).code, 124);
+	p = await run(env, ['--prune', '--keep', '0']);
+	assert.equal(p.stdout, 'removed 1 run records; kept 0 finished and 0 still going\n');
+	assert.deepEqual(fs.readdirSync(path.join(dirs.state, 'runs')), []);
+
+	for (const [args, re] of [[['--prune', 'true'], /--prune takes no COMMAND \('true'\)/],
+		[['--keep', 'x', 'true'], /--keep wants a whole number from 0 to 1000000, not 'x'/],
+		[['--keep-days', '-1', '--prune'], /--keep-days wants days from 0 to 36500, not '-1'/]]) {
+		const u = await run(env, args);
+		assert.equal(u.code, 2, JSON.stringify(u));
+		assert.match(u.stderr, re);
+	}
 });
 
 test('SUP-RUN backends as data: a user backend (stdin prompt, jsonl, session arg), strict files', T, async (t) => {

@@ -250,3 +250,75 @@ test('CTL-CLI SET-HOOKS: aiterm-setup in a pane Aiterm opened refuses to write a
 	assert.equal((await cli(rig, ['close', 'p'])).code, 0);
 	rig.sessions.delete('p');
 });
+
+/* Every path under dir with its kind and size: what a writer would change. */
+function tree(dir) {
+	const out = [];
+	const walk = (d) => {
+		for (const n of fs.readdirSync(d).sort()) {
+			const p = path.join(d, n), st = fs.lstatSync(p);
+			out.push(`${path.relative(dir, p)} ${st.isDirectory() ? 'dir' : st.size}`);
+			if (st.isDirectory())
+				walk(p);
+		}
+	};
+	walk(dir);
+	return out;
+}
+
+test('CTL-CLI SET-HOOKS: a pane cannot unset that it is Aiterm\'s: env -u, an empty AITERM_SESSION_ID, setsid still refused (issue 37)', T, async (t) => {
+	const rig = new Rig(t);
+	const setup = process.env.AITERM_SETUP || builtBinary('aiterm-setup');
+	const c = await rig.server();
+	/* A pane opened with the variable emptied, as an MCP client can ask. */
+	const { sc } = await c.open({ name: 'bare', shell: 'bash', env_vars: { AITERM_SESSION_ID: '' } });
+	const id = sc.session_id;
+	/* Cursor and Claude Code as if installed: a writer would change these. */
+	fs.mkdirSync(path.join(rig.dirs.home, '.cursor'));
+	fs.mkdirSync(path.join(rig.dirs.home, '.claude'));
+	fs.writeFileSync(path.join(rig.dirs.home, '.claude', 'settings.json'), '{}\n');
+	const before = tree(rig.dirs.home);
+	const out = path.join(rig.dirs.root, 'setup.json');
+	const run = `env -u AITERM_SESSION_ID ${setup} --json --clients cursor --server ${serverBinary()}`;
+	for (const args of ['', '--uninstall', '--remove-cursor-parent-hooks', '--remove-claude-parent-hooks']) {
+		const r = await c.run(id, `${run} ${args} > ${out}; echo "setup-rc=$?"`, { timeout: 30 });
+		assert.match(r.text, /^setup-rc=1$/m, `aiterm-setup ${args}: ${r.text}`);
+		const j = JSON.parse(fs.readFileSync(out, 'utf8'));
+		assert.equal(j.error.code, 'REFUSED_IN_AITERM_PANE', `aiterm-setup ${args}: ${JSON.stringify(j)}`);
+		assert.match(j.error.message, /an ancestor of this one, is the tmux server of Aiterm's state root/, j.error.message);
+		assert.match(j.error.message, /a person's decision/);
+		assert.match(j.error.message, /no option or variable overrides this/);
+	}
+	/* Out of the pane's process tree (setsid -f): its terminal still tells. */
+	const rc = path.join(rig.dirs.root, 'setsid.rc');
+	await c.run(id, `setsid -f sh -c '${run} > ${out} 2>&1; echo $? > ${rc}'`, { timeout: 30 });
+	for (let i = 0; i < 300 && !fs.existsSync(rc); i++)
+		await new Promise((res) => setTimeout(res, 100));
+	assert.equal(fs.readFileSync(rc, 'utf8'), '1\n', fs.readFileSync(out, 'utf8'));
+	const j = JSON.parse(fs.readFileSync(out, 'utf8'));
+	assert.equal(j.error.code, 'REFUSED_IN_AITERM_PANE', JSON.stringify(j));
+	assert.match(j.error.message, /this terminal, \/dev\/pts\/\d+, is a pane of the tmux server of Aiterm's state root/);
+	/* --dry-run writes nothing and still runs in the pane. */
+	const dry = await c.run(id, `${run} --dry-run > ${out}; echo "setup-rc=$?"`, { timeout: 60 });
+	assert.match(dry.text, /^setup-rc=0$/m, dry.text);
+	assert.equal(JSON.parse(fs.readFileSync(out, 'utf8')).clients[0].status, 'planned');
+	assert.deepEqual(tree(rig.dirs.home), before, 'nothing was written in HOME');
+	assert.equal(fs.readFileSync(path.join(rig.dirs.home, '.claude', 'settings.json'), 'utf8'), '{}\n');
+
+	/*
+	 * A person's own tmux is not Aiterm's, even with its socket named
+	 * tmux.sock: --codex-steer enable there gets setup's own answer.
+	 */
+	const own = path.join(rig.dirs.root, 'own');
+	fs.mkdirSync(own, { mode: 0o700 });
+	const sock = path.join(own, 'tmux.sock');
+	t.after(() => { require('node:child_process').spawnSync('tmux', ['-S', sock, 'kill-server']); });
+	const ownRc = path.join(own, 'rc');
+	require('node:child_process').execFileSync('tmux', ['-S', sock, '-f', '/dev/null', 'new-session', '-d',
+		`${setup} --json --codex-steer enable --server ${serverBinary()} > ${out}; echo $? > ${ownRc}`],
+	{ env: rig.env, cwd: rig.dirs.home });
+	for (let i = 0; i < 300 && !fs.existsSync(ownRc); i++)
+		await new Promise((res) => setTimeout(res, 100));
+	const mine = JSON.parse(fs.readFileSync(out, 'utf8'));
+	assert.equal(mine.error.code, 'CODEX_STEER_UNSUPPORTED', `not refused in a tmux of the user's: ${JSON.stringify(mine)}`);
+});

@@ -78,3 +78,43 @@ test('OPS-DIAG errors are counted by code only: hostile inputs never reach error
 	assert.match(d.text, /mux_lost \d+ \d{4}-/, show(d.r));
 	assert.ok(!JSON.stringify(d.sc.errors).includes('sk-live'));
 });
+
+/* A program on PATH that prints its version, as a CLI's --version does. */
+function versionProgram(dir, name, text, status = 0) {
+	const p = path.join(dir, name);
+	fs.writeFileSync(p, `#!/bin/sh\nprintf '%s\\n' '${text}'\nexit ${status}\n`, { mode: 0o755 });
+	return p;
+}
+
+test('OPS-DIAG issue 32: diagnostics names each agent CLI, found or not, its version and whether it is new enough; read-only', { timeout: 60000 }, async (t) => {
+	const rig = new Rig(t);
+	const bin = path.join(rig.dirs.root, 'agent-bin');
+	fs.mkdirSync(bin);
+	const codex = versionProgram(bin, 'codex', 'codex-cli 0.1.0');
+	const cursor = versionProgram(bin, 'cursor-agent', '2026.01.15-0a1b2c3');
+	versionProgram(bin, 'grok', 'grok: cannot start', 3);
+	/* No claude on this PATH: the server's own PATH is what it probes. */
+	const c = await rig.server({ env: { PATH: `${bin}:/usr/bin:/bin` } });
+	const before = fs.readdirSync(rig.dirs.state).sort();
+	const d = await c.ok('diagnostics', {}, 30000);
+	const by = Object.fromEntries(d.sc.agents.map((a) => [a.harness, a]));
+	assert.deepEqual(Object.keys(by).sort(), ['claude-code', 'codex-cli', 'cursor-cli', 'grok-cli'], show(d.r));
+	assert.deepEqual([by['claude-code'].found, by['claude-code'].ok, by['claude-code'].binary], [false, false, null], show(d.r));
+	assert.match(by['claude-code'].error, /claude-code is not installed: no claude on PATH/, show(d.r));
+	assert.deepEqual([by['codex-cli'].found, by['codex-cli'].ok, by['codex-cli'].binary, by['codex-cli'].version],
+		[true, false, codex, '0.1.0'], show(d.r));
+	assert.match(by['codex-cli'].error, /is version 0\.1\.0; the codex-cli harness needs 0\.171\.0 or newer/, show(d.r));
+	assert.deepEqual([by['cursor-cli'].found, by['cursor-cli'].ok, by['cursor-cli'].binary, by['cursor-cli'].error],
+		[true, true, cursor, null], show(d.r));
+	assert.equal(by['grok-cli'].ok, false, show(d.r));
+	assert.match(by['grok-cli'].error, /failed \(status 3\)/, show(d.r));
+	for (const a of d.sc.agents)
+		assert.equal(typeof a.min_version, 'string', show(d.r));
+	/* The model reads the same in the text. */
+	assert.match(d.text, /^agents:$/m, d.text);
+	assert.match(d.text, /^ {2}codex-cli: .*needs 0\.171\.0 or newer$/m, d.text);
+	assert.match(d.text, new RegExp(`^ {2}cursor-cli: ${cursor} 2026\\.01\\.15`, 'm'), d.text);
+	assert.match(d.text, /^ {2}claude-code: claude-code is not installed/m, d.text);
+	/* Read-only: nothing new in the state root. */
+	assert.deepEqual(fs.readdirSync(rig.dirs.state).sort(), before, 'diagnostics wrote nothing');
+});

@@ -25,6 +25,9 @@ EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/schema-both.test.cjs \
 	tests/mcp/pane-env.test.cjs \
 	tests/mcp/pty-close.test.cjs \
+	tests/mcp/setup-files.test.cjs \
+	tests/mcp/integral.test.cjs \
+	tests/mcp/sockpath.test.cjs \
 	tests/mcp/agent-launch.test.cjs
 # run.sh keeps node's TAP output and the skips it counted from it.
 CLEANFILES += tests/mcp/run.tap tests/mcp/run.skips

@@ -8,8 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { spawnServer } = require('./lib/server.cjs');
-const { Rig, hasLine, show, passThrough, tmuxServerPid, waitGone } = require('./lib/pty.cjs');
+const { Rig, hasLine, show, spawnWithTmux } = require('./lib/pty.cjs');
 
 const T = { timeout: 60000 };
 
@@ -137,17 +136,8 @@ test('OPS-BOUNDARY wrong types, timeout out of range, invalid regex, text over 6
 
 test('OPS-BOUNDARY invalid UTF-8 in pty_send text: a JSON-RPC parse error (-32700), nothing typed, the server keeps serving', T, async (t) => {
 	/* Raw wire: the SDK cannot send bytes that are not UTF-8. */
-	let state = null;
-	/* Registered first so that it runs before the state root is removed. */
-	t.after(async () => {
-		const pid = state && tmuxServerPid(path.join(state, 'tmux.sock'));
-		if (pid) {
-			process.kill(pid, 'SIGTERM');
-			await waitGone(pid, 3000);
-		}
-	});
-	const srv = spawnServer(t, { env: passThrough() });
-	state = srv.dirs.state;
+	const srv = spawnWithTmux(t);
+	const state = srv.dirs.state;
 	await srv.initialize();
 	/* An open session, so that only the bytes can be what is refused. */
 	const o = await srv.request('tools/call', { name: 'pty_open', arguments: { name: 'u8', shell: 'bash' } }, undefined, 20000);

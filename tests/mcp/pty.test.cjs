@@ -386,6 +386,35 @@ test('PTY-SEND enter:false types without running; pty_key enter runs it', T, asy
 	assert.equal(countLine(res.text, 'typed-42'), 1, show(res.r));
 });
 
+/*
+ * Issue 37: control bytes were removed from the text without a word
+ * ("echo start\u0003echo after" ran as "echo startecho after").  The
+ * result says the text was changed and how: a line in the text, and
+ * "sanitized" (counts by kind, the first one) in structuredContent.
+ */
+test('PTY-SEND control bytes removed from the text are said in the result, text and structuredContent', T, async (t) => {
+	const { c, id } = await withSession(t, { shell: 'bash' });
+	const res = await c.run(id, 'echo start\u0003echo after');
+	assert.ok(hasLine(res.text, 'startecho after'), show(res.r));
+	assert.match(res.text, /^\[text sanitized: removed 1 control character \(first U\+0003\); pty_key sends keys, raw=true sends text as is\]\n/, show(res.r));
+	assert.deepEqual(res.sc.sanitized, { bytes: 1, controls: 1, c1_controls: 0, escape_sequences: 0, first: 'U+0003' }, show(res.r));
+	assert.equal(res.sc.exit_code, 0, show(res.r));
+	/* Without wait: the same, before "sent". */
+	const sent = await c.ok('pty_send', { session_id: id, text: 'echo \u001b[31mred\u001b[0m \u009b-x \u007f' });
+	assert.match(sent.text, /^\[text sanitized: removed 1 control character, 1 C1 control, 2 escape sequences \(first ESC \[31m\);[^\]]*\]\nsent$/, show(sent.r));
+	assert.deepEqual(sent.sc.sanitized, { bytes: 12, controls: 1, c1_controls: 1, escape_sequences: 2, first: 'ESC [31m' }, show(sent.r));
+	const out = await c.ok('pty_read', { session_id: id, wait: true, timeout: 10 }, 30000);
+	assert.ok(hasLine(out.text, 'red -x'), show(out.r));
+	assert.equal(out.sc.sanitized, undefined, `a read says nothing of it: ${show(out.r)}`);
+	/* Clean text, and raw:true: nothing said. */
+	const clean = await c.run(id, 'echo clean\tTAB');
+	assert.equal(clean.sc.sanitized, undefined, show(clean.r));
+	assert.doesNotMatch(clean.text, /sanitized/, show(clean.r));
+	const raw = await c.ok('pty_send', { session_id: id, text: 'echo raw-\u0007-bell', raw: true });
+	assert.equal(raw.sc.sanitized, undefined, show(raw.r));
+	assert.equal(raw.text, 'sent', show(raw.r));
+});
+
 test('PTY-OPEN PTY-LIST env_vars and AITERM_SESSION_ID reach the shell; env_keys returns only allowlisted keys', T, async (t) => {
 	const secret = 's3cr3t-value-do-not-leak';
 	const { c, id } = await withSession(t, {

@@ -9,10 +9,15 @@
  * works; a wrong one and none are clear REMOTE_AUTH_FAILED errors with
  * nothing hanging; then no file under the rig's folders (state root, HOME,
  * sshd's folder) nor the far side's, and no /proc/<pid>/cmdline or
- * environ of any process, holds the secret.
+ * environ of any process, holds the secret.  And the askpass socket
+ * answers only the askpass our ssh ran: another process of the same user
+ * that finds the socket (the test itself, connecting again and again
+ * while the far side is slow to start) gets nothing and is logged, and
+ * the real ssh still logs in.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const net = require('node:net');
 const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -129,4 +134,55 @@ test('REM-AUTH: a password through remote_secret, for a user that exists only in
 	assert.equal(l.r.isError, undefined, show(l.r));
 	assert.match(r.sshd.log(), /Accepted password for aiterm-far from 127\.0\.0\.1/, r.sshd.log());
 	assertNowhere(r, pw);
+});
+
+/* Asks the socket at p for a passphrase as ssh's askpass would; resolves what came back. */
+function askAsOutsider(p) {
+	return new Promise((resolve) => {
+		let got = '';
+		const s = net.connect(p);
+		s.on('connect', () => s.write("Enter passphrase for key '/k': \n"));
+		s.on('data', (d) => { got += d; });
+		s.on('close', () => resolve(got));
+		s.on('error', () => resolve(got));
+		s.setTimeout(5000, () => s.destroy());
+	});
+}
+
+test('REM-AUTH: the askpass socket answers only our ssh: another process of the same user gets nothing, the login still works', T, async (t) => {
+	const pass = `pp-${crypto.randomBytes(12).toString('hex')}`;
+	const r = await remoteRig(t, {
+		sshd: { passphrase: pass },
+		/* A far side slow to start: the socket stays while ssh is in. */
+		mcp: (far) => {
+			const slow = path.join(far, 'slow-mcp');
+			fs.writeFileSync(slow, `#!/bin/sh\nsleep 3\nexec ${JSON.stringify(path.join(far, 'aiterm-mcp'))} "$@"\n`, { mode: 0o755 });
+			return slow;
+		},
+	});
+	if (!r)
+		return;
+	const { rig, c } = r;
+	const dir = path.join(rig.dirs.state, 'ssh');
+	const answers = [];
+	let done = false;
+	const outsider = (async () => {
+		while (!done) {
+			let socks = [];
+			try {
+				socks = fs.readdirSync(dir).filter((f) => f.startsWith('ap-'));
+			} catch { /* not made yet */ }
+			for (const f of socks)
+				answers.push(await askAsOutsider(path.join(dir, f)));
+			await new Promise((res) => setTimeout(res, 10));
+		}
+	})();
+	const l = await c.ok('pty_list', { remote: 'far', remote_secret: pass }, 60000);
+	done = true;
+	await outsider;
+	assert.equal(l.r.isError, undefined, show(l.r));
+	assert.ok(answers.length >= 3, `the outsider asked ${answers.length} times`);
+	assert.deepEqual(answers.filter((a) => a !== ''), [], 'the outsider got no answer');
+	assert.match(c.stderr(), new RegExp(`askpass socket .*: refused pid ${process.pid} uid \\d+ \\(not a process the ssh started\\); the secret was not given`), c.stderr());
+	assertNowhere(r, pass);
 });

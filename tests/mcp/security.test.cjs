@@ -144,6 +144,59 @@ test('OPS-BOUNDARY hostile state root, cwd and env values reach the shell byte f
 	assert.equal(l.sc.sessions[0].alive, true, show(l.r));
 });
 
+test('OPS-BOUNDARY a state root below a folder another user can change is refused, naming that folder', T, async (t) => {
+	const rig = new Rig(t);
+	const cases = [];
+	/* Writable by every user, not sticky: anyone could rename the root away. */
+	const shared = path.join(rig.dirs.root, 'shared');
+	fs.mkdirSync(path.join(shared, 'mine'), { recursive: true });
+	fs.chmodSync(shared, 0o777);
+	cases.push([shared, /which is writable by every user \(mode 0777, not sticky\)/]);
+	if (process.getuid() === 0) {
+		/* Owned by another user (nobody), a folder of ours inside. */
+		const theirs = path.join(rig.dirs.root, 'theirs');
+		fs.mkdirSync(path.join(theirs, 'mine'), { recursive: true });
+		fs.chownSync(theirs, 65534, 65534);
+		cases.push([theirs, /which is owned by uid 65534/]);
+	} else
+		t.diagnostic('not root: a folder of another user is left to check_state');
+	for (const [parent, re] of cases) {
+		const state = path.join(parent, 'mine', 'state');
+		rig.env.AITERM_STATE_DIR = state;
+		const c = await rig.server();
+		const e = await c.err('pty_open', { name: 'x', shell: 'bash' });
+		assert.ok(e.text.includes(`the state root '${state}' is below '${parent}', `), e.text);
+		assert.match(e.text, re, e.text);
+		assert.match(e.text, /another user could swap the state root there/, e.text);
+		assert.match(c.stderr(), /aiterm-mcp: state root: the state root .* is below/, c.stderr());
+		assert.deepEqual(fs.readdirSync(path.join(parent, 'mine')), [], 'nothing was made there');
+	}
+});
+
+test('OPS-BOUNDARY a state root swapped under a running server is written to no more', T, async (t) => {
+	const rig = new Rig(t);
+	const c = await rig.server();
+	await c.open({ name: 'before', shell: 'bash' });
+	const moved = `${rig.dirs.state}.moved`;
+	fs.renameSync(rig.dirs.state, moved);
+	fs.mkdirSync(rig.dirs.state, { mode: 0o700 });
+	if (process.getuid() === 0)
+		fs.chownSync(rig.dirs.state, 65534, 65534);
+	try {
+		for (const [name, args] of [['pty_open', { name: 'after', shell: 'bash' }], ['pty_send', { session_id: 'before', text: 'true' }], ['pty_list', {}]]) {
+			const e = await c.err(name, args);
+			assert.match(e.text, /the state root '.*' is not the directory the server started with: it was moved or replaced; nothing is written there; restart the server/, e.text);
+		}
+		assert.deepEqual(fs.readdirSync(rig.dirs.state), [], 'nothing was written in the folder put in its place');
+	} finally {
+		fs.rmSync(rig.dirs.state, { recursive: true, force: true });
+		fs.renameSync(moved, rig.dirs.state);
+	}
+	/* Back where it was: served again. */
+	const l = await c.ok('pty_list', {});
+	assert.ok(l.text.includes('before'), show(l.r));
+});
+
 test('PTY-LIST env_keys returns only allowlisted keys, never a secret value', T, async (t) => {
 	const rig = new Rig(t);
 	const c = await rig.server();

@@ -177,6 +177,42 @@ test('JSON-RPC: an overlong UTF-8 encoding (C0 AF) is -32700', T, async (t) => {
 	await expectError(srv, bytes, PARSE_ERROR, null, 'overlong UTF-8');
 });
 
+/*
+ * Issue 37: JSON that is well formed but beyond what the parser takes (a
+ * NUL in a string, an integer of 2^63 or more, nesting deeper than 2,048)
+ * is answered with the request's own id and -32602 naming what was wrong,
+ * so the caller's request does not wait for ever.  -32700 with id null is
+ * only for text that is not JSON.
+ */
+const deep = (n) => '['.repeat(n) + ']'.repeat(n);
+const BEYOND = [
+	['a NUL in a string', '{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"pty_send","arguments":{"session_id":"x","text":"a\\u0000b"}}}', 21, /NUL|\\u0000/],
+	['a NUL in a key', '{"jsonrpc":"2.0","id":"k","method":"ping","params":{"_meta":{"a\\u0000":1}}}', 'k', /NUL|\\u0000/],
+	['an integer of 2^63', '{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"pty_read","arguments":{"session_id":"x","lines":9223372036854775808}}}', 'big', /2\^63|range/],
+	['an integer below -2^63', '{"jsonrpc":"2.0","method":"ping","params":{"_meta":{"n":-99999999999999999999}},"id":22}', 22, /2\^63|range/],
+	['nesting deeper than 2048', `{"jsonrpc":"2.0","id":23,"method":"ping","params":{"_meta":{"x":${deep(3000)}}}}`, 23, /2048|2,048|deep|nest/],
+	['the id after the deep part', `{"jsonrpc":"2.0","method":"ping","params":{"_meta":{"x":${deep(2100)}}},"id":"late"}`, 'late', /2048|2,048|deep|nest/],
+	['an escaped key spelling "id"', '{"jsonrpc":"2.0","\\u0069d":24,"method":"ping","params":{"_meta":{"s":"\\u0000"}}}', 24, /NUL|\\u0000/],
+];
+for (const [what, text, id, re] of BEYOND) {
+	test(`JSON-RPC: well-formed JSON beyond the parser's limits (${what}) is -32602 with its id`, T, async (t) => {
+		const srv = await ready(t);
+		const msg = await expectError(srv, text + '\n', INVALID_PARAMS, id, what);
+		assert.match(msg.error.message, re, `the message names the problem: ${msg.error.message}`);
+	});
+}
+
+test('JSON-RPC: beyond the limits and not JSON either (or an id of 2^63) stays -32700 / id null', T, async (t) => {
+	const srv = await ready(t);
+	/* A NUL first, then text that is not JSON: a parse error. */
+	await expectError(srv, '{"jsonrpc":"2.0","id":25,"method":"ping","x":"\\u0000",}\n', PARSE_ERROR, null, 'trailing comma');
+	await expectError(srv, '{"jsonrpc":"2.0","id":26,"x":"\\u0000"} {}\n', PARSE_ERROR, null, 'two values');
+	await expectError(srv, `{"id":27,"x":${'['.repeat(2100)}}\n`, PARSE_ERROR, null, 'unbalanced');
+	/* The id itself out of range: there is no id to answer with. */
+	const msg = await expectError(srv, '{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}\n', INVALID_PARAMS, null, 'id 2^63');
+	assert.match(msg.error.message, /2\^63|range/);
+});
+
 test('JSON-RPC: a top-level number (42) is -32600', T, async (t) => {
 	const srv = await ready(t);
 	await expectError(srv, '42\n', INVALID_REQUEST, null, '42');
@@ -317,6 +353,50 @@ test('JSON-RPC framing: a 5 MiB message is framed and answered with the default 
 	assert.equal(r.result.isError, true);
 	assert.ok(srv.lines[srv.lines.length - 1].length < 1024 * 1024, 'the error does not echo the 5 MiB value');
 	await assertPing(srv);
+});
+
+/* The server's resident set in KiB (Linux /proc), or null elsewhere. */
+function rssKiB(pid) {
+	try {
+		const m = /^VmRSS:\s+(\d+) kB/m.exec(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8'));
+		return m ? Number(m[1]) : null;
+	} catch {
+		return null;
+	}
+}
+
+/*
+ * Issue 37: one 60 MB message raised the resident set from 3.2 to 64.8 MB
+ * for good (the line buffer kept its size).  After a large message the
+ * memory is given back.
+ */
+test('JSON-RPC framing: memory taken for large messages (8, 20 MiB, 40 MiB over the limit) is given back', { timeout: 120000 }, async (t) => {
+	const srv = await ready(t, { args: ['--max-message-bytes', String(32 * 1024 * 1024)] });
+	const pid = srv.child.pid;
+	if (rssKiB(pid) === null) {
+		t.skip('no /proc/<pid>/status here');
+		return;
+	}
+	await assertPing(srv);
+	const before = rssKiB(pid);
+	for (const mib of [8, 20, 40]) {
+		const pad = 'r'.repeat(mib * 1024 * 1024);
+		const id = `big-${mib}`;
+		await srv.send({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: { pad } } });
+		if (mib < 32) {
+			assertResult(await srv.nextResponse(60000), id, `${mib} MiB ping`);
+			/* The same as a tool argument (refused by the schema check). */
+			await srv.send({ jsonrpc: '2.0', id: `${id}-call`, method: 'tools/call', params: { name: 'diagnostics', arguments: { bogus: pad } } });
+			assert.equal((await srv.nextResponse(60000)).result.isError, true);
+		} else {
+			assertError(await srv.nextResponse(60000), INVALID_REQUEST, null, `${mib} MiB over the limit`);
+		}
+		/* The ping is served after the large line is done with. */
+		await assertPing(srv);
+		const after = rssKiB(pid);
+		assert.ok(after - before < 16 * 1024,
+			`after ${mib} MiB: resident set ${before} KiB before, ${after} KiB after: the memory is given back`);
+	}
 });
 
 test('JSON-RPC framing: two requests in one write are both answered', T, async (t) => {

@@ -1,5 +1,6 @@
 /* Framing, JSON-RPC classification and the argument schema checker. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,31 @@ START_TEST(test_framing_too_large)
 }
 END_TEST
 
+/* Issue 37: the buffer a large line grew is freed once it is handled. */
+START_TEST(test_framing_gives_back)
+{
+	struct seen s = { BUF_INIT, { 0 }, 0 };
+	struct framer f;
+	char *big = malloc(FRAMER_KEEP * 2);
+
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', FRAMER_KEEP * 2);
+	framer_init(&f, FRAMER_KEEP * 4, on_line, on_too_large, &s);
+	framer_feed(&f, "small\n", 6);
+	ck_assert_uint_gt(f.line.cap, 0);	/* a small buffer is kept */
+	framer_feed(&f, big, FRAMER_KEEP * 2);
+	ck_assert_uint_gt(f.line.cap, FRAMER_KEEP);
+	framer_feed(&f, "\nnext", 5);
+	ck_assert_uint_eq(s.lines.len, 6 + FRAMER_KEEP * 2 + 1);
+	ck_assert_uint_lt(f.line.cap, FRAMER_KEEP);
+	framer_feed(&f, "\n", 1);
+	ck_assert_str_eq(s.lines.data + s.lines.len - 5, "next|");
+	framer_free(&f);
+	buf_free(&s.lines);
+	free(big);
+}
+END_TEST
+
 static void
 classify(const char *text, struct jsonrpc_msg *msg, json_t **root)
 {
@@ -138,6 +164,80 @@ START_TEST(test_classify)
 			ck_assert_int_eq(msg.code, JSONRPC_INVALID_REQUEST);
 		json_decref(root);
 	}
+}
+END_TEST
+
+/*
+ * Issue 37: text jansson refuses only for its limits is still JSON, and
+ * its top-level id is found; text that is not JSON is not.
+ */
+START_TEST(test_beyond_limits)
+{
+	static const struct {
+		const char *text;
+		const char *id;		/* the id as JSON; NULL: none */
+		bool json;
+	} cases[] = {
+		{ "{\"id\":1,\"s\":\"\\u0000\"}", "1", true },
+		{ " {\"s\":\"\\u0000\", \"id\" : \"a\\u0000b\" } ",
+		    "\"a\\u0000b\"", true },
+		{ "{\"id\":1,\"n\":9223372036854775808,\"id\":2}", "2", true },
+		{ "{\"n\":1e400,\"\\u0069d\":-5}", "-5", true },
+		{ "{\"a\":{\"id\":3},\"s\":\"\\u0000\"}", NULL, true },
+		{ "{\"id\":[1],\"s\":\"\\u0000\"}", NULL, true },
+		{ "{\"id\":9223372036854775808}", NULL, true },
+		{ "[\"\\u0000\"]", NULL, true },
+		{ "{\"id\":1,\"s\":\"\\u0000\",}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\"} 1", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\\ud800\"}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\\udc00x\"}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\xff\"}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"n\":01}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"n\":1.}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"t\":tru}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"n\":[1 2]}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"o\":{1:2}}", NULL, false },
+		{ "{\"id\":1,\"s\":\"\\u0000\",\"o\":[}", NULL, false },
+	};
+	struct aiterm_buf deep = BUF_INIT;
+	json_error_t jerr;
+	json_t *id, *want;
+	const char *what;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ck_assert_ptr_null(json_loads(cases[i].text, JSON_DECODE_ANY,
+		    &jerr));
+		what = jsonrpc_beyond_limits(cases[i].text,
+		    strlen(cases[i].text), &jerr, &id);
+		ck_assert_msg((what != NULL) == cases[i].json, "case %zu: %s",
+		    i, cases[i].text);
+		want = cases[i].id == NULL ? NULL : json_loads(cases[i].id,
+		    JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+		ck_assert_msg(want == NULL ? id == NULL : json_equal(id, want),
+		    "case %zu: id", i);
+		json_decref(want);
+		json_decref(id);
+	}
+	/* 3000 levels, the id after them. */
+	buf_adds(&deep, "{\"x\":");
+	for (i = 0; i < 3000; i++)
+		buf_adds(&deep, "[{\"id\":7,\"a\":");
+	buf_adds(&deep, "0");
+	for (i = 0; i < 3000; i++)
+		buf_adds(&deep, "}]");
+	buf_adds(&deep, ",\"id\":\"deep\"}");
+	ck_assert_ptr_null(json_loadb(deep.data, deep.len, 0, &jerr));
+	what = jsonrpc_beyond_limits(deep.data, deep.len, &jerr, &id);
+	ck_assert_ptr_nonnull(what);
+	ck_assert_ptr_nonnull(strstr(what, "2048"));
+	ck_assert_str_eq(json_string_value(id), "deep");
+	json_decref(id);
+	buf_free(&deep);
+	/* Not a limit at all. */
+	ck_assert_ptr_null(json_loads("{\"id\":1,", 0, &jerr));
+	ck_assert_ptr_null(jsonrpc_beyond_limits("{\"id\":1,", 8, &jerr, &id));
+	ck_assert_ptr_null(id);
 }
 END_TEST
 
@@ -242,6 +342,34 @@ START_TEST(test_schema_result_forms)
 }
 END_TEST
 
+/* Issue 37: an integer argument written 80.0 is read as 80. */
+START_TEST(test_schema_integer)
+{
+	static const struct {
+		const char *text;
+		json_int_t want;
+	} cases[] = {
+		{ "80", 80 }, { "80.0", 80 }, { "-3.0", -3 }, { "0.0", 0 },
+		{ "1e3", 1000 }, { "80.5", -1 }, { "\"80\"", -1 },
+		{ "true", -1 }, { "null", -1 },
+		{ "1e300", 9223372036854775807LL },
+		{ "-1e300", -9223372036854775807LL - 1 },
+		{ "9223372036854775807", 9223372036854775807LL },
+	};
+	size_t i;
+	json_t *v;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		v = json_loads(cases[i].text, JSON_DECODE_ANY, NULL);
+		ck_assert_ptr_nonnull(v);
+		ck_assert_msg(schema_integer(v, -1) == cases[i].want,
+		    "%s: %lld", cases[i].text, (long long)schema_integer(v, -1));
+		json_decref(v);
+	}
+	ck_assert_int_eq(schema_integer(NULL, 120), 120);
+}
+END_TEST
+
 static Suite *
 make_mcp_suite(void)
 {
@@ -252,14 +380,17 @@ make_mcp_suite(void)
 	tcase_add_test(tc, test_framing_lines);
 	tcase_add_test(tc, test_framing_byte_by_byte);
 	tcase_add_test(tc, test_framing_too_large);
+	tcase_add_test(tc, test_framing_gives_back);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Classify");
 	tcase_add_test(tc, test_classify);
+	tcase_add_test(tc, test_beyond_limits);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Schema");
 	tcase_add_test(tc, test_schema_valid);
 	tcase_add_test(tc, test_schema_invalid);
 	tcase_add_test(tc, test_schema_result_forms);
+	tcase_add_test(tc, test_schema_integer);
 	suite_add_tcase(s, tc);
 	return s;
 }

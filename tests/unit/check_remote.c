@@ -4,16 +4,26 @@
  * runs there through ssh, in wait_process, wait_command and the receipt
  * line; words that need quotes get them, for the far shell and for ours.
  * And a session's watch command (attach) runs there through ssh -t.
+ * An askpass socket path too long for sun_path is refused (issue 37).
  */
+#include <sys/stat.h>
+
 #include <check.h>
+#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+#include <uv.h>
 
+#include "remote/askpass.h"
 #include "remote/family.h"
 #include "remote/farcmd.h"
 #include "util/buf.h"
+#include "util/loop.h"
+#include "util/path.h"
 
 /* A far receipt as parent.c writes it: argv, command and line. */
 static json_t *
@@ -219,6 +229,63 @@ START_TEST(test_family_lines)
 }
 END_TEST
 
+/*
+ * Issue 37: a socket path longer than sun_path holds is refused before
+ * the bind, naming the path and the limit; libuv would have bound the
+ * socket at the path cut short.
+ */
+START_TEST(test_askpass_long_path)
+{
+	char dir[] = "/tmp/aiterm-check-remote-XXXXXX";
+	char long_dir[512], path[600], *why = NULL, *msg;
+	struct askpass *a;
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(long_dir, sizeof long_dir, "%s/%0120d", dir, 0);
+	ck_assert_int_eq(mkdir(long_dir, 0700), 0);
+	snprintf(path, sizeof path, "%s/ap-1-1", long_dir);
+	core_loop_set(uv_default_loop());
+	a = askpass_start(path, "secret", &why);
+	/* Nothing was made in dir (the cut path) nor in long_dir. */
+	ck_assert_ptr_nonnull(d = opendir(dir));
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, long_dir +
+		    strlen(dir) + 1) == 0)
+			continue;
+		n++;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+	unlink(path);
+	rmdir(long_dir);
+	rmdir(dir);
+	ck_assert_ptr_null(a);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_msg(strstr(why, path) != NULL, "%s", why);
+	ck_assert_msg(strstr(why, " 107 ") != NULL, "%s", why);
+	free(why);
+	ck_assert_uint_eq(n, 0);
+	/* The bound: 107 bytes fit, 108 do not; extra counts. */
+	memset(path, 'p', sizeof path);
+	path[0] = '/';
+	path[107] = '\0';
+	ck_assert_ptr_null(path_socket_too_long(path, 0));
+	msg = path_socket_too_long(path, 1);
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_ptr_nonnull(strstr(msg, "108 bytes"));
+	free(msg);
+	path[107] = 'p';
+	path[108] = '\0';
+	msg = path_socket_too_long(path, 0);
+	ck_assert_ptr_nonnull(msg);
+	free(msg);
+	core_loop_set(NULL);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -232,6 +299,7 @@ main(void)
 	tcase_add_test(tc, test_watch);
 	tcase_add_test(tc, test_untouched);
 	tcase_add_test(tc, test_family_lines);
+	tcase_add_test(tc, test_askpass_long_path);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -702,37 +702,64 @@ END_TEST
 
 START_TEST(sanitize_removes_controls)
 {
+	/* What is removed is counted by kind, with the first named (issue 37). */
 	static const struct {
 		const char	*in;
 		const char	*out;
+		size_t		 controls, c1, escapes;
+		const char	*first;
 	} cases[] = {
-		{ "plain text", "plain text" },
-		{ "tab\tlf\ncr\r", "tab\tlf\ncr\r" },
-		{ "bell\a nul-free \x01\x02\x7f end", "bell nul-free  end" },
-		{ "\x1b[200~pasted\x1b[201~", "pasted" },
-		{ "\x1b[1;31mred\x1b[0m", "red" },
-		{ "\x1b]0;title\x07" "after", "after" },
-		{ "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "link" },
-		{ "\x1bPdcs data\x1b\\x", "x" },
-		{ "\x1b_apc\x07y\x1b^pm\x1b\\z\x1bXsos\x07w", "yzw" },
-		{ "\x1b(Bcharset \x1b" "7save \x1b=keypad", "charset save keypad" },
-		{ "\x1b]unterminated", "unterminated" },
-		{ "lone esc\x1b", "lone esc" },
-		{ "csi cut\x1b[12", "csi cut" },
-		{ "csi bad\x1b[12\xc3\xa9", "csi bad\xc3\xa9" },
-		{ "c1 \xc2\x9b" "31m \xc2\x85 kept \xc2\xa0", "c1 31m  kept \xc2\xa0" },
-		{ "utf-8 \xf0\x9f\x98\x80 \xe6\x97\xa5", "utf-8 \xf0\x9f\x98\x80 \xe6\x97\xa5" },
+		{ "plain text", "plain text", 0, 0, 0, "" },
+		{ "tab\tlf\ncr\r", "tab\tlf\ncr\r", 0, 0, 0, "" },
+		{ "bell\a nul-free \x01\x02\x7f end", "bell nul-free  end",
+		    4, 0, 0, "U+0007" },
+		{ "echo start\x03" "echo after", "echo startecho after",
+		    1, 0, 0, "U+0003" },
+		{ "\x1b[200~pasted\x1b[201~", "pasted", 0, 0, 2, "ESC [200~" },
+		{ "\x1b[1;31mred\x1b[0m", "red", 0, 0, 2, "ESC [1;31m" },
+		{ "\x1b]0;title\x07" "after", "after", 0, 0, 1, "ESC ]0;title" },
+		{ "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "link", 0, 0, 2,
+		    "ESC ]8;;http://x" },
+		{ "\x1bPdcs data\x1b\\x", "x", 0, 0, 1, "ESC Pdcs data" },
+		{ "\x1b_apc\x07y\x1b^pm\x1b\\z\x1bXsos\x07w", "yzw", 0, 0, 3,
+		    "ESC _apc" },
+		{ "\x1b(Bcharset \x1b" "7save \x1b=keypad",
+		    "charset save keypad", 0, 0, 3, "ESC (B" },
+		{ "\x1b]unterminated", "unterminated", 0, 0, 1, "ESC ]" },
+		{ "lone esc\x1b", "lone esc", 0, 0, 1, "ESC " },
+		{ "csi cut\x1b[12", "csi cut", 0, 0, 1, "ESC [12" },
+		{ "csi bad\x1b[12\xc3\xa9", "csi bad\xc3\xa9", 0, 0, 1,
+		    "ESC [12" },
+		{ "c1 \xc2\x9b" "31m \xc2\x85 kept \xc2\xa0",
+		    "c1 31m  kept \xc2\xa0", 0, 2, 0, "U+009B" },
+		{ "utf-8 \xf0\x9f\x98\x80 \xe6\x97\xa5",
+		    "utf-8 \xf0\x9f\x98\x80 \xe6\x97\xa5", 0, 0, 0, "" },
+		{ "\x1b[31m" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x07", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		    1, 0, 1, "ESC [31m" },
+		{ "\x1b]" "0123456789012345678901234567890\x07", "", 0, 0, 1,
+		    "ESC ]012345678901234567" },
 	};
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf b = BUF_INIT;
-	size_t i;
+	struct shell_removed r;
+	size_t i, len;
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		buf_reset(&b);
-		ck_assert_int_eq(shell_sanitize(cases[i].in, strlen(cases[i].in),
-		    &b, &err), 0);
+		len = strlen(cases[i].in);
+		ck_assert_int_eq(shell_sanitize(cases[i].in, len, &b, &r,
+		    &err), 0);
 		ck_assert_msg(strcmp(buf_str(&b), cases[i].out) == 0,
 		    "case %zu: got \"%s\"", i, buf_str(&b));
+		ck_assert_msg(r.count[SANITIZE_CONTROL] == cases[i].controls &&
+		    r.count[SANITIZE_C1] == cases[i].c1 &&
+		    r.count[SANITIZE_ESCAPE] == cases[i].escapes,
+		    "case %zu: removed %zu controls, %zu C1, %zu escapes", i,
+		    r.count[SANITIZE_CONTROL], r.count[SANITIZE_C1],
+		    r.count[SANITIZE_ESCAPE]);
+		ck_assert_uint_eq(r.bytes, len - b.len);
+		ck_assert_msg(strcmp(r.first, cases[i].first) == 0,
+		    "case %zu: first \"%s\"", i, r.first);
 	}
 	buf_free(&b);
 }
@@ -744,11 +771,11 @@ START_TEST(sanitize_invalid_utf8)
 	struct aiterm_buf b = BUF_INIT;
 
 	ck_assert_int_eq(shell_sanitize("ok \xe2\x82\xac \xc0\xaf", 9, &b,
-	    &err), -1);
+	    NULL, &err), -1);
 	ck_assert_str_eq(error_msg(&err),
 	    "invalid UTF-8 at byte offset 7 (0xc0)");
 	ck_assert_uint_eq(b.len, 0);
-	ck_assert_int_eq(shell_sanitize("\xff", 1, &b, &err), -1);
+	ck_assert_int_eq(shell_sanitize("\xff", 1, &b, NULL, &err), -1);
 	ck_assert_str_eq(error_msg(&err),
 	    "invalid UTF-8 at byte offset 0 (0xff)");
 	error_clear(&err);
@@ -760,9 +787,12 @@ START_TEST(sanitize_nul)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf b = BUF_INIT;
+	struct shell_removed r;
 
-	ck_assert_int_eq(shell_sanitize("a\0b", 3, &b, &err), 0);
+	ck_assert_int_eq(shell_sanitize("a\0b", 3, &b, &r, &err), 0);
 	ck_assert_str_eq(buf_str(&b), "ab");
+	ck_assert_uint_eq(r.count[SANITIZE_CONTROL], 1);
+	ck_assert_str_eq(r.first, "U+0000");
 	buf_free(&b);
 }
 END_TEST

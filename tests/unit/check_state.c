@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -802,6 +803,158 @@ START_TEST(test_root_foreign_owner)
 }
 END_TEST
 
+/* The error naming parent as a folder others can write, for root. */
+static char *
+parent_error(const char *root, const char *parent, const char *who,
+    unsigned mode)
+{
+	return xasprintf("the state root '%s' is below '%s', which is writable "
+	    "by %s (mode %04o, not sticky): another user could swap the state "
+	    "root there; choose a state root whose parent folders only you or "
+	    "root can change", root, parent, who, mode);
+}
+
+/* A folder as given, whatever the umask. */
+static char *
+make_dir(const char *name, mode_t mode)
+{
+	char *p = tpath("%s", name);
+
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	ck_assert_int_eq(chmod(p, mode), 0);
+	return p;
+}
+
+/* state_root_init(rel) fails with the shared folder parent named. */
+static void
+refused_below(const char *rel, const char *parent)
+{
+	struct aiterm_error err = ERROR_INIT;
+	char *root = tpath("%s", rel), *want;
+
+	want = parent_error(root, parent, "every user", 0777);
+	ck_assert_int_eq(state_root_init(root, &err), -1);
+	ck_assert_str_eq(error_msg(&err), want);
+	ck_assert_ptr_null(state_root());
+	error_clear(&err);
+	free(want);
+	free(root);
+}
+
+START_TEST(test_root_below_a_shared_folder)
+{
+	struct aiterm_error err = ERROR_INIT;
+	char *shared = make_dir("shared", 0777), *sticky = make_dir("sticky",
+	    01777), *link = tpath("link"), *inner = tpath("shared/mine"),
+	    *root;
+
+	/* Anyone could rename the root away and put theirs in its place. */
+	refused_below("shared/state", shared);
+	root = tpath("shared/state");
+	ck_assert_int_eq(access(root, F_OK), -1);	/* nothing made there */
+	free(root);
+
+	/* Deeper below it, and a folder of ours in between, the same. */
+	ck_assert_int_eq(mkdir(inner, 0700), 0);
+	refused_below("shared/mine/a/state", shared);
+
+	/* Through a link of ours: where it really is counts. */
+	ck_assert_int_eq(symlink(inner, link), 0);
+	refused_below("link/state", shared);
+
+	/* Sticky (/tmp): others cannot rename or remove what is ours. */
+	root = tpath("sticky/state");
+	ck_assert_msg(state_root_init(root, &err) == 0, "%s", error_msg(&err));
+	ck_assert_str_eq(state_root(), root);
+	free(root);
+
+	error_clear(&err);
+	free(inner);
+	free(link);
+	free(sticky);
+	free(shared);
+}
+END_TEST
+
+START_TEST(test_root_below_another_user)
+{
+	struct aiterm_error err = ERROR_INIT;
+	char *theirs, *group, *root, *want;
+
+	if (geteuid() != 0)
+		return;	/* handing a folder to another user needs root */
+	/* nobody's folder (0755): nobody can swap what is in it. */
+	theirs = make_dir("theirs", 0755);
+	ck_assert_int_eq(chown(theirs, 65534, 65534), 0);
+	root = tpath("theirs/state");
+	ck_assert_int_eq(state_root_init(root, &err), -1);
+	want = xasprintf("the state root '%s' is below '%s', which is owned by "
+	    "uid 65534: another user could swap the state root there; choose "
+	    "a state root whose parent folders only you or root can change",
+	    root, theirs);
+	ck_assert_str_eq(error_msg(&err), want);
+	ck_assert_int_eq(access(root, F_OK), -1);
+	free(want);
+	free(root);
+
+	/* Ours, writable by a group that is not only us. */
+	group = make_dir("group", 0770);
+	ck_assert_int_eq(chown(group, 0, 65534), 0);
+	root = tpath("group/state");
+	ck_assert_int_eq(state_root_init(root, &err), -1);
+	want = parent_error(root, group, "its group", 0770);
+	ck_assert_str_eq(error_msg(&err), want);
+	free(want);
+	free(root);
+
+	/* Writable by our own private group (umask 002): fine. */
+	ck_assert_int_eq(chown(group, 0, getpwuid(0)->pw_gid), 0);
+	root = tpath("group/state");
+	ck_assert_msg(state_root_init(root, &err) == 0, "%s", error_msg(&err));
+	free(root);
+
+	error_clear(&err);
+	free(group);
+	free(theirs);
+}
+END_TEST
+
+START_TEST(test_root_swapped_while_running)
+{
+	struct aiterm_error err = ERROR_INIT;
+	char *root = tpath("a/root"), *old = tpath("a/old"), *want;
+
+	ck_assert_int_eq(state_root_init(root, &err), 0);
+	ck_assert_int_eq(state_root_require(&err), 0);
+
+	/* Moved away and another folder put in its place. */
+	ck_assert_int_eq(rename(root, old), 0);
+	ck_assert_int_eq(mkdir(root, 0700), 0);
+	ck_assert_int_eq(state_root_require(&err), -1);
+	want = xasprintf("the state root '%s' is not the directory the server "
+	    "started with: it was moved or replaced; nothing is written there; "
+	    "restart the server", root);
+	ck_assert_str_eq(error_msg(&err), want);
+	free(want);
+
+	/* A link back to the very folder is that folder. */
+	ck_assert_int_eq(rmdir(root), 0);
+	ck_assert_int_eq(symlink(old, root), 0);
+	ck_assert_int_eq(state_root_require(&err), 0);
+
+	ck_assert_int_eq(unlink(root), 0);
+	ck_assert_int_eq(state_root_require(&err), -1);
+	want = xasprintf("the state root '%s' is gone since the server started "
+	    "(%s); restart the server", root, strerror(ENOENT));
+	ck_assert_str_eq(error_msg(&err), want);
+
+	error_clear(&err);
+	free(want);
+	free(old);
+	free(root);
+}
+END_TEST
+
 START_TEST(test_read_missing)
 {
 	struct aiterm_error err = ERROR_INIT;
@@ -1153,6 +1306,9 @@ make_state_suite(void)
 	tcase_add_test(tc, test_root_empty_and_relative);
 	tcase_add_test(tc, test_modes_whatever_umask);
 	tcase_add_test(tc, test_root_existing_is_tightened);
+	tcase_add_test(tc, test_root_below_a_shared_folder);
+	tcase_add_test(tc, test_root_below_another_user);
+	tcase_add_test(tc, test_root_swapped_while_running);
 	tcase_add_test(tc, test_atomic_replace);
 	tcase_add_test(tc, test_atomic_replace_light);
 	tcase_add_test(tc, test_atomic_abort);

@@ -15,7 +15,7 @@ const path = require('node:path');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { makeEnv, serverBinary, delay, tmuxServerPid, alive, waitGone, STRUCTURED_CAPS, passThrough, stopPid,
-	ServerWatch, assertServerClean } = require('./server.cjs');
+	ServerWatch, assertServerClean, spawnServer } = require('./server.cjs');
 const { parseText } = require('./textview.cjs');
 
 /* The time one tool call may take unless a test says otherwise. */
@@ -333,7 +333,27 @@ async function until(f, ms, what) {
 	}
 }
 
+/*
+ * A raw-wire server (server.cjs spawnServer) that may open sessions: its
+ * private tmux server is ended, by PID, after the test.  For tests that
+ * must write bytes the SDK would not (80.0, invalid UTF-8).
+ */
+function spawnWithTmux(t, opts = {}) {
+	let state = null;
+	/* Registered first so that it runs before the state root is removed. */
+	t.after(async () => {
+		const pid = state && tmuxServerPid(path.join(state, 'tmux.sock'));
+		if (pid) {
+			process.kill(pid, 'SIGTERM');
+			await waitGone(pid, 3000);
+		}
+	});
+	const srv = spawnServer(t, Object.assign({}, opts, { env: Object.assign(passThrough(), opts.env || {}) }));
+	state = srv.dirs.state;
+	return srv;
+}
+
 module.exports = {
 	CALL_MS, Rig, Conn, textOf, linesOf, hasLine, countLine, show, num, until,
-	tmuxServerPid, alive, waitGone, delay, passThrough,
+	tmuxServerPid, alive, waitGone, delay, passThrough, spawnWithTmux,
 };
