@@ -7,6 +7,7 @@
 #include "agent/dispatch.h"
 #include "agent/input.h"
 #include "agent/screen.h"
+#include "agent/startup.h"
 #include "agent/steer.h"
 #include "agent/transcript.h"
 #include "pty/muxjob.h"
@@ -586,15 +587,82 @@ route_done(void *arg)
 		    d);
 }
 
+/* Under the send lock, the route is chosen on the worker; rec is taken. */
+static void
+d_begin(struct dispatch *d, struct agent_record *rec)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct lock_owner owner;
+	int st;
+
+	st = lock_acquire(d->lock, &owner, &err);
+	if (st != LOCK_ACQUIRED) {
+		if (st == LOCK_HELD)
+			error_set(&err, "session busy: another sender (pid %ld) "
+			    "is typing into it", owner.pid);
+		else if (st == LOCK_STALE)
+			errtally_note(ERRTALLY_LOCK_STALE);
+		if (st == LOCK_STALE)
+			error_set(&err, "stale send lock %s (pid %ld is gone); "
+			    "pty_close the session to recover", d->lock,
+			    owner.pid);
+		d_fail(d, "%s", error_msg(&err));
+		agent_record_free(rec);
+		error_clear(&err);
+		return;
+	}
+	/* The record goes with the job, which routes on the worker. */
+	d->rec = *rec;
+	memset(rec, 0, sizeof *rec);
+	d->jobs++;
+	muxjob_run(route_work, route_done, d);
+}
+
+/*
+ * AGT-START: the launch answered before it looked (startup not_checked),
+ * so this first send brings the agent to its composer first, as a launch
+ * does, and types nothing unless it is ready.
+ */
+static void
+d_started(void *arg, const struct startup_result *r)
+{
+	struct dispatch *d = arg;
+	struct aiterm_error err = ERROR_INIT;
+	struct agent_record rec;
+
+	d->jobs--;
+	if (r->state != STARTUP_READY) {
+		d_fail(d, "the agent is not ready for a prompt: its start-up "
+		    "ended %s (screen %s/%s)%s%s; nothing was sent%s",
+		    startup_state_name(r->state),
+		    agent_state_name(r->verdict.state), r->verdict.reason,
+		    r->screen_tail[0] != '\0' ? ": " : "", r->screen_tail,
+		    r->state == STARTUP_EXITED ? "; pty_close it and "
+		    "agent_launch again" : "; pty_read screen=true shows it");
+		return;
+	}
+	if (agent_record_read(d->session, &rec, &err) != 0) {
+		d_fail(d, "%s", error_msg(&err));
+		error_clear(&err);
+		return;
+	}
+	rec.startup_check_ms = 0;
+	if (agent_record_write(d->session, &rec, &err) != 0) {
+		d_fail(d, "%s", error_msg(&err));
+		error_clear(&err);
+		agent_record_free(&rec);
+		return;
+	}
+	d_begin(d, &rec);
+}
+
 void
 agent_dispatch(const struct harness *h, const char *session, const char *text,
     size_t len, dispatch_cb cb, void *arg)
 {
 	struct dispatch *d = xcalloc(1, sizeof *d);
 	struct aiterm_error err = ERROR_INIT;
-	struct lock_owner owner;
 	struct agent_record rec;
-	int st;
 
 	d->h = h;
 	snprintf(d->session, sizeof d->session, "%s", session);
@@ -617,26 +685,13 @@ agent_dispatch(const struct harness *h, const char *session, const char *text,
 		error_clear(&err);
 		return;
 	}
-	st = lock_acquire(d->lock, &owner, &err);
-	if (st != LOCK_ACQUIRED) {
-		if (st == LOCK_HELD)
-			error_set(&err, "session busy: another sender (pid %ld) "
-			    "is typing into it", owner.pid);
-		else if (st == LOCK_STALE)
-			errtally_note(ERRTALLY_LOCK_STALE);
-		if (st == LOCK_STALE)
-			error_set(&err, "stale send lock %s (pid %ld is gone); "
-			    "pty_close the session to recover", d->lock,
-			    owner.pid);
-		d_fail(d, "%s", error_msg(&err));
-		goto out;
+	if (rec.startup_check_ms > 0) {
+		/* A job in all but name: d outlives the start-up. */
+		d->jobs++;
+		agent_startup_begin(h, session, 0,
+		    rec.startup_check_ms, d_started, d);
+		agent_record_free(&rec);
+		return;
 	}
-	/* The record goes with the job, which routes on the worker. */
-	d->rec = rec;
-	memset(&rec, 0, sizeof rec);
-	d->jobs++;
-	muxjob_run(route_work, route_done, d);
-out:
-	agent_record_free(&rec);
-	error_clear(&err);
+	d_begin(d, &rec);
 }

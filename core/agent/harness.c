@@ -34,6 +34,7 @@ fill(struct harness *h, const char *id, const struct plugin_entry *e)
 	h->plugin = e->name;
 	h->plugin_version = e->version;
 	h->ops = e->plugin->ops;
+	h->abi_minor = e->plugin->abi_minor;
 }
 
 struct by_id {

@@ -13,6 +13,7 @@ struct harness {
 	const char				*plugin;	/* its name */
 	const char				*plugin_version;
 	const struct aiterm_harness_ops		*ops;
+	unsigned				 abi_minor;	/* its plugin's */
 };
 
 /* The loaded harness providing id; -1 with the ids there are in err. */

@@ -1,6 +1,7 @@
 core_libaiterm_la_SOURCES += \
 	core/agent/harness.c core/agent/harness.h \
 	core/agent/probe.c core/agent/probe.h \
+	core/agent/catalog.c core/agent/catalog.h \
 	core/agent/record.c core/agent/record.h \
 	core/agent/transcript.c core/agent/transcript.h \
 	core/agent/input.c core/agent/input.h \

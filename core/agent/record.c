@@ -39,12 +39,12 @@ int
 agent_record_write(const char *session, const struct agent_record *r,
     struct aiterm_error *err)
 {
-	json_t *env = json_array();
+	json_t *env = json_array(), *o;
 	size_t i;
 
 	for (i = 0; r->env[i] != NULL; i++)
 		json_array_append_new(env, json_string(r->env[i]));
-	return session_json_write(session, "agent.json", json_pack(
+	o = json_pack(
 	    "{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:s, s:i,"
 	    " s:I, s:s, s:s, s:I, s:b}",
 	    "format", 1, "harness", r->harness, "launch_id", r->launch_id,
@@ -56,7 +56,12 @@ agent_record_write(const char *session, const struct agent_record *r,
 	    "dispatch", agent_dispatch_name(r->dispatch),
 	    "confirmed_by", r->confirmed_by,
 	    "dispatched_ms", (json_int_t)r->dispatched_ms,
-	    "running_mark", r->running_mark), err);
+	    "running_mark", r->running_mark);
+	/* Only while it is owed: a record without it reads as checked. */
+	if (o != NULL && r->startup_check_ms > 0)
+		json_object_set_new(o, "startup_check_ms",
+		    json_integer(r->startup_check_ms));
+	return session_json_write(session, "agent.json", o, err);
 }
 
 static void
@@ -93,6 +98,8 @@ agent_record_read(const char *session, struct agent_record *r,
 	r->dispatched_ms = json_integer_value(json_object_get(o,
 	    "dispatched_ms"));
 	r->running_mark = json_is_true(json_object_get(o, "running_mark"));
+	r->startup_check_ms = (unsigned)json_integer_value(json_object_get(o,
+	    "startup_check_ms"));
 	json_array_foreach(json_object_get(o, "env"), i, v) {
 		if (n < AGENT_ENV_MAX && json_is_string(v))
 			r->env[n++] = xstrdup(json_string_value(v));

@@ -47,6 +47,13 @@ struct agent_record {
 	/* AGT-CLAUDE-MARK: our mark that the turn runs (the screen's truth
 	 * is not enough); cleared when the turn is seen ended. */
 	bool		 running_mark;
+	/*
+	 * AGT-START: a launch without a prompt and without trust_project
+	 * answers before it looks (startup "not_checked"); the first send
+	 * then brings it to its composer, within this many milliseconds,
+	 * before it types.  0: checked (or never to be).
+	 */
+	unsigned	 startup_check_ms;
 };
 
 const char	*agent_dispatch_name(enum agent_dispatch d);

@@ -78,6 +78,7 @@ static const char *const state_names[STARTUP_STATE_COUNT] = {
 	[STARTUP_APPROVAL] = "approval",
 	[STARTUP_RATE_LIMITED] = "rate_limited",
 	[STARTUP_NOT_READY] = "not_ready",
+	[STARTUP_NOT_CHECKED] = "not_checked",
 };
 
 const char *

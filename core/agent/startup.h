@@ -23,6 +23,11 @@ enum startup_state {
 	STARTUP_RATE_LIMITED,
 	/* The deadline passed, or a look or a key failed. */
 	STARTUP_NOT_READY,
+	/*
+	 * Not looked at: a launch without a prompt and without trust_project
+	 * (the first send checks it).  A start-up never ends with it.
+	 */
+	STARTUP_NOT_CHECKED,
 	STARTUP_STATE_COUNT
 };
 

@@ -86,6 +86,7 @@ write_records(const struct agent_spawn *sp, const char *launch_id,
 	snprintf(rec.cwd, sizeof rec.cwd, "%s", sp->cwd);
 	snprintf(rec.home, sizeof rec.home, "%s", home != NULL ? home : "");
 	rec.started_ms = meta.created_ms;
+	rec.startup_check_ms = sp->startup_check_ms;
 	for (i = 0; env[i] != NULL && i < AGENT_ENV_MAX; i++)
 		rec.env[i] = (char *)env[i];
 	rc = agent_record_write(sp->id, &rec, err);
@@ -125,7 +126,7 @@ agent_session_spawn(struct agent_spawn *sp, struct aiterm_error *err)
 		goto out;
 	}
 	av = split(&argv, 0);
-	ev = split(&env, PANE_ENV_VARS + 1);
+	ev = split(&env, PANE_ENV_VARS + 2);
 	if (session_create_log(sp->id, err) != 0)
 		goto out;
 	sp->created = true;
@@ -136,6 +137,10 @@ agent_session_spawn(struct agent_spawn *sp, struct aiterm_error *err)
 	mine = n;
 	pane_env_add(ev, &n, sp->id);
 	ev[n++] = xasprintf("AITERM_LAUNCH_ID=%s", launch_id);
+	/* Carried, never read: Throughline owns the file (AGT-LAUNCH). */
+	if (sp->supplement != NULL)
+		ev[n++] = xasprintf("THROUGHLINE_SUPPLEMENT=%s",
+		    sp->supplement);
 	log = session_path(sp->id, "output.log");
 	memset(&mc, 0, sizeof mc);
 	mc.session = sp->id;

@@ -20,6 +20,10 @@ struct agent_spawn {
 	const struct harness	*h;
 	const char		*binary, *version, *model, *cwd;
 	bool			 trust;
+	/* Throughline's supplement file: THROUGHLINE_SUPPLEMENT, or NULL. */
+	const char		*supplement;
+	/* Readiness left to the first send, within this (agent.json). */
+	unsigned		 startup_check_ms;
 	bool			 created;	/* out: files exist (discard them) */
 };
 

@@ -14,8 +14,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "agent/catalog.h"
 #include "agent/dispatch.h"
 #include "agent/harness.h"
 #include "agent/probe.h"
@@ -40,6 +42,7 @@ struct launch {
 	char			 id[SESSION_ID_MAX + 1];
 	char			 cwd[PATH_MAX];
 	char			*model;
+	char			*supplement;	/* Throughline's, as given */
 	char			*prompt;
 	size_t			 prompt_len;
 	bool			 trust;
@@ -63,6 +66,7 @@ launch_free(struct launch *l)
 	error_clear(&l->err);
 	free(l->attach);
 	free(l->model);
+	free(l->supplement);
 	free(l->prompt);
 	free(l);
 }
@@ -112,7 +116,8 @@ reply(struct launch *l, const struct dispatch_result *d)
 		buf_printf(&t, ", status %d", l->start.exit_status);
 	else if (l->start.state == STARTUP_EXITED)
 		buf_adds(&t, ", status unknown");	/* tmux lost it */
-	if (l->start.state != STARTUP_READY)
+	if (l->start.state != STARTUP_READY &&
+	    l->start.state != STARTUP_NOT_CHECKED)
 		buf_printf(&t, "; screen %s/%s",
 		    agent_state_name(l->start.verdict.state),
 		    l->start.verdict.reason);
@@ -179,6 +184,9 @@ reply(struct launch *l, const struct dispatch_result *d)
 		if (l->start.state == STARTUP_READY)
 			buf_printf(&t, "send: pty_send session_id=%s text=...\n",
 			    l->id);
+		else if (l->start.state == STARTUP_NOT_CHECKED)
+			buf_printf(&t, "send: pty_send session_id=%s text=... "
+			    "(it waits for the composer first)\n", l->id);
 	}
 	buf_printf(&t, "watch: %s", attach);
 	tool_call_reply(l->call, buf_steal(&t, NULL), sc);
@@ -251,6 +259,17 @@ on_cancel(struct tool_call *call)
 	l->cancelled = true;
 }
 
+/*
+ * AGT-START: a launch without a prompt and without trust_project is only
+ * requested: it answers at once, and the first send brings the agent to
+ * its composer before it types (agent/dispatch.c).
+ */
+static bool
+not_checked(const struct launch *l)
+{
+	return l->prompt == NULL && !l->trust;
+}
+
 /* The session's files and terminal, on the multiplexer's thread. */
 static void
 spawn_work(void *arg)
@@ -266,6 +285,9 @@ spawn_work(void *arg)
 	sp.model = l->model;
 	sp.cwd = l->cwd;
 	sp.trust = l->trust;
+	sp.supplement = l->supplement;
+	if (not_checked(l))
+		sp.startup_check_ms = l->timeout_ms;
 	l->rc = agent_session_spawn(&sp, &l->err);
 	l->created = l->rc == 0 || sp.created;
 	if (l->rc == 0)
@@ -281,9 +303,27 @@ spawn_done(void *arg)
 		fail(l, error_msg(&l->err));
 		return;
 	}
+	if (not_checked(l)) {
+		l->start.state = STARTUP_NOT_CHECKED;
+		reply(l, NULL);
+		return;
+	}
 	tool_call_set_data(l->call, l, on_cancel);
 	l->startup = agent_startup_begin(&l->h, l->id, l->trust,
 	    l->timeout_ms, started, l);
+}
+
+/* The model is in the harness's catalog, or it cannot list one. */
+static void
+model_checked(void *arg, int status, const struct aiterm_error *err)
+{
+	struct launch *l = arg;
+
+	if (status != 0) {
+		fail(l, error_msg(err));
+		return;
+	}
+	muxjob_run(spawn_work, spawn_done, l);
 }
 
 static void
@@ -297,7 +337,8 @@ probed(void *arg, const struct probe_result *r)
 	}
 	/* With status 0, r's err is unset: the copy owns nothing. */
 	l->probe = *r;
-	muxjob_run(spawn_work, spawn_done, l);
+	harness_model_check(&l->h, l->probe.binary, l->cwd, l->model,
+	    model_checked, l);
 }
 
 /* The session's name, free in the multiplexer (its thread). */
@@ -319,6 +360,30 @@ name_done(void *arg)
 		return;
 	}
 	harness_probe(&l->h, probed, l);
+}
+
+/*
+ * AGT-LAUNCH: Throughline's supplement file is carried, not read: its
+ * path, as given, absolute and naming a readable file, or an error before
+ * anything is launched.
+ */
+static int
+supplement_check(const char *path, struct aiterm_error *err)
+{
+	struct stat st;
+
+	if (path[0] != '/')
+		return error_set(err, "throughline_supplement '%.200s' is not "
+		    "an absolute path: give the file's absolute path (it is "
+		    "passed to the agent unchanged); nothing was launched",
+		    path);
+	if (stat(path, &st) != 0 || access(path, R_OK) != 0)
+		return error_set(err, "throughline_supplement '%.200s': %s; "
+		    "nothing was launched", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return error_set(err, "throughline_supplement '%.200s' is not "
+		    "a regular file; nothing was launched", path);
+	return 0;
 }
 
 static void
@@ -344,6 +409,11 @@ agent_launch_call(struct tool_call *call)
 	l->name = json_string_value(json_object_get(args, "name"));
 	if ((v = json_object_get(args, "model")) != NULL)
 		l->model = xstrdup(json_string_value(v));
+	if ((v = json_object_get(args, "throughline_supplement")) != NULL) {
+		if (supplement_check(json_string_value(v), &err) != 0)
+			goto out_fail;
+		l->supplement = xstrdup(json_string_value(v));
+	}
 	if ((v = json_object_get(args, "prompt")) != NULL) {
 		l->prompt_len = json_string_length(v);
 		l->prompt = xmalloc(l->prompt_len + 1);
@@ -371,12 +441,17 @@ const struct tool_entry tool_agent_launch = {
 	.description = "Start an agent CLI (harness: claude-code, codex-cli, "
 	    "grok-cli, cursor-cli) "
 	    "in a terminal of its own, in cwd, with its own login, config and "
-	    "model catalog. Returns once it is ready (or why not), after "
-	    "sending prompt if given; never waits for the turn. Read the "
+	    "model catalog (a model it does not list is refused). With a "
+	    "prompt or trust_project it returns once it is ready (or why not), "
+	    "after sending prompt if given; without either it returns at once "
+	    "(startup not_checked) and the first pty_send waits for it. Never "
+	    "waits for the turn. Read the "
 	    "answer with pty_read agent_transcript=true wait=true, or run "
 	    "the receipt's wait_command, which prints it; send more "
 	    "with pty_send. trust_project: accept its workspace-trust "
-	    "screen. timeout: start-up seconds, default 30, max 300.",
+	    "screen. timeout: start-up seconds, default 30, max 300. "
+	    "throughline_supplement: an absolute file path handed to the "
+	    "agent unchanged (THROUGHLINE_SUPPLEMENT in its environment).",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"harness\":{\"type\":\"string\",\"minLength\":1,"
 	    "\"maxLength\":64},"
@@ -386,6 +461,9 @@ const struct tool_entry tool_agent_launch = {
 	    "\"prompt\":{\"type\":\"string\",\"minLength\":1,"
 	    "\"maxLength\":65536},"
 	    "\"trust_project\":{\"type\":\"boolean\",\"default\":false},"
+	    "\"throughline_supplement\":{\"type\":\"string\",\"minLength\":1,"
+	    "\"maxLength\":4096,\"description\":\"Absolute path of "
+	    "Throughline's supplement file.\"},"
 	    "\"name\":{\"type\":\"string\",\"description\":\"Session id "
 	    "(A-Z a-z 0-9 _ -).\"},"
 	    "\"timeout\":{\"type\":\"number\",\"minimum\":1,\"maximum\":300}},"

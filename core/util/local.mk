@@ -8,6 +8,7 @@ core_libaiterm_la_SOURCES += \
 	core/util/linerpc.c core/util/linerpc.h \
 	core/util/envnum.c core/util/envnum.h \
 	core/util/loop.c core/util/loop.h \
+	core/util/child.c core/util/child.h \
 	core/util/watch.c core/util/watch.h \
 	core/util/jsonschema.c core/util/jsonschema.h \
 	core/util/yamldoc.c core/util/yamldoc.h \

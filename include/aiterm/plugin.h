@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AITERM_ABI_MAJOR 2
-#define AITERM_ABI_MINOR 1
+#define AITERM_ABI_MINOR 2
 
 #define AITERM_PLUGIN_SYMBOL "aiterm_plugin_describe"
 
@@ -463,6 +463,25 @@ struct aiterm_harness_ops {
 		    const struct aiterm_screen *screen, struct aiterm_approval *a);
 	/* The keys that answer an approval with one of its choices. */
 	const struct aiterm_input_step *(*approval_keys)(const char *choice);
+
+	/* ABI 2.2 */
+
+	/*
+	 * The arguments (after the binary probe found) that print the
+	 * harness's model catalog and exit, without a session, NULL-ended;
+	 * NULL when its CLI cannot list its catalog: a launch's model then
+	 * goes to the CLI as given.  The core runs it before anything is
+	 * launched, in the launch's real cwd, stdin closed (ADR 0007).
+	 */
+	const char *const	*catalog_args;
+	/*
+	 * Whether model is in the catalog catalog_args printed (out, its
+	 * standard output, NUL-ended): 1 yes; 0 no, with err naming what the
+	 * catalog holds; -1 with err when out is no catalog (signed out, say).
+	 * Never a nearby name instead: a model it does not know is refused.
+	 */
+	int	(*model_check)(const struct aiterm_host *host, const char *out,
+		    size_t len, const char *model, struct aiterm_error *err);
 };
 
 /*

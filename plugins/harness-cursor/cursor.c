@@ -57,6 +57,36 @@ cursor_launch(const struct aiterm_host *host,
 	return 0;
 }
 
+/*
+ * `cursor-agent models` (DOCUMENTED; the stand-in models it): a heading,
+ * then "<id> - <label>" lines ("(current)" after the one in use); signed
+ * out it exits 1 with "Authentication required".
+ */
+static const char *const catalog_args[] = { "models", NULL };
+
+static size_t
+cursor_catalog_id(const char *line, size_t n, const char **id)
+{
+	size_t i = 0, k;
+
+	while (i < n && line[i] == ' ')
+		i++;
+	for (k = 0; i + k < n && strchr(" \t\r", line[i + k]) == NULL; k++)
+		;
+	if (k == 0 || n - i - k < 3 || memcmp(line + i + k, " - ", 3) != 0)
+		return 0;
+	*id = line + i;
+	return k;
+}
+
+static int
+cursor_model_check(const struct aiterm_host *host, const char *out,
+    size_t len, const char *model, struct aiterm_error *err)
+{
+	return hl_catalog(host, out, len, model, "Cursor", cursor_catalog_id,
+	    err);
+}
+
 /* Screens drawn instead of the composer (ASSUMED), first match wins. */
 static const struct hl_known known[] = {
 	{ "You are not signed in.", NULL, AITERM_SCREEN_ONBOARDING,
@@ -319,6 +349,8 @@ static const struct aiterm_harness_ops ops = {
 	.transcript_claim = cursor_transcript_claim,
 	.count_turns = cursor_count_turns,
 	.read_turn = cursor_read_turn,
+	.catalog_args = catalog_args,
+	.model_check = cursor_model_check,
 };
 
 static const struct aiterm_plugin plugin = {

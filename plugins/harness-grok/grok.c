@@ -82,6 +82,42 @@ grok_launch(const struct aiterm_host *host,
 	return 0;
 }
 
+/*
+ * `grok models` (1.0.41): "Default model: <name>", then "Available
+ * models:" with "  - <id>" and "  * <id> (default)" lines: the ids the
+ * models endpoint gives and the names config.toml defines, both taken by
+ * -m.  Signed out it still prints a built-in list the account may not
+ * have, under "You are not authenticated": no catalog then.
+ */
+static const char *const catalog_args[] = { "models", NULL };
+
+static size_t
+grok_catalog_id(const char *line, size_t n, const char **id)
+{
+	size_t i = 0, k;
+
+	while (i < n && line[i] == ' ')
+		i++;
+	if (n - i < 3 || (line[i] != '-' && line[i] != '*') ||
+	    line[i + 1] != ' ')
+		return 0;
+	*id = line + i + 2;
+	for (k = 0; i + 2 + k < n && strchr(" \t\r", (*id)[k]) == NULL; k++)
+		;
+	return k;
+}
+
+static int
+grok_model_check(const struct aiterm_host *host, const char *out,
+    size_t len, const char *model, struct aiterm_error *err)
+{
+	if (strstr(out, "not authenticated") != NULL)
+		return host->error(err, "grok models says it is not signed in "
+		    "(its list is then not the account's)");
+	return hl_catalog(host, out, len, model, "Grok", grok_catalog_id,
+	    err);
+}
+
 /* Screens drawn over the composer, first match wins. */
 static const struct hl_known known[] = {
 	{ "Login with Grok", NULL, AITERM_SCREEN_ONBOARDING, "login_splash",
@@ -525,6 +561,8 @@ static const struct aiterm_harness_ops ops = {
 	.read_turn = grok_read_turn,
 	.approval = grok_approval,
 	.approval_keys = grok_approval_keys,
+	.catalog_args = catalog_args,
+	.model_check = grok_model_check,
 };
 
 static const struct aiterm_plugin plugin = {

@@ -153,6 +153,44 @@ hl_check_model(const struct aiterm_host *host, const char *model,
 	return 0;
 }
 
+int
+hl_catalog(const struct aiterm_host *host, const char *out, size_t len,
+    const char *model, const char *cli,
+    size_t (*id_of)(const char *line, size_t n, const char **id),
+    struct aiterm_error *err)
+{
+	struct aiterm_buf *ids = host->buf_new();
+	const char *p = out, *end = out + len, *nl, *id;
+	size_t n, k, count = 0;
+	int rc;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((k = id_of(p, (size_t)(nl - p), &id)) == 0)
+			continue;
+		if (k == strlen(model) && memcmp(id, model, k) == 0) {
+			host->buf_free(ids);
+			return 1;
+		}
+		if (count++ < 40)
+			host->buf_printf(ids, "%s%.*s", count > 1 ? ", " : "",
+			    (int)k, id);
+	}
+	n = host->buf_len(ids);
+	if (count == 0)
+		rc = host->error(err, "%s printed no model catalog: %.200s",
+		    cli, len > 0 ? out : "(nothing)");
+	else {
+		host->error(err, "model '%.80s' is not in %s's catalog (it "
+		    "lists %.*s%s)", model, cli, (int)n, host->buf_data(ids),
+		    count > 40 ? ", ..." : "");
+		rc = 0;
+	}
+	host->buf_free(ids);
+	return rc;
+}
+
 void
 hl_session_uuid(const char *launch_id, char out[37])
 {

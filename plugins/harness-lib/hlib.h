@@ -66,6 +66,16 @@ bool	hl_box_text(const struct aiterm_screen *s, const char *prefix,
 int	hl_check_model(const struct aiterm_host *host, const char *model,
 	    const char *cli, const char *example, struct aiterm_error *err);
 /*
+ * A model against a catalog a CLI printed (model_check, ABI 2.2): id_of
+ * finds the model id of one line (its length, 0 for a line that names
+ * none).  1 listed; 0 not, err naming what is; -1 no id at all, err
+ * quoting the output.
+ */
+int	hl_catalog(const struct aiterm_host *host, const char *out, size_t len,
+	    const char *model, const char *cli,
+	    size_t (*id_of)(const char *line, size_t n, const char **id),
+	    struct aiterm_error *err);
+/*
  * A CLI session id from a launch id: its hex digits, padded with 0, as a
  * version-4 UUID ("xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx").
  */

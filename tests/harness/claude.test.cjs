@@ -82,8 +82,9 @@ test('AGT-TURN AGT-SEND: two turns back to back, each its own answer; turn 1 sta
 
 test('AGT-SEND: pty_send wait=true on an agent session returns the answer in the same call', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
+	/* No prompt, no trust_project: only requested (AGT-START); the send waits for the composer. */
 	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work });
-	assert.match(l.text, /^startup: ready$/m, l.text);
+	assert.match(l.text, /^startup: not_checked$/m, l.text);
 	assert.match(l.text, /^prompt: not_requested$/m, l.text);
 	const id = sid(l.text);
 	mock.push({ type: 'text', text: 'Answered in one call.' });

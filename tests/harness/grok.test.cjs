@@ -95,6 +95,28 @@ test('AGT-START: Grok with no key anywhere shows its login splash: vendor_onboar
 	assert.equal(mock.main().length, 0);
 });
 
+test('AGT-LAUNCH OPS-BOUNDARY issue 32: a model `grok models` does not list is refused before the launch; a listed one runs', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	const bad = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, model: 'grok-no-such-model',
+		prompt: 'Never sent', name: 'badmodel' });
+	assert.equal(bad.isError, true, bad.text);
+	assert.match(bad.text, /GROK_MODEL_NOT_IN_CATALOG: model 'grok-no-such-model' is not in Grok's catalog \(it lists mock-model, mock\)/, bad.text);
+	assert.match(bad.text, /nothing was launched and no other model is used/, bad.text);
+	assert.equal(mock.main().length, 0, 'nothing reached the model');
+	const list = await rig.call('pty_list', {});
+	assert.doesNotMatch(list.text, /badmodel/, list.text);
+	/* The catalog's own id, and the name config.toml gives it. */
+	for (const model of ['mock-model', 'mock']) {
+		mock.push({ type: 'text', text: `Answered by ${model}.` });
+		const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, model, prompt: 'Which model?' });
+		assert.equal(l.isError, false, l.text);
+		const a = await rig.call('pty_read', { session_id: sid(l.text), agent_transcript: true, wait: true, timeout: 60 });
+		assert.match(a.text, new RegExp(`^Answered by ${model}\\.`), a.text);
+		await rig.call('pty_close', { session_id: sid(l.text) });
+	}
+	assert.ok(mock.main().every((r) => r.body && r.body.model === 'mock-model'), 'every request named the model the catalog maps it to');
+});
+
 test('AGT-LAUNCH AGT-GROK: Grok in a cwd reached through a symlink: the session is found from the real path', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	const link = path.join(rig.dirs.root, 'link-to-work');

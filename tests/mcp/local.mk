@@ -27,7 +27,8 @@ EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/pty-close.test.cjs \
 	tests/mcp/setup-files.test.cjs \
 	tests/mcp/integral.test.cjs \
-	tests/mcp/sockpath.test.cjs
+	tests/mcp/sockpath.test.cjs \
+	tests/mcp/agent-launch.test.cjs
 # run.sh keeps node's TAP output and the skips it counted from it.
 CLEANFILES += tests/mcp/run.tap tests/mcp/run.skips
 

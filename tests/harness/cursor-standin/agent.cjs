@@ -20,6 +20,12 @@
  *     system/init, user, assistant and result events);
  *   - `--model <name>`, `--trust` (trust the workspace without a prompt),
  *     `--api-key` / CURSOR_API_KEY, `-v/--version`, `status`;
+ *   - `models`: the account's model catalog, "<id> - <label>" lines under
+ *     a heading, "(current)" after the one in use; signed out it exits 1
+ *     with "Authentication required" (the lines' form is from
+ *     third-party descriptions of its output; the ids are the stand-in's
+ *     own: CURSOR_STANDIN_MODELS, comma-separated, default
+ *     "auto,mock-model,sonnet-4");
  *   - transcripts and hooks: see store.cjs.
  * ASSUMED (no capture of the real TUI exists): every screen (all in
  * screens.cjs), and the keys: the composer submits on an extended-
@@ -31,7 +37,10 @@
  *
  * Knobs for fault injection (stand-in only): CURSOR_STANDIN_IGNORE_
  * SUBMIT_WHILE_RUNNING=1 leaves text submitted during a turn in the
- * composer; CURSOR_STANDIN_IGNORE_STEER=1 leaves follow-ups queued.
+ * composer; CURSOR_STANDIN_IGNORE_STEER=1 leaves follow-ups queued;
+ * CURSOR_STANDIN_LOADING_MS=N draws a loading screen for N ms first,
+ * taking no keys (a slow start); CURSOR_STANDIN_TRUSTED=1 starts as if
+ * the workspace had been trusted before (no trust prompt without --trust).
  */
 const fs = require('node:fs');
 const crypto = require('node:crypto');
@@ -57,6 +66,8 @@ function parseArgs(argv) {
 			o.cmd = 'version';
 		else if (o.prompt.length === 0 && a === 'status')
 			o.cmd = 'status';
+		else if (o.prompt.length === 0 && a === 'models')
+			o.cmd = 'models';
 		else
 			o.prompt.push(a);
 	}
@@ -137,12 +148,26 @@ async function printMode(o) {
 		process.stdout.write(answer + '\n');
 }
 
+/* `models`: the catalog (see the head of this file). */
+function models(o) {
+	if (!apiKey(o)) {
+		process.stderr.write('Authentication required. Run `agent login` or set CURSOR_API_KEY.\n');
+		process.exit(1);
+	}
+	const ids = (process.env.CURSOR_STANDIN_MODELS || 'auto,mock-model,sonnet-4').split(',');
+	process.stdout.write('Available models\n\n' + ids.map((id) =>
+		`${id} - ${id.replace(/-/g, ' ')}${id === o.model ? ' (current)' : ''}\n`).join('') +
+		'\nTip: use --model <id> to switch.\n');
+}
+
 module.exports = { parseArgs, ask, apiKey, VERSION };
 
 if (require.main === module) {
 	const o = parseArgs(process.argv.slice(2));
 	if (o.cmd === 'version')
 		process.stdout.write(`${VERSION}\n`);
+	else if (o.cmd === 'models')
+		models(o);
 	else if (o.cmd === 'status')
 		process.stdout.write(apiKey(o) ? 'Logged in (API key)\n' : 'Not logged in\n');
 	else if (o.print)

@@ -33,6 +33,11 @@ function login() {
 	];
 }
 
+/* STAND-IN ONLY: what a slow start shows (CURSOR_STANDIN_LOADING_MS). */
+function loading() {
+	return [' Cursor Agent', '', ' Loading…'];
+}
+
 /* ASSUMED: the workspace-trust prompt (no --trust on the command line). */
 function trust(cwd) {
 	return [
@@ -103,4 +108,4 @@ function main(st, rows) {
 	return [...top, ...mid, ...bottom];
 }
 
-module.exports = { login, trust, composer, running, history, main, PLACEHOLDER };
+module.exports = { loading, login, trust, composer, running, history, main, PLACEHOLDER };

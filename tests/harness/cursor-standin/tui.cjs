@@ -22,7 +22,7 @@ function run(o) {
 	const sid = crypto.randomUUID();
 	const tr = new Transcript(process.env.HOME, cwd, sid);
 	const st = {
-		phase: !apiKey(o) ? 'login' : o.trust ? 'main' : 'trust',
+		phase: !apiKey(o) ? 'login' : o.trust || process.env.CURSOR_STANDIN_TRUSTED === '1' ? 'main' : 'trust',
 		input: '', followups: [], history: [], running: false, tick: 0,
 		model: o.model, cwd, messages: [], loop: 0,
 	};
@@ -32,7 +32,8 @@ function run(o) {
 
 	function draw() {
 		const rows = process.stdout.rows || 40;
-		const frame = st.phase === 'login' ? screens.login() : st.phase === 'trust' ? screens.trust(cwd) : screens.main(st, rows);
+		const frame = st.loading ? screens.loading() : st.phase === 'login' ? screens.login() :
+			st.phase === 'trust' ? screens.trust(cwd) : screens.main(st, rows);
 		out.write('\x1b[H\x1b[2J' + frame.join('\r\n'));
 	}
 
@@ -136,8 +137,8 @@ function run(o) {
 				quit(0);
 			return;
 		}
-		if (st.phase === 'login')
-			return;	/* a browser sign-in is the user's; nothing here */
+		if (st.loading || st.phase === 'login')
+			return;	/* loading; a browser sign-in is the user's */
 		if (st.phase === 'trust') {
 			if (k === 'a') {
 				st.phase = 'main';
@@ -201,9 +202,19 @@ function run(o) {
 	process.on('SIGHUP', () => quit(129));
 	process.stdout.on('resize', draw);
 	setInterval(() => { if (st.running) { st.tick++; draw(); } }, 120);
-	draw();
-	if (o.prompt && st.phase === 'main')
-		startTurn(o.prompt);
+	const begin = () => {
+		st.loading = false;
+		draw();
+		if (o.prompt && st.phase === 'main')
+			startTurn(o.prompt);
+	};
+	const loadingMs = Number(process.env.CURSOR_STANDIN_LOADING_MS || 0);
+	if (loadingMs > 0) {
+		st.loading = true;
+		draw();
+		setTimeout(begin, loadingMs);
+	} else
+		begin();
 }
 
 module.exports = { run };

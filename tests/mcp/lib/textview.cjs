@@ -7,6 +7,7 @@
  *
  * parseText(tool, text, args) -> an object with the fields the text states:
  *   pty_open:    session_id, shell, cols, rows, attach
+ *   agent_launch: session_id, launch_id, attach
  *   pty_send/pty_read (output): complete, via, exit_code, line_ranges
  *                (every fold hint), omitted (the widest of them)
  *   pty_list:    sessions [{session_id, state, command, env, agent?}]
@@ -64,6 +65,11 @@ const PARSERS = {
 		const w = text.match(/^watch: (.*)$/m);
 		return m ? { session_id: m[1], shell: m[2], cols: Number(m[3]), rows: Number(m[4]),
 			attach: w ? w[1] : undefined } : {};
+	},
+	agent_launch(text) {
+		const m = text.match(/^launched \S+ \S+ in (\S+) \(launch (\S+)\)$/m);
+		const w = text.match(/^watch: (.*)$/m);
+		return m ? { session_id: m[1], launch_id: m[2], attach: w ? w[1] : undefined } : {};
 	},
 	pty_send(text, args) {
 		return /^sent(;|$)/.test(text) ? { sent: true } : outputFacts(text, args);

@@ -1,0 +1,178 @@
+'use strict';
+/*
+ * What the seed says of agent_launch and the code did not do (issue 32),
+ * through the real server, on the Cursor stand-in of tests/harness (a
+ * node script answering from a mock model on 127.0.0.1):
+ *
+ * - AGT-START: a launch without a prompt and without trust_project is only
+ *   requested: it answers at once with startup "not_checked", and the
+ *   first pty_send brings the agent to its composer before it types (a
+ *   stand-in that loads for seconds); one that stops at a screen the send
+ *   may not pass is refused with nothing typed.  trust_project:true
+ *   without a prompt still checks and says "ready".
+ * - AGT-LAUNCH: throughline_supplement, Throughline's file, reaches the
+ *   agent's environment as THROUGHLINE_SUPPLEMENT, its path unchanged; a
+ *   relative or missing path is refused before anything is launched.
+ * - AGT-LAUNCH, OPS-BOUNDARY: a model the harness's own catalog (the
+ *   stand-in's `models`) does not list is refused before anything is
+ *   launched, never run as another model; a catalog that cannot be
+ *   listed (signed out) is refused too.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { Rig, until } = require('./lib/pty.cjs');
+const { startCursorMock, seedCursor, cursorBinary } = require('../harness/lib/cursor-mock.cjs');
+
+const T = { timeout: 180000 };
+
+/* A rig whose PATH has the stand-in as cursor-agent; extra: its variables. */
+async function cursorRig(t, extra = {}) {
+	const mock = await startCursorMock({ defaultText: 'Default answer.' });
+	t.after(() => mock.close());
+	const rig = new Rig(t, Object.assign({
+		CURSOR_STANDIN_MODEL_URL: mock.url,
+		CURSOR_API_KEY: 'mock-cursor-key-for-the-aiterm-launch-test',
+	}, extra));
+	rig.dirs.work = path.join(rig.dirs.root, 'work');
+	const bin = path.join(rig.dirs.root, 'bin');
+	fs.mkdirSync(rig.dirs.work, { mode: 0o700 });
+	fs.mkdirSync(bin, { mode: 0o700 });
+	fs.symlinkSync(cursorBinary(), path.join(bin, 'cursor-agent'));
+	rig.env.PATH = `${bin}:${rig.env.PATH || '/usr/bin:/bin'}`;
+	seedCursor(rig.dirs.home);
+	return { rig, mock };
+}
+
+/* agent_launch that must succeed; the session is closed at cleanup. */
+async function launch(rig, conn, args, ms = 120000) {
+	const t0 = Date.now();
+	const res = await conn.ok('agent_launch', Object.assign({ harness: 'cursor-cli', cwd: rig.dirs.work }, args), ms);
+	rig.sessions.add(res.sc.session_id);
+	return Object.assign(res, { ms: Date.now() - t0 });
+}
+
+/* The session ids pty_list names. */
+async function listed(conn) {
+	const { sc } = await conn.ok('pty_list', {});
+	return sc.sessions.map((s) => s.session_id);
+}
+
+/* The environment of the agent's process, the pane's own command. */
+function agentEnv(rig, id) {
+	const sock = path.join(rig.dirs.state, 'tmux.sock');
+	const pid = execFileSync('tmux', ['-S', sock, 'display-message', '-p', '-t', id, '#{pane_pid}'],
+		{ encoding: 'utf8' }).trim();
+	const env = {};
+	for (const kv of fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0'))
+		if (kv.includes('='))
+			env[kv.slice(0, kv.indexOf('='))] = kv.slice(kv.indexOf('=') + 1);
+	return env;
+}
+
+test('AGT-START issue 32: no prompt, no trust_project: not_checked at once; the first send waits for the composer', T, async (t) => {
+	/* Four seconds of loading before the composer; a workspace trusted before. */
+	const { rig, mock } = await cursorRig(t, { CURSOR_STANDIN_LOADING_MS: '4000', CURSOR_STANDIN_TRUSTED: '1' });
+	const conn = await rig.server();
+	const l = await launch(rig, conn, { name: 'seed-nc' });
+	assert.equal(l.sc.startup, 'not_checked', l.text);
+	assert.equal(l.sc.dispatch, 'not_requested', l.text);
+	assert.ok(l.ms < 3000, `the launch answered in ${l.ms} ms, before the agent could be ready: ${l.text}`);
+	assert.match(l.text, /^startup: not_checked$/m);
+	assert.match(l.text, /^send: pty_send session_id=seed-nc/m);
+
+	/* Still loading: the send waits for the composer, then the turn runs. */
+	mock.push({ type: 'text', text: 'Answer after the wait.' });
+	const s = await conn.ok('pty_send', { session_id: 'seed-nc', text: 'First question', wait: true, timeout: 60 }, 90000);
+	assert.match(s.text, /Answer after the wait\./, s.text);
+	assert.equal(mock.requests.filter((r) => r.kind === 'main').length, 1, 'one model request');
+
+	/* Checked once: the next send goes straight on. */
+	mock.push({ type: 'text', text: 'Second answer.' });
+	const s2 = await conn.ok('pty_send', { session_id: 'seed-nc', text: 'Second question', wait: true, timeout: 60 }, 90000);
+	assert.match(s2.text, /Second answer\./, s2.text);
+});
+
+test('AGT-START issue 32: a not_checked agent at a screen the send may not pass: refused, nothing typed', T, async (t) => {
+	/* No trust before and no trust_project: the stand-in asks to trust the folder. */
+	const { rig, mock } = await cursorRig(t);
+	const conn = await rig.server();
+	const l = await launch(rig, conn, { name: 'seed-trust', timeout: 5 });
+	assert.equal(l.sc.startup, 'not_checked', l.text);
+	const e = await conn.err('pty_send', { session_id: 'seed-trust', text: 'Never typed' }, 30000);
+	assert.match(e.text, /not ready for a prompt: its start-up ended needs_user \(screen blocking_dialog\/workspace_trust\)/, e.text);
+	assert.match(e.text, /nothing was sent/, e.text);
+	const scr = await conn.ok('pty_read', { session_id: 'seed-trust', screen: true });
+	assert.doesNotMatch(scr.text, /Never typed/, 'nothing reached the pane');
+	assert.equal(mock.requests.length, 0, 'no model request');
+});
+
+test('AGT-START: trust_project without a prompt still checks and says ready', T, async (t) => {
+	const { rig } = await cursorRig(t, { CURSOR_STANDIN_LOADING_MS: '1500' });
+	const conn = await rig.server();
+	const l = await launch(rig, conn, { name: 'seed-trusted', trust_project: true });
+	assert.equal(l.sc.startup, 'ready', l.text);
+	assert.ok(l.ms >= 1500, `it waited for the composer (${l.ms} ms)`);
+	assert.match(l.text, /advanced: workspace_trust/);
+});
+
+test('AGT-LAUNCH issue 32: throughline_supplement reaches the agent unchanged; relative and missing paths are refused', T, async (t) => {
+	const { rig } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1' });
+	/* Through a symbolic link and a "..": the path as given, never resolved. */
+	const real = path.join(rig.dirs.root, 'throughline');
+	fs.mkdirSync(real, { mode: 0o700 });
+	fs.writeFileSync(path.join(real, 'supplement.md'), 'Throughline owns this text.\n');
+	fs.symlinkSync(real, path.join(rig.dirs.root, 'tl-link'));
+	const given = path.join(rig.dirs.root, 'tl-link') + '/../tl-link/supplement.md';
+	const conn = await rig.server();
+	const l = await launch(rig, conn, { name: 'seed-sup', throughline_supplement: given });
+	await until(() => fs.existsSync(`/proc/${execFileSync('tmux', ['-S', path.join(rig.dirs.state, 'tmux.sock'),
+		'display-message', '-p', '-t', 'seed-sup', '#{pane_pid}'], { encoding: 'utf8' }).trim()}/environ`), 10000, 'the agent runs');
+	assert.equal(agentEnv(rig, 'seed-sup').THROUGHLINE_SUPPLEMENT, given, l.text);
+
+	/* Without it, the pane has none. */
+	const l2 = await launch(rig, conn, { name: 'seed-nosup' });
+	assert.equal(agentEnv(rig, l2.sc.session_id).THROUGHLINE_SUPPLEMENT, undefined);
+
+	const rel = await conn.err('agent_launch', { harness: 'cursor-cli', cwd: rig.dirs.work, name: 'seed-rel',
+		throughline_supplement: 'throughline/supplement.md' });
+	assert.match(rel.text, /throughline_supplement 'throughline\/supplement\.md' is not an absolute path/, rel.text);
+	assert.match(rel.text, /nothing was launched/, rel.text);
+	const missing = path.join(real, 'no-such-file.md');
+	const miss = await conn.err('agent_launch', { harness: 'cursor-cli', cwd: rig.dirs.work, name: 'seed-miss',
+		throughline_supplement: missing });
+	assert.ok(miss.text.includes(`throughline_supplement '${missing}': No such file or directory`), miss.text);
+	const dir = await conn.err('agent_launch', { harness: 'cursor-cli', cwd: rig.dirs.work, name: 'seed-dir',
+		throughline_supplement: real });
+	assert.match(dir.text, /is not a regular file/, dir.text);
+	const ids = await listed(conn);
+	for (const id of ['seed-rel', 'seed-miss', 'seed-dir'])
+		assert.ok(!ids.includes(id), `${id} was not launched: ${ids}`);
+});
+
+test('AGT-LAUNCH OPS-BOUNDARY issue 32: a model the harness catalog does not list is refused before the launch', T, async (t) => {
+	const { rig } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1' });
+	const conn = await rig.server();
+	const bad = await conn.err('agent_launch', { harness: 'cursor-cli', cwd: rig.dirs.work, name: 'seed-badmodel',
+		model: 'sonnet-4-fake' });
+	assert.match(bad.text, /CURSOR_MODEL_NOT_IN_CATALOG: model 'sonnet-4-fake' is not in Cursor's catalog \(it lists auto, mock-model, sonnet-4\)/, bad.text);
+	assert.match(bad.text, /nothing was launched and no other model is used/, bad.text);
+	assert.ok(!(await listed(conn)).includes('seed-badmodel'), 'nothing was launched');
+
+	/* A listed model is launched with exactly that model. */
+	const ok = await launch(rig, conn, { name: 'seed-model', model: 'sonnet-4' });
+	const scr = await until(async () => {
+		const r = await conn.ok('pty_read', { session_id: ok.sc.session_id, screen: true });
+		return /sonnet-4 · /.test(r.text) && r;
+	}, 20000, 'the composer names the model');
+	assert.ok(scr);
+
+	/* Signed out, the catalog cannot be listed: refused, not guessed. */
+	const out = await rig.server({ env: { CURSOR_API_KEY: undefined } });
+	const so = await out.err('agent_launch', { harness: 'cursor-cli', cwd: rig.dirs.work, name: 'seed-signedout',
+		model: 'sonnet-4' });
+	assert.match(so.text, /CURSOR_MODEL_CATALOG_UNAVAILABLE: `cursor-agent models` could not list the cursor-cli catalog to check model 'sonnet-4' \(status 1\): Authentication required/, so.text);
+	assert.ok(!(await listed(out)).includes('seed-signedout'), 'nothing was launched');
+});
