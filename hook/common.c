@@ -12,6 +12,7 @@
 #include "deliver/waiter.h"
 #include "hook/hook.h"
 #include "state/stateroot.h"
+#include "util/stdfd.h"
 
 static int
 usage_to(FILE *to, const char *usage)
@@ -38,6 +39,7 @@ hook_main(int argc, char **argv, const struct hook_verb *verbs,
 	size_t i;
 	int rc, k = 2;
 
+	stdfd_guard();
 	if (argc < 2)
 		return usage_to(stderr, usage);
 	if (argc == 2 && strcmp(argv[1], "--help") == 0)

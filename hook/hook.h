@@ -25,7 +25,9 @@ struct hook_verb {
  * (argv[0] is not read), or --help.  Sets up the state root and runs the
  * verb; its exit code, 0 for --help (usage on stdout), else 1 after saying
  * why on stderr (usage when the words are wrong).  usage is the program's
- * usage text, lines ending in '\n'.
+ * usage text, lines ending in '\n'.  A standard descriptor left closed
+ * and SIGPIPE are seen to first (util/stdfd.h): a hand-over's write that
+ * fails says so.
  */
 int	hook_main(int argc, char **argv, const struct hook_verb *verbs,
 	    size_t nverbs, const char *usage);

@@ -3,7 +3,9 @@
  * (DLV-WAIT, ADR 0014).  A pure reader: it never touches the child's
  * session; it waits until the delivery's record says ready (or failed),
  * claims the body by creating <id>.claim exclusively (one waiter, one
- * print), prints the answer on stdout and exits.
+ * print), prints the answer on stdout and exits; the record is then
+ * submitted, or unknown when stdout would not take it whole (the body
+ * stays; nobody prints it again).
  *
  *   aiterm-wait [--state-dir DIR] [--timeout SECONDS] DELIVERY_ID
  *
@@ -23,18 +25,23 @@
 #include "deliver/expire.h"
 #include "deliver/waiter.h"
 #include "state/stateroot.h"
+#include "util/stdfd.h"
 
 static const char usage[] =
 "usage: aiterm-wait [--state-dir DIR] [--timeout SECONDS] DELIVERY_ID\n";
 
-/* Claim and print: 0, or 3 when another waiter has it. */
+/*
+ * Claim and print: 0; 3 when another waiter has it; 1 when it cannot be
+ * printed whole (the record says unknown: the body stays, never again).
+ */
 static int
-print_body(const struct delivery *d)
+print_body(struct delivery *d)
 {
 	struct aiterm_error err = ERROR_INIT;
 	char *body;
 	size_t len;
-	int rc = delivery_claim(d, &body, &len, &err);
+	int claim, rc = delivery_claim(d, "aiterm-wait", &body, &len, &claim,
+	    &err);
 
 	if (rc == 1) {
 		fprintf(stderr, "aiterm-wait: delivery %s was already taken\n",
@@ -50,6 +57,16 @@ print_body(const struct delivery *d)
 	    body[len - 1] != '\n' && putchar('\n') == EOF) ||
 	    fflush(stdout) != 0 ? 1 : 0;
 	free(body);
+	if (delivery_handed(d, claim, rc == 0 ? DELIVERY_SUBMITTED :
+	    DELIVERY_UNKNOWN, rc == 0 ? NULL : HANDOVER_WRITE_FAILED,
+	    &err) != 0 || rc != 0) {
+		fprintf(stderr, "aiterm-wait: delivery %s: %s\n", d->id,
+		    rc != 0 ? "the answer could not be printed whole; it is "
+		    "unknown now and kept, never printed again" :
+		    error_msg(&err));
+		rc = 1;
+	}
+	error_clear(&err);
 	return rc;
 }
 
@@ -61,7 +78,7 @@ expired_note(const struct delivery *d)
 
 	if (strcmp(d->outcome, EXPIRY_OUTCOME) != 0)
 		return;
-	path = delivery_path(d->id, "body");
+	path = delivery_path(d, "body");
 	fprintf(stderr, "aiterm-wait: nobody claimed its answer within %d "
 	    "hours; the answer is kept in %s\n", DELIVERY_TTL_S / 3600, path);
 	free(path);
@@ -84,6 +101,7 @@ main(int argc, char **argv)
 	char *end;
 	int ch;
 
+	stdfd_guard();
 	while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
 		switch (ch) {
 		case 's': dir = optarg; break;

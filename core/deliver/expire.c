@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "deliver/claim.h"
 #include "deliver/expire.h"
 #include "plugin/host.h"
 #include "state/atomic.h"
@@ -17,9 +18,9 @@ static uv_timer_t check_timer;
  * record said failed is finished by the next check.
  */
 static bool
-claimed_by_expiry(const char *id)
+claimed_by_expiry(const struct delivery *d)
 {
-	char *path = delivery_path(id, "claim"), *text = NULL;
+	char *path = delivery_path(d, "claim"), *text = NULL;
 	size_t len = 0;
 	bool ours;
 
@@ -39,13 +40,16 @@ delivery_expire(struct delivery *d)
 	char line[48];
 	int rc;
 
+	/* A hand-over that ended mid-way is unknown, not expired. */
+	if (delivery_settle(d))
+		return false;
 	/* A ready record is not written again until it is claimed. */
 	if (d->state != DELIVERY_READY || d->updated_ms <= 0 ||
 	    now - d->updated_ms < (long long)DELIVERY_TTL_S * 1000)
 		return false;
 	snprintf(line, sizeof line, CLAIM_PREFIX "%ld\n", (long)getpid());
-	rc = delivery_claim_create(d->id, line, &err);
-	if (rc < 0 || (rc == 1 && !claimed_by_expiry(d->id))) {
+	rc = delivery_claim_create(d, line, &err);
+	if (rc < 0 || (rc == 1 && !claimed_by_expiry(d))) {
 		error_clear(&err);
 		return false;
 	}

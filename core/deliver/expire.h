@@ -23,7 +23,10 @@
 #define EXPIRY_OUTCOME	"expired_unclaimed"
 #define EXPIRY_CHECK_MS	(10 * 60 * 1000)
 
-/* d (as read) expired now, d updated: true. */
+/*
+ * d (as read) expired now, d updated: true.  First a hand-over whose
+ * claimer ended mid-way is written down as unknown (deliver/claim.h).
+ */
 bool	delivery_expire(struct delivery *d);
 /* Every record of the folder; how many expired. */
 size_t	delivery_expire_all(void);

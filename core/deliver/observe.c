@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "agent/answer.h"
+#include "deliver/claim.h"
 #include "deliver/expire.h"
 #include "deliver/observe.h"
 #include "deliver/receiver.h"
@@ -289,7 +290,7 @@ resume_one(const char *id, void *arg)
 	if (delivery_read(id, &d, &err) != 0 || delivery_expire(&d) ||
 	    (d.state != DELIVERY_WAITING &&
 	    delivery_state(&d) != DELIVERY_READY) ||
-	    (fd = delivery_take(id)) < 0) {
+	    (fd = delivery_take(&d)) < 0) {
 		error_clear(&err);
 		return;
 	}

@@ -69,7 +69,7 @@ parent_delivery_begin(struct parent_delivery *p, const struct call_origin *o,
 	p->lock_fd = -1;
 	if (parent_of_call(o, true, &p->d, &p->r, &err) != 0)
 		goto refuse;
-	if ((child_fd = child_claim(session, &p->d, &err)) == -2)
+	if ((child_fd = child_claim(NULL, session, &p->d, &err)) == -2)
 		goto refuse;
 	if (child_fd < 0)
 		goto without;
@@ -92,8 +92,8 @@ refuse:
 }
 
 int
-parent_child_free(const struct call_origin *o, const char *session,
-    struct aiterm_error *err)
+parent_child_free(const struct call_origin *o, const char *host,
+    const char *session, struct aiterm_error *err)
 {
 	const struct aiterm_receiver_ops *r;
 	struct delivery d;
@@ -101,7 +101,7 @@ parent_child_free(const struct call_origin *o, const char *session,
 
 	memset(&d, 0, sizeof d);
 	parent_of_call(o, false, &d, &r, err);
-	if ((fd = child_claim(session, &d, err)) == -2)
+	if ((fd = child_claim(host, session, &d, err)) == -2)
 		return -1;
 	if (fd >= 0)
 		close(fd);

@@ -39,11 +39,12 @@ int	parent_delivery_begin(struct parent_delivery *p,
 int	parent_delivery_check(const struct call_origin *o,
 	    struct aiterm_error *err);
 /*
- * A send that makes no record (pty_send wait=true): -1 with err
+ * A send that makes no record here (pty_send wait=true; any pty_send
+ * relayed to host, before it goes; host NULL: here): -1 with err
  * (CHILD_CLAIMED) when the child owes its answer to another parent.
  */
-int	parent_child_free(const struct call_origin *o, const char *session,
-	    struct aiterm_error *err);
+int	parent_child_free(const struct call_origin *o, const char *host,
+	    const char *session, struct aiterm_error *err);
 /*
  * The call's parent into p->d and its receiver into p->r (NULL: the
  * waiter), no record yet: -1 with err when that receiver cannot take an

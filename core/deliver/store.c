@@ -12,9 +12,16 @@
 #include "state/atomic.h"
 #include "state/format.h"
 #include "state/stateroot.h"
+#include "util/sha256.h"
 #include "util/xmalloc.h"
 
-#define DIRNAME	"parent-deliveries"
+/* Each place's folder under the state root (store.h). */
+static const char *const dirnames[DELIVERY_PLACE_COUNT] = {
+	[DELIVERY_HERE] = "parent-deliveries",
+	[DELIVERY_RELAYED] = "remote-parent-deliveries",
+};
+/* The hex of a host's hash in a child's key, as in remote/<hash>/. */
+#define HOST_HEX	16
 
 bool
 delivery_id_valid(const char *id)
@@ -31,15 +38,35 @@ delivery_id_valid(const char *id)
 }
 
 char *
-delivery_dir(void)
+delivery_dir(enum delivery_place place)
 {
-	return state_path(DIRNAME);
+	return state_path("%s", dirnames[place]);
+}
+
+static char *
+path_in(enum delivery_place place, const char *id, const char *ext)
+{
+	return state_path("%s/%s.%s", dirnames[place], id, ext);
 }
 
 char *
-delivery_path(const char *id, const char *ext)
+delivery_path(const struct delivery *d, const char *ext)
 {
-	return state_path(DIRNAME "/%s.%s", id, ext);
+	return path_in(d->place, d->id, ext);
+}
+
+void
+delivery_child_key(const char *host, const char *session, char *key,
+    size_t size)
+{
+	char hex[HOST_HEX + 1];
+
+	if (host == NULL || *host == '\0') {
+		snprintf(key, size, "%s", session);
+		return;
+	}
+	sha256_hex(host, strlen(host), hex, HOST_HEX);
+	snprintf(key, size, "%s-%s", hex, session);
 }
 
 static void
@@ -63,9 +90,9 @@ new_id(char id[DELIVERY_ID_MAX + 1])
 
 /* Open and flock the record's lock file; -1 when another holds it. */
 static int
-lock_open(const char *id, bool create)
+lock_open(const struct delivery *d, bool create)
 {
-	char *path = delivery_path(id, "lock");
+	char *path = delivery_path(d, "lock");
 	int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
 
 	free(path);
@@ -80,9 +107,11 @@ int
 delivery_begin(const char *session, struct delivery *d, int *lock_fd,
     struct aiterm_error *err)
 {
-	char *dir = delivery_dir();
+	char *dir;
 	int rc;
 
+	d->place = d->remote[0] != '\0' ? DELIVERY_RELAYED : DELIVERY_HERE;
+	dir = delivery_dir(d->place);
 	rc = state_mkdir(dir, err);
 	free(dir);
 	if (rc != 0)
@@ -93,7 +122,7 @@ delivery_begin(const char *session, struct delivery *d, int *lock_fd,
 	d->owner_pid = (long)getpid();
 	proc_start_id(d->owner_pid, d->owner_start, sizeof d->owner_start);
 	d->created_ms = d->updated_ms = session_now_ms();
-	if ((*lock_fd = lock_open(d->id, true)) < 0)
+	if ((*lock_fd = lock_open(d, true)) < 0)
 		return error_set(err, "cannot lock delivery %s: %s", d->id,
 		    strerror(errno));
 	if (delivery_write(d, err) != 0) {
@@ -133,7 +162,7 @@ delivery_json(const struct delivery *d)
 int
 delivery_write(const struct delivery *d, struct aiterm_error *err)
 {
-	char *path = delivery_path(d->id, "json");
+	char *path = delivery_path(d, "json");
 	int rc = state_json_write(path, delivery_json(d), err);
 
 	free(path);
@@ -151,16 +180,20 @@ int
 delivery_read(const char *id, struct delivery *d, struct aiterm_error *err)
 {
 	char *path;
-	json_t *j, *o;
+	json_t *j = NULL, *o;
 	json_error_t je;
-	int state;
+	int state, place;
 
 	memset(d, 0, sizeof *d);
 	if (!delivery_id_valid(id))
 		return error_set(err, "'%s' is not a delivery id", id);
-	path = delivery_path(id, "json");
-	j = json_load_file(path, 0, &je);
-	free(path);
+	/* Ids are random: a record is in one folder or the other. */
+	for (place = 0; j == NULL && place < DELIVERY_PLACE_COUNT; place++) {
+		path = path_in((enum delivery_place)place, id, "json");
+		j = json_load_file(path, 0, &je);
+		free(path);
+		d->place = (enum delivery_place)place;
+	}
 	if (j == NULL)
 		return error_set(err, "no delivery %s", id);
 	if (state_format_check(j, id, err) != 0) {
@@ -206,7 +239,7 @@ delivery_abandon(const struct delivery *d, int lock_fd)
 	size_t i;
 
 	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-		path = delivery_path(d->id, ext[i]);
+		path = delivery_path(d, ext[i]);
 		unlink(path);
 		free(path);
 	}
@@ -219,7 +252,7 @@ delivery_store(struct delivery *d, enum delivery_state state,
     const char *outcome, const char *body, size_t len,
     struct aiterm_error *err)
 {
-	char *path = delivery_path(d->id, "body");
+	char *path = delivery_path(d, "body");
 	int rc = atomic_write(path, body, len, err);
 
 	free(path);
@@ -232,10 +265,11 @@ delivery_store(struct delivery *d, enum delivery_state state,
 }
 
 int
-delivery_claim_create(const char *id, const char *line,
+delivery_claim_create(const struct delivery *d, const char *line,
     struct aiterm_error *err)
 {
-	char *path = delivery_path(id, "claim");
+	const char *id = d->id;
+	char *path = delivery_path(d, "claim");
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	int rc = 0;
 
@@ -251,15 +285,16 @@ delivery_claim_create(const char *id, const char *line,
 }
 
 int
-delivery_take(const char *id)
+delivery_take(const struct delivery *d)
 {
-	return lock_open(id, false);
+	return lock_open(d, false);
 }
 
-size_t
-delivery_each(void (*fn)(const char *id, void *arg), void *arg)
+static size_t
+each_in(enum delivery_place place, void (*fn)(const char *id, void *arg),
+    void *arg)
 {
-	char *dir = delivery_dir(), id[DELIVERY_ID_MAX + 1];
+	char *dir = delivery_dir(place), id[DELIVERY_ID_MAX + 1];
 	DIR *dp = opendir(dir);
 	struct dirent *e;
 	size_t n = 0;
@@ -280,6 +315,13 @@ delivery_each(void (*fn)(const char *id, void *arg), void *arg)
 	if (dp != NULL)
 		closedir(dp);
 	return n;
+}
+
+size_t
+delivery_each(void (*fn)(const char *id, void *arg), void *arg)
+{
+	return each_in(DELIVERY_HERE, fn, arg) + each_in(DELIVERY_RELAYED, fn,
+	    arg);
 }
 
 static const char *const state_names[DELIVERY_STATE_COUNT] = {
@@ -306,18 +348,6 @@ delivery_state_of(const char *name)
 			return i;
 	}
 	return -1;
-}
-
-enum delivery_state
-delivery_state(const struct delivery *d)
-{
-	struct stat st;
-	char *path = delivery_path(d->id, "claim");
-	bool claimed = stat(path, &st) == 0;
-
-	free(path);
-	return claimed && d->state == DELIVERY_READY ? DELIVERY_SUBMITTED :
-	    d->state;
 }
 
 void

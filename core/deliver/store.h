@@ -1,7 +1,9 @@
 /*
  * Parent delivery records (DLV-CORE, ADR 0014): what a child agent's
- * answer is owed to, kept under <state root>/parent-deliveries/ and
- * independent of the PTY and harness state.
+ * answer is owed to, kept under <state root>/parent-deliveries/ (a
+ * dispatch relayed to another host: remote-parent-deliveries/, a folder
+ * older readers never open, ADR 0032) and independent of the PTY and
+ * harness state.
  *
  *   <id>.json   the record: session, turn boundary, state, owner
  *   <id>.body   the answer as the parent will read it (ready)
@@ -9,10 +11,11 @@
  *   <id>.claim  created exclusively by whoever hands the body over
  *
  * States: waiting (the turn is out, its end not seen), ready (the body is
- * stored), submitted (a receiver claimed it: aiterm-wait printed it),
- * unknown (the send to the child may or may not have happened), failed
- * (also a ready body nobody claimed within DELIVERY_TTL_S: its claim is
- * "expired <pid>" and the body stays).
+ * stored), submitted (its claimer handed it over: the hook wrote it,
+ * aiterm-wait printed it), unknown (the send to the child, or the hand-
+ * over, may or may not have happened: never resent), failed (also a ready
+ * body nobody claimed within DELIVERY_TTL_S: its claim is "expired <pid>"
+ * and the body stays).
  */
 #ifndef AITERM_DELIVER_STORE_H
 #define AITERM_DELIVER_STORE_H
@@ -51,8 +54,21 @@ const char	*delivery_state_name(enum delivery_state s);
 /* The state of a name, or -1 for a name outside the table. */
 int		 delivery_state_of(const char *name);
 
+/*
+ * The folder a record's files are in: parent-deliveries/, or for a
+ * dispatch relayed to another host remote-parent-deliveries/ (a reader
+ * that does not know "remote" never opens it).  A relayed record an
+ * earlier version left in parent-deliveries/ is read and kept there.
+ */
+enum delivery_place {
+	DELIVERY_HERE,
+	DELIVERY_RELAYED,
+	DELIVERY_PLACE_COUNT
+};
+
 struct delivery {
 	char		 id[DELIVERY_ID_MAX + 1];
+	enum delivery_place place;
 	char		 session[SESSION_ID_MAX + 1];
 	enum delivery_state state;
 	char		 parent[32];	/* the receiver kind: "wait", "claude" */
@@ -71,13 +87,22 @@ struct delivery {
 };
 
 bool	 delivery_id_valid(const char *id);
-/* The folder (allocated). */
-char	*delivery_dir(void);
-/* One of a record's files, "<id>.<ext>" (allocated). */
-char	*delivery_path(const char *id, const char *ext);
+/* A folder (allocated). */
+char	*delivery_dir(enum delivery_place place);
+/* One of d's files, "<id>.<ext>" in its folder (allocated). */
+char	*delivery_path(const struct delivery *d, const char *ext);
+/*
+ * What a child is known by for its claims (deliver/child.h): its session,
+ * or for one on another host the first 16 hex of sha256(host), '-' and
+ * its session, so that a session here and one there of the same name are
+ * two children.
+ */
+void	 delivery_child_key(const char *host, const char *session, char *key,
+	    size_t size);
 /*
  * A new record, waiting, owned by this process; *lock_fd holds it.  d's
- * parent, ref and conversation are the caller's (set before).
+ * parent, ref, conversation and remote are the caller's (set before);
+ * remote decides its folder.
  */
 int	 delivery_begin(const char *session, struct delivery *d, int *lock_fd,
 	    struct aiterm_error *err);
@@ -94,14 +119,12 @@ int	 delivery_store(struct delivery *d, enum delivery_state state,
  * Create <id>.claim exclusively, holding line: 0, 1 when it exists (the
  * record is someone else's), -1 with err.
  */
-int	 delivery_claim_create(const char *id, const char *line,
+int	 delivery_claim_create(const struct delivery *d, const char *line,
 	    struct aiterm_error *err);
 /* Take over a record whose owner is gone: its lock, or -1. */
-int	 delivery_take(const char *id);
-/* fn(id, arg) for every record in the folder; how many. */
+int	 delivery_take(const struct delivery *d);
+/* fn(id, arg) for every record of both folders; how many. */
 size_t	 delivery_each(void (*fn)(const char *id, void *arg), void *arg);
-/* The state a reader sees: submitted once claimed. */
-enum delivery_state delivery_state(const struct delivery *d);
 json_t	*delivery_json(const struct delivery *d);
 /* What the receiver knows of the parent, into and out of the record. */
 void	 delivery_set_parent(struct delivery *d, const struct aiterm_parent *p);

@@ -9,6 +9,7 @@
 #include <sys/inotify.h>
 #endif
 
+#include "deliver/claim.h"
 #include "deliver/waiter.h"
 #include "state/atomic.h"
 #include "state/stateroot.h"
@@ -16,11 +17,12 @@
 
 #define REREAD_MS	1000	/* without inotify, or as a backstop */
 
+/* A watch on the folder of d's record. */
 static int
-watch_open(void)
+watch_open(const struct delivery *d)
 {
 #ifdef __linux__
-	char *dir = delivery_dir();
+	char *dir = delivery_dir(d->place);
 	int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 
 	if (fd >= 0 && inotify_add_watch(fd, dir, IN_CLOSE_WRITE |
@@ -31,6 +33,7 @@ watch_open(void)
 	free(dir);
 	return fd;
 #else
+	(void)d;
 	return -1;
 #endif
 }
@@ -54,7 +57,7 @@ enum waited
 delivery_wait(const char *id, long long deadline_ms, bool (*stop)(void *),
     void *arg, struct delivery *d, struct aiterm_error *err)
 {
-	int fd = watch_open(), left;
+	int fd = -1, left;
 	enum waited w;
 
 	for (;;) {
@@ -62,7 +65,12 @@ delivery_wait(const char *id, long long deadline_ms, bool (*stop)(void *),
 			w = WAITED_GONE;
 			break;
 		}
-		if (d->state == DELIVERY_READY) {
+		if (fd < 0)
+			fd = watch_open(d);
+		/* As a reader sees it: handed over, or a hand-over cut. */
+		delivery_seen(d);
+		if (d->state == DELIVERY_READY ||
+		    d->state == DELIVERY_SUBMITTED) {
 			w = WAITED_READY;
 			break;
 		}
@@ -86,26 +94,4 @@ delivery_wait(const char *id, long long deadline_ms, bool (*stop)(void *),
 	if (fd >= 0)
 		close(fd);
 	return w;
-}
-
-int
-delivery_claim(const struct delivery *d, char **body, size_t *len,
-    struct aiterm_error *err)
-{
-	char *path = delivery_path(d->id, "body");
-	char pid[32];
-	int rc;
-
-	rc = file_read(path, body, len, err);
-	free(path);
-	if (rc != 0) {
-		*body = NULL;
-		return -1;
-	}
-	snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-	if ((rc = delivery_claim_create(d->id, pid, err)) != 0) {
-		free(*body);
-		*body = NULL;
-	}
-	return rc;
 }

@@ -1,6 +1,8 @@
 /* A relayed dispatch's answer taken over for this parent: handover.h. */
 #include <string.h>
+#include <unistd.h>
 
+#include "deliver/child.h"
 #include "deliver/observe.h"
 #include "deliver/parent.h"
 #include "plugin/host.h"
@@ -71,6 +73,7 @@ remote_handover(const struct call_origin *origin, const char *host,
 	struct aiterm_buf line = BUF_INIT;
 	struct parent_delivery p;
 	bool taken = false;
+	int child_fd, rc;
 
 	if (json_is_true(json_object_get(result, "isError")) ||
 	    far_id == NULL || !delivery_id_valid(far_id) || session == NULL ||
@@ -81,7 +84,19 @@ remote_handover(const struct call_origin *origin, const char *host,
 		goto out;
 	snprintf(p.d.remote, sizeof p.d.remote, "%s", host);
 	snprintf(p.d.remote_id, sizeof p.d.remote_id, "%s", far_id);
-	if (delivery_begin(session, &p.d, &p.lock_fd, &err) != 0)
+	/*
+	 * Written under the child's claim, keyed by the host (deliver/
+	 * child.h).  The send is done: a claim taken meanwhile by another
+	 * parent is said, and this parent's answer is still kept.
+	 */
+	if ((child_fd = child_claim(host, session, &p.d, &err)) == -2)
+		host_get()->log(AITERM_LOG_ERROR, "remote", "%s: %s", host,
+		    error_msg(&err));
+	error_clear(&err);
+	rc = delivery_begin(session, &p.d, &p.lock_fd, &err);
+	if (child_fd >= 0)
+		close(child_fd);
+	if (rc != 0)
 		goto out;
 	if (parent_delivery_confirm(&p, (unsigned)turn, cursor != NULL ?
 	    cursor : "", &line, sc, &err) != 0) {

@@ -8,6 +8,7 @@
 #include <uv.h>
 
 #include "agent/harness.h"
+#include "deliver/parent.h"
 #include "remote/askpass.h"
 #include "remote/family.h"
 #include "remote/farcmd.h"
@@ -889,6 +890,30 @@ remote_relay_cancel(struct remote_call *c)
 	}
 }
 
+/*
+ * A child there answers one parent at a time, as one here does (deliver/
+ * child.h): a relayed pty_send to a session there whose answer is owed
+ * to another of this server's parents goes nowhere (true, err says so).
+ * Known by the host's hash and its name: a session here of the same name
+ * is another child.
+ */
+static bool
+dispatch_claimed(const char *tool, const char *host, json_t *args,
+    const struct call_origin *origin, struct aiterm_error *err)
+{
+	const char *session = json_string_value(json_object_get(args,
+	    "session_id"));
+	struct aiterm_error why = ERROR_INIT;
+
+	if (strcmp(tool, "pty_send") != 0 || origin == NULL ||
+	    session == NULL || parent_child_free(origin, host, session,
+	    &why) == 0)
+		return false;
+	error_set(err, "%s (remote %s): %s", tool, host, error_msg(&why));
+	error_clear(&why);
+	return true;
+}
+
 struct remote_call *
 remote_relay(const char *tool, const char *host, const char *secret,
     json_t *args, const struct call_origin *origin,
@@ -905,6 +930,8 @@ remote_relay(const char *tool, const char *host, const char *secret,
 		    "(user@host, an alias, host:port)", tool, host);
 		goto fail;
 	}
+	if (dispatch_claimed(tool, host, args, origin, &err))
+		goto fail;
 	info = hinfo_get(host);
 	if (secret != NULL && *secret != '\0' && (info->secret == NULL ||
 	    strcmp(info->secret, secret) != 0)) {

@@ -1,12 +1,14 @@
 /*
  * parent_deliveries (DLV-CORE): the delivery records under the state
- * root, newest first, with the state a reader sees (a claimed ready one
- * is submitted; one nobody claimed within 24 hours turns failed here,
+ * root, newest first, with the state a reader sees (a ready one handed
+ * over is submitted, one whose hand-over was cut unknown, deliver/
+ * claim.h; one nobody claimed within 24 hours turns failed here,
  * deliver/expire.h) and the command that prints a waiting or ready answer.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "deliver/claim.h"
 #include "deliver/expire.h"
 #include "remote/records.h"
 #include "state/stateroot.h"
@@ -45,6 +47,7 @@ collect(const char *id, void *arg)
 	if (m->session != NULL && strcmp(m->session, d.session) != 0)
 		return;
 	delivery_expire(&d);
+	delivery_seen(&d);
 	m->v = xrealloc(m->v, (m->n + 1) * sizeof *m->v);
 	m->v[m->n++] = d;
 }
@@ -82,12 +85,10 @@ parent_deliveries_call(struct tool_call *call)
 	v = load_all(session, &n);
 	for (i = 0; i < n && i < LIST_MAX; i++) {
 		buf_printf(&t, "%s\t%s\t%s turn %u%s%s%s%s\n", v[i].id,
-		    delivery_state_name(delivery_state(&v[i])), v[i].session, v[i].turn,
+		    delivery_state_name(v[i].state), v[i].session, v[i].turn,
 		    v[i].remote[0] != '\0' ? " on " : "", v[i].remote,
 		    v[i].outcome[0] != '\0' ? "\t" : "", v[i].outcome);
 		j = delivery_json(&v[i]);
-		json_object_set_new(j, "state",
-		    json_string(delivery_state_name(delivery_state(&v[i]))));
 		json_array_append_new(list, j);
 	}
 	if (n > LIST_MAX)

@@ -122,7 +122,7 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 		/* The answer comes back by itself unless it is awaited here. */
 		as->pd.lock_fd = -1;
 		origin = tool_call_origin(call);
-		if (w->wait ? parent_child_free(&origin, id, &err) != 0 :
+		if (w->wait ? parent_child_free(&origin, NULL, id, &err) != 0 :
 		    parent_delivery_begin(&as->pd, &origin, id) != 0) {
 			tool_call_fail(call, "pty_send: %s", error_msg(w->wait ?
 			    &err : &as->pd.err));

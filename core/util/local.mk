@@ -4,6 +4,7 @@ core_libaiterm_la_SOURCES += \
 	core/util/error.c core/util/error.h \
 	core/util/sha256.c core/util/sha256.h \
 	core/util/path.c core/util/path.h \
+	core/util/stdfd.c core/util/stdfd.h \
 	core/util/names.c core/util/names.h \
 	core/util/linerpc.c core/util/linerpc.h \
 	core/util/envnum.c core/util/envnum.h \

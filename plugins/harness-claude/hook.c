@@ -11,8 +11,9 @@
  * (session_id, agent_id) made the call (tool_use_id) for the server to
  * find; post waits for the delivery that call made, prints the answer on
  * stderr and exits 2, which wakes the parent with it (0 at once when the
- * call made none, or its conversation ended: /clear, exit); end marks the
- * conversation over.  A hook that cannot do its part says why on stderr
+ * call made none, or its conversation ended: /clear, exit), and the
+ * delivery is submitted only once that write is whole (unknown when it
+ * failed or was cut, ADR 0032); end marks the conversation over.  A hook that cannot do its part says why on stderr
  * and exits 1 (a non-blocking error for Claude Code).
  */
 #include "config.h"
@@ -136,6 +137,30 @@ forget(json_t *in)
 	free(path);
 }
 
+/*
+ * The claimed body to Claude Code (stderr, which it reads once the hook
+ * exits 2): submitted once written whole, unknown when the write failed
+ * or was cut (a closed pipe, stderr closed: the body is kept, never
+ * written again).  Until then the record reads ready; a hook ended in
+ * the middle (Claude Code's timeout, a kill) reads unknown.
+ */
+static int
+hand_over(struct delivery *d, int claim, const char *body, size_t len)
+{
+	struct aiterm_error err = ERROR_INIT;
+	bool ok;
+
+	ok = fprintf(stderr, "Aiterm: the answer of %s (turn %u, delivery "
+	    "%s):\n", d->session, d->turn, d->id) > 0 &&
+	    fwrite(body, 1, len, stderr) == len && fflush(stderr) == 0 &&
+	    !ferror(stderr);
+	if (delivery_handed(d, claim, ok ? DELIVERY_SUBMITTED :
+	    DELIVERY_UNKNOWN, ok ? NULL : HANDOVER_WRITE_FAILED, &err) != 0)
+		ok = false;
+	error_clear(&err);
+	return ok ? 2 : 1;	/* 2: Claude Code's signal to wake the parent */
+}
+
 static int
 post(json_t *in)
 {
@@ -143,7 +168,7 @@ post(json_t *in)
 	char id[DELIVERY_ID_MAX + 1], *body = NULL;
 	struct delivery d;
 	size_t len = 0;
-	int rc = 0;
+	int claim, rc = 0;
 
 	if (!delivery_of(in, id)) {
 		forget(in);
@@ -167,13 +192,11 @@ post(json_t *in)
 	}
 	switch (delivery_wait(id, -1, ended, &d, &d, &err)) {
 	case WAITED_READY:
-		rc = delivery_claim(&d, &body, &len, &err);
-		if (rc == 0) {
-			fprintf(stderr, "Aiterm: the answer of %s (turn %u, "
-			    "delivery %s):\n", d.session, d.turn, d.id);
-			fwrite(body, 1, len, stderr);
-			rc = 2;	/* Claude Code's signal to wake the parent */
-		} else
+		rc = delivery_claim(&d, "claude-post", &body, &len, &claim,
+		    &err);
+		if (rc == 0)
+			rc = hand_over(&d, claim, body, len);
+		else
 			rc = rc == 1 ? 0 : 1;
 		break;
 	case WAITED_FAILED:

@@ -33,16 +33,17 @@ rpc_error(json_t *res)
 	return m != NULL ? m : "";
 }
 
+/* The claim this program holds on the delivery it hands over. */
+static int claim = -1;
+
 static void
 finish(struct delivery *d, enum delivery_state state, const char *why)
 {
 	struct aiterm_error err = ERROR_INIT;
 
-	d->state = state;
-	if (why != NULL)
-		snprintf(d->outcome, sizeof d->outcome, "%.31s", why);
-	if (delivery_write(d, &err) != 0)
+	if (delivery_handed(d, claim, state, why, &err) != 0)
 		fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
+	claim = -1;
 	error_clear(&err);
 	if (why != NULL && state != DELIVERY_SUBMITTED)
 		fprintf(stderr, "aiterm-hook: delivery %s %s: %s\n", d->id,
@@ -157,7 +158,8 @@ queue(const char *id)
 		error_clear(&err);
 		return 1;
 	}
-	if ((rc = delivery_claim(&d, &body, &len, &err)) != 0) {
+	if ((rc = delivery_claim(&d, "codex-queue", &body, &len, &claim,
+	    &err)) != 0) {
 		if (rc < 0)
 			fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
 		error_clear(&err);

@@ -91,15 +91,40 @@ after(json_t *in)
 	return rc;
 }
 
-/* One pending delivery into ctx; true when it is settled (forget it). */
+/* The deliveries this run claimed, handed over once the output is out. */
+struct claimed {
+	struct delivery	*d;
+	int		*claim;
+	size_t		 n;
+};
+
+/* Each claimed delivery submitted when ok (its text written whole). */
+static void
+handed_all(struct claimed *c, bool ok)
+{
+	struct aiterm_error err = ERROR_INIT;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		if (delivery_handed(&c->d[i], c->claim[i], ok ?
+		    DELIVERY_SUBMITTED : DELIVERY_UNKNOWN, ok ? NULL :
+		    HANDOVER_WRITE_FAILED, &err) != 0)
+			fprintf(stderr, "aiterm-hook: %s\n", error_msg(&err));
+		error_clear(&err);
+	}
+	free(c->d);
+	free(c->claim);
+}
+
+/* One pending delivery into ctx (and c); true when it is settled. */
 static bool
-take(const char *id, struct aiterm_buf *ctx)
+take(const char *id, struct aiterm_buf *ctx, struct claimed *c)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct delivery d;
 	char *body = NULL;
 	size_t len;
-	int rc;
+	int claim, rc;
 
 	if (delivery_read(id, &d, &err) != 0) {
 		error_clear(&err);
@@ -116,11 +141,16 @@ take(const char *id, struct aiterm_buf *ctx)
 	}
 	if (d.state != DELIVERY_READY)
 		return false;	/* still waiting */
-	rc = delivery_claim(&d, &body, &len, &err);
-	if (rc == 0)
+	rc = delivery_claim(&d, "cursor-post", &body, &len, &claim, &err);
+	if (rc == 0) {
 		buf_printf(ctx, "Aiterm: the answer of %s (turn %u, delivery "
 		    "%s):\n%.*s%s", d.session, d.turn, d.id, (int)len, body,
 		    len > 0 && body[len - 1] == '\n' ? "" : "\n");
+		c->d = xrealloc(c->d, (c->n + 1) * sizeof *c->d);
+		c->claim = xrealloc(c->claim, (c->n + 1) * sizeof *c->claim);
+		c->d[c->n] = d;
+		c->claim[c->n++] = claim;
+	}
 	error_clear(&err);
 	free(body);
 	return true;
@@ -131,7 +161,9 @@ post(json_t *in)
 {
 	const char *conv = conversation(in);
 	struct aiterm_buf ctx = BUF_INIT;
+	struct claimed c = { NULL, NULL, 0 };
 	struct dirent *e;
+	bool ok;
 	char *dir, *path;
 	json_t *out;
 	DIR *dp;
@@ -144,7 +176,7 @@ post(json_t *in)
 	if ((dp = opendir(dir)) != NULL) {
 		while ((e = readdir(dp)) != NULL) {
 			if (!delivery_id_valid(e->d_name) ||
-			    !take(e->d_name, &ctx))
+			    !take(e->d_name, &ctx, &c))
 				continue;
 			path = state_path(CURSOR_HOOKS_DIR "/%s/%s", conv,
 			    e->d_name);
@@ -159,11 +191,12 @@ post(json_t *in)
 		return 0;
 	}
 	out = json_pack("{s:s}", "additional_context", buf_str(&ctx));
-	json_dumpf(out, stdout, JSON_COMPACT);
-	putchar('\n');
+	ok = json_dumpf(out, stdout, JSON_COMPACT) == 0 && putchar('\n') !=
+	    EOF && fflush(stdout) == 0;
 	json_decref(out);
 	buf_free(&ctx);
-	return 0;
+	handed_all(&c, ok);
+	return ok ? 0 : 1;
 }
 
 static const struct hook_verb verbs[] = {

@@ -95,11 +95,11 @@ test('DLV-WAIT: the launch receipt names the waiter; it prints the turn\'s answe
 	const w2 = await waiter(d2.argv, rig.env);
 	assert.equal(w2.code, 0, w2.stderr);
 	assert.match(w2.stdout, /^Delivered answer two\.\n\[turn 2 done/, w2.stdout);
-	/* The record says who got it. */
+	/* The record says it was handed over, once printed whole (ADR 0032), and who got it. */
 	const rec = JSON.parse(fs.readFileSync(path.join(rig.dirs.state, 'parent-deliveries', `${d2.id}.json`), 'utf8'));
-	assert.equal(rec.state, 'ready');
+	assert.equal(rec.state, 'submitted');
 	assert.equal(rec.turn, 2);
-	assert.ok(fs.existsSync(path.join(rig.dirs.state, 'parent-deliveries', `${d2.id}.claim`)));
+	assert.match(fs.readFileSync(path.join(rig.dirs.state, 'parent-deliveries', `${d2.id}.claim`), 'utf8'), /^aiterm-wait \d+\n$/);
 	/* parent_deliveries: newest first, a claimed ready one is submitted. */
 	const list = await rig.call('parent_deliveries', { session_id: sid(l.text) });
 	assert.equal(list.isError, false, list.text);

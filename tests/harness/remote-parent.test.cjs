@@ -98,7 +98,8 @@ async function parentWithFarChild(t, holdMs) {
 		.catch((e) => { throw new Error(`${e.message}; the parent's last input: ${JSON.stringify(((parentMock.requests.at(-1) || {}).body || {}).input?.slice(-3))}`); });
 	const rt = bodyText(receipt);
 	const localId = rt.match(/delivery: (d[0-9a-f]{16}) waiting; the answer comes back by itself/)[1];
-	const recPath = path.join(d.state, 'parent-deliveries', `${localId}.json`);
+	/* A relayed dispatch's record: in a folder of its own, which older readers never open (ADR 0032). */
+	const recPath = path.join(d.state, 'remote-parent-deliveries', `${localId}.json`);
 	/* The answer in the parent's next request; on a timeout, what the record and the server said. */
 	const answered = () => until('the parent\'s turn with the answer', () => parentMock.requests.find((r) => bodyText(r).includes('The far child says 42.')), 150000)
 		.catch((e) => {
@@ -117,7 +118,8 @@ test('REM-RELAY DLV-CODEX: a relayed child\'s answer reaches the Codex parent by
 	assert.ok(!/its answer is printed by: ssh/.test(rt), 'no far waiter for a parent with a receiver');
 	assert.match(rt, /answer: pty_read remote=far session_id=agent-/);
 	/* The local record names the host and the far record; nothing is owed there any more. */
-	const rec = JSON.parse(fs.readFileSync(path.join(d.state, 'parent-deliveries', `${localId}.json`), 'utf8'));
+	const rec = JSON.parse(fs.readFileSync(path.join(d.state, 'remote-parent-deliveries', `${localId}.json`), 'utf8'));
+	assert.ok(!fs.existsSync(path.join(d.state, 'parent-deliveries', `${localId}.json`)), 'not beside the local ones');
 	assert.equal(rec.parent, 'codex');
 	assert.equal(rec.remote.host, 'far');
 	assert.match(rec.remote.delivery_id, /^d[0-9a-f]{16}$/);

@@ -189,8 +189,8 @@ test('DLV-CORE expiry: parent_deliveries fails an old answer written while the s
 		if (w.code === 0) {
 			printed++;
 			assert.equal(w.stdout, `Race ${i}.\n`);
-			assert.equal(rec.state, 'ready', `printed, so not expired: ${JSON.stringify(rec)}`);
-			assert.match(claim, /^\d+\n$/, 'the waiter holds the claim');
+			assert.equal(rec.state, 'submitted', `printed, so not expired: ${JSON.stringify(rec)}`);
+			assert.match(claim, /^aiterm-wait \d+\n$/, 'the waiter holds the claim');
 		} else {
 			expired++;
 			assert.ok(w.code === 1 || w.code === 3, `${w.code}: ${w.stderr}`);
