@@ -185,19 +185,29 @@ look(struct agent_answer *out, const struct harness *h, const char *session,
 		say_fail(out, error_msg(&err));
 		goto out;
 	}
-	located = transcript_locate(h, &rec, &err);
+	located = transcript_locate(h, session, &rec, &err);
 	if (located < 0) {
 		say_fail(out, error_msg(&err));
 		goto out_rec;
 	}
-	if (located == 0 && rec.transcript[0] != '\0')
-		agent_record_write(session, &rec, &err);
-	if (located == 0 && transcript_turn(h, rec.transcript, rec.index,
-	    &t, &answer, &err) != 0) {
+	/*
+	 * More than one file has this launch's evidence (AGT-JOB): none is
+	 * read, nothing is sent again, and waiting will not settle it.
+	 */
+	if (located == TRANSCRIPT_AMBIGUOUS) {
+		say(out, xasprintf("[turn %u: ambiguous: %s; no file is taken "
+		    "for this launch's transcript, so no answer is read (nothing "
+		    "was sent again)]", rec.turn, error_msg(&err)),
+		    turn_json(session, rec.turn, "ambiguous",
+		    "transcript_ambiguous", ""));
+		goto out_rec;
+	}
+	if (located == TRANSCRIPT_BOUND && transcript_turn(h, rec.transcript,
+	    rec.index, &t, &answer, &err) != 0) {
 		say_fail(out, error_msg(&err));
 		goto out_rec;
 	}
-	if (located == 0 && (t.state == AITERM_TURN_DONE ||
+	if (located == TRANSCRIPT_BOUND && (t.state == AITERM_TURN_DONE ||
 	    t.state == AITERM_TURN_ERROR)) {
 		/* This turn's error and a usage-limit card now: rate_limited. */
 		if (t.state == AITERM_TURN_ERROR && agent_screen_read(h,

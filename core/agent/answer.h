@@ -16,8 +16,8 @@
 /*
  * What a read found: status 0 with the text the model reads and its
  * fields ({session_id, turn, state, reason, transcript}; state is done,
- * error, exited, approval, no_transcript, not_started, running or
- * saved), or status -1 and err.  The callback may take text and fields
+ * error, exited, approval, no_transcript, ambiguous, not_started,
+ * running or saved), or status -1 and err.  The callback may take text and fields
  * (setting them NULL); what it leaves is freed after it returns.
  */
 struct agent_answer {

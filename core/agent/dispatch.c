@@ -73,7 +73,8 @@ agent_event_cursor(unsigned turn, unsigned index, char *out, size_t size)
 }
 
 bool
-agent_turn_running(const struct harness *h, struct agent_record *r)
+agent_turn_running(const struct harness *h, const char *session,
+    struct agent_record *r)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf answer = BUF_INIT;
@@ -82,7 +83,7 @@ agent_turn_running(const struct harness *h, struct agent_record *r)
 
 	if (!r->running_mark)
 		return false;
-	if (transcript_locate(h, r, &err) != 0) {
+	if (transcript_locate(h, session, r, &err) != TRANSCRIPT_BOUND) {
 		error_clear(&err);
 		return true;	/* no transcript yet: the mark decides */
 	}
@@ -191,7 +192,8 @@ look_work(void *arg)
 		agent_screen_free(&scr);
 	}
 	if (d->by == NULL && agent_record_read(d->session, &rec, &err) == 0) {
-		if (transcript_locate(d->h, &rec, &err) == 0 &&
+		if (transcript_locate(d->h, d->session, &rec, &err) ==
+		    TRANSCRIPT_BOUND &&
 		    transcript_turn(d->h, rec.transcript, rec.index, &t,
 		    &answer, &err) == 0 && t.state != AITERM_TURN_NONE)
 			d->by = t.state == AITERM_TURN_STARTED ?
@@ -396,9 +398,28 @@ new_turn(struct dispatch *d, struct agent_record *rec,
 {
 	struct aiterm_buf answer = BUF_INIT;
 	struct aiterm_turn t;
+	char code[32], why[256];
+	int located;
 
-	if (transcript_locate(d->h, rec, err) < 0)
+	if ((located = transcript_locate(d->h, d->session, rec, err)) < 0)
 		return -1;
+	/*
+	 * The next turn's index is counted in this launch's own transcript:
+	 * without one bound (AGT-JOB) it would be counted wrong.
+	 */
+	if (rec->turn > 0 && located != TRANSCRIPT_BOUND) {
+		harness_code_prefix(d->h, code, sizeof code);
+		snprintf(why, sizeof why, "%s", error_msg(err));
+		if (located == TRANSCRIPT_AMBIGUOUS)
+			return error_set(err, "%s_TRANSCRIPT_AMBIGUOUS: which "
+			    "transcript is this launch's is ambiguous (%s); "
+			    "nothing was sent", code, why);
+		return error_set(err, "%s_TRANSCRIPT_NOT_FOUND: no transcript "
+		    "is bound to this launch yet (turn %u's prompt is in no "
+		    "file its own process writes), so the next turn could "
+		    "not be counted; nothing was sent", code, rec->turn);
+	}
+	error_clear(err);
 	if (rec->turn > 0 && rec->transcript[0] != '\0' &&
 	    transcript_turn(d->h, rec->transcript, rec->index, &t, &answer,
 	    err) == 0 && (t.state == AITERM_TURN_DONE ||
@@ -432,14 +453,16 @@ new_turn(struct dispatch *d, struct agent_record *rec,
  * one added to an ended turn.
  */
 static bool
-last_frame(const struct harness *h, struct agent_record *r)
+last_frame(const struct harness *h, const char *session,
+    struct agent_record *r)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf answer = BUF_INIT;
 	struct aiterm_turn t;
 	bool ended;
 
-	if (r->turn == 0 || transcript_locate(h, r, &err) != 0) {
+	if (r->turn == 0 || transcript_locate(h, session, r, &err) !=
+	    TRANSCRIPT_BOUND) {
 		error_clear(&err);
 		return false;
 	}
@@ -454,14 +477,16 @@ last_frame(const struct harness *h, struct agent_record *r)
 
 /* Whether the record's last turn ended with an error in the transcript. */
 static bool
-ended_in_error(const struct harness *h, struct agent_record *r)
+ended_in_error(const struct harness *h, const char *session,
+    struct agent_record *r)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf answer = BUF_INIT;
 	struct aiterm_turn t;
 	bool yes;
 
-	yes = r->turn > 0 && transcript_locate(h, r, &err) == 0 &&
+	yes = r->turn > 0 && transcript_locate(h, session, r, &err) ==
+	    TRANSCRIPT_BOUND &&
 	    transcript_turn(h, r->transcript, r->index, &t, &answer,
 	    &err) == 0 && t.state == AITERM_TURN_ERROR;
 	error_clear(&err);
@@ -494,7 +519,7 @@ card(struct dispatch *d, struct agent_record *rec,
 		why = "the agent's pane has exited";
 	else if (running)
 		why = "a turn is still running";
-	else if (!ended_in_error(d->h, rec))
+	else if (!ended_in_error(d->h, d->session, rec))
 		why = "the last turn did not end with an error";
 	if (why != NULL)
 		return error_set(err, "%s_RATE_LIMIT_RECOVERY_BLOCKED: the agent "
@@ -519,9 +544,9 @@ route(struct dispatch *d, struct agent_record *rec,
 
 	if (agent_screen_read(d->h, d->session, &scr, err) != 0)
 		return -1;
-	running = agent_turn_running(d->h, rec);
+	running = agent_turn_running(d->h, d->session, rec);
 	if (!running && scr.verdict.state == AITERM_SCREEN_RUNNING &&
-	    last_frame(d->h, rec))
+	    last_frame(d->h, d->session, rec))
 		scr.verdict.state = AITERM_SCREEN_INPUT_READY;
 	running = running || scr.verdict.state == AITERM_SCREEN_RUNNING;
 	/*

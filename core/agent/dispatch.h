@@ -65,6 +65,7 @@ void	agent_event_cursor(unsigned turn, unsigned index, char *out,
  * Whether the record's turn is still running by its transcript: the mark
  * is set and the turn has not ended there.  Reads the transcript.
  */
-bool	agent_turn_running(const struct harness *h, struct agent_record *r);
+bool	agent_turn_running(const struct harness *h, const char *session,
+	    struct agent_record *r);
 
 #endif

@@ -45,13 +45,14 @@ agent_record_write(const char *session, const struct agent_record *r,
 	for (i = 0; r->env[i] != NULL; i++)
 		json_array_append_new(env, json_string(r->env[i]));
 	o = json_pack(
-	    "{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:s, s:i,"
-	    " s:I, s:s, s:s, s:I, s:b}",
+	    "{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:s, s:s,"
+	    " s:i, s:I, s:s, s:s, s:I, s:b}",
 	    "format", 1, "harness", r->harness, "launch_id", r->launch_id,
 	    "binary", r->binary, "version", r->version, "model", r->model,
 	    "cwd", r->cwd, "home", r->home,
 	    "started_ms", (json_int_t)r->started_ms, "env", env,
-	    "transcript", r->transcript, "turn", (int)r->turn,
+	    "transcript", r->transcript, "bound_by", r->bound_by,
+	    "turn", (int)r->turn,
 	    "index", (json_int_t)r->index,
 	    "dispatch", agent_dispatch_name(r->dispatch),
 	    "confirmed_by", r->confirmed_by,
@@ -89,6 +90,7 @@ agent_record_read(const char *session, struct agent_record *r,
 	copy(r->cwd, sizeof r->cwd, o, "cwd");
 	copy(r->home, sizeof r->home, o, "home");
 	copy(r->transcript, sizeof r->transcript, o, "transcript");
+	copy(r->bound_by, sizeof r->bound_by, o, "bound_by");
 	copy(r->confirmed_by, sizeof r->confirmed_by, o, "confirmed_by");
 	r->started_ms = json_integer_value(json_object_get(o, "started_ms"));
 	r->turn = (unsigned)json_integer_value(json_object_get(o, "turn"));

@@ -36,7 +36,9 @@ struct agent_record {
 	long long	 started_ms;
 	/* The plan's pane variables (KEY=VALUE), for the transcript query. */
 	char		*env[AGENT_ENV_MAX + 1];
-	char		 transcript[PATH_MAX];	/* "" until claimed */
+	char		 transcript[PATH_MAX];	/* "" until bound; never rebound */
+	/* The evidence it was bound on (AGT-JOB), e.g. "session_id". */
+	char		 bound_by[128];
 	/* The current turn; 0 before the first. */
 	unsigned	 turn;
 	/* Its index among the transcript's turns, counted at dispatch. */

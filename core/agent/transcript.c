@@ -9,6 +9,8 @@
 
 #include "agent/transcript.h"
 #include "plugin/host.h"
+#include "proc/proc.h"
+#include "pty/session.h"
 #include "util/xmalloc.h"
 
 extern char **environ;
@@ -80,12 +82,20 @@ struct candidate {
 	char		*path;
 	const char	*name;
 	long long	 mtime_ms;
+	unsigned long long dev, ino;
+	int		 claim;		/* AITERM_CLAIM_* */
+	long		 holder;	/* the launch's process holding it, or 0 */
+};
+
+struct candidates {
+	struct candidate *c;
+	size_t		 n, cap;
 };
 
 static void
-collect(const char *dir, int depth, long long since,
-    struct candidate **c, size_t *n, size_t *cap)
+collect(const char *dir, int depth, long long since, struct candidates *cs)
 {
+	struct candidate *c;
 	struct dirent *d;
 	struct stat st;
 	DIR *dp;
@@ -102,7 +112,7 @@ collect(const char *dir, int depth, long long since,
 			continue;
 		}
 		if (S_ISDIR(st.st_mode) && depth > 0) {
-			collect(p, depth - 1, since, c, n, cap);
+			collect(p, depth - 1, since, cs);
 			free(p);
 			continue;
 		}
@@ -111,26 +121,27 @@ collect(const char *dir, int depth, long long since,
 			free(p);
 			continue;
 		}
-		if (*n == *cap) {
-			*cap = *cap == 0 ? 16 : *cap * 2;
-			*c = xrealloc(*c, *cap * sizeof **c);
+		if (cs->n == cs->cap) {
+			cs->cap = cs->cap == 0 ? 16 : cs->cap * 2;
+			cs->c = xrealloc(cs->c, cs->cap * sizeof *cs->c);
 		}
-		(*c)[*n].path = p;
-		(*c)[*n].name = strrchr(p, '/') + 1;
-		(*c)[*n].mtime_ms = (long long)st.st_mtim.tv_sec * 1000 +
+		c = &cs->c[cs->n++];
+		memset(c, 0, sizeof *c);
+		c->path = p;
+		c->name = strrchr(p, '/') + 1;
+		c->mtime_ms = (long long)st.st_mtim.tv_sec * 1000 +
 		    st.st_mtim.tv_nsec / 1000000;
-		(*n)++;
+		c->dev = (unsigned long long)st.st_dev;
+		c->ino = (unsigned long long)st.st_ino;
 	}
 	closedir(dp);
 }
 
 static int
-newest_first(const void *a, const void *b)
+by_path(const void *a, const void *b)
 {
-	const struct candidate *x = a, *y = b;
-
-	return x->mtime_ms < y->mtime_ms ? 1 : x->mtime_ms > y->mtime_ms ?
-	    -1 : strcmp(x->path, y->path);
+	return strcmp(((const struct candidate *)a)->path,
+	    ((const struct candidate *)b)->path);
 }
 
 static ssize_t
@@ -148,44 +159,149 @@ read_head(const char *path, char *buf, size_t size)
 	return got;
 }
 
-int
-transcript_locate(const struct harness *h, struct agent_record *r,
+/* pid is root or below it, by the table's parent links. */
+static bool
+in_tree(const struct proc_table *t, long root, long pid)
+{
+	size_t i, hops;
+
+	for (hops = 0; hops < t->n && pid > 1; hops++) {
+		if (pid == root)
+			return true;
+		for (i = 0; i < t->n && t->procs[i].pid != pid; i++)
+			;
+		if (i == t->n)
+			return false;
+		pid = t->procs[i].ppid;
+	}
+	return pid == root;
+}
+
+/*
+ * The launch's own processes (the pane's process and everything below
+ * it) against the candidates: each candidate one of them holds open gets
+ * that holder.  Nothing is found where the platform cannot say.
+ */
+static void
+holders(const char *session, struct candidates *cs)
+{
+	struct proc_table t = PROC_TABLE_INIT;
+	struct proc_file *f = NULL;
+	size_t i, j, k, nf;
+	long root;
+
+	if ((root = session_pane_pid(session, true)) <= 0 ||
+	    proc_tree_read(&t, root) != 0)
+		return;
+	for (i = 0; i < t.n; i++) {
+		if (!in_tree(&t, root, t.procs[i].pid))
+			continue;
+		nf = 0;
+		if (proc_open_files(t.procs[i].pid, &f, &nf) != 0)
+			continue;
+		for (j = 0; j < cs->n; j++) {
+			for (k = 0; k < nf && cs->c[j].holder == 0; k++) {
+				if (f[k].dev == cs->c[j].dev &&
+				    f[k].ino == cs->c[j].ino)
+					cs->c[j].holder = t.procs[i].pid;
+			}
+		}
+	}
+	free(f);
+	proc_table_free(&t);
+}
+
+/* The one candidate of the given claim (and held, when held), or NULL. */
+static struct candidate *
+only(struct candidates *cs, int claim, bool held, size_t *count)
+{
+	struct candidate *one = NULL;
+	size_t i;
+
+	*count = 0;
+	for (i = 0; i < cs->n; i++) {
+		if (cs->c[i].claim != claim || (held && cs->c[i].holder == 0))
+			continue;
+		one = &cs->c[i];
+		(*count)++;
+	}
+	return *count == 1 ? one : NULL;
+}
+
+static int
+bind(const char *session, struct agent_record *r, const struct candidate *c,
     struct aiterm_error *err)
 {
+	char exe[PROC_NAME_MAX] = "?";
+
+	snprintf(r->transcript, sizeof r->transcript, "%s", c->path);
+	if (c->claim == AITERM_CLAIM_YES)
+		snprintf(r->bound_by, sizeof r->bound_by, "session_id");
+	else {
+		proc_exe_name(c->holder, exe, sizeof exe);
+		snprintf(r->bound_by, sizeof r->bound_by, "process_fd pid %ld "
+		    "(%s)", c->holder, exe);
+	}
+	/* Bound once, with its evidence, before anything is read of it. */
+	return agent_record_write(session, r, err) == 0 ? TRANSCRIPT_BOUND :
+	    -1;
+}
+
+int
+transcript_locate(const struct harness *h, const char *session,
+    struct agent_record *r, struct aiterm_error *err)
+{
 	struct aiterm_transcript_query q;
-	struct candidate *c = NULL;
-	size_t n = 0, cap = 0, i;
+	struct candidates cs = { NULL, 0, 0 };
+	struct candidate *one;
+	size_t i, ids, held, fits;
 	const char **env;
 	char *dir, *head;
 	ssize_t len;
-	int depth, found = 1;
+	int depth, rc = TRANSCRIPT_NOT_YET;
 
 	if (r->transcript[0] != '\0')
-		return 0;
+		return TRANSCRIPT_BOUND;
 	if ((dir = transcript_dir(h, r, &depth, err)) == NULL)
 		return -1;
-	collect(dir, depth, r->started_ms - CLOCK_SLACK_MS, &c, &n, &cap);
+	collect(dir, depth, r->started_ms - CLOCK_SLACK_MS, &cs);
 	free(dir);
-	if (n > 1)
-		qsort(c, n, sizeof *c, newest_first);
+	if (cs.n > 1)
+		qsort(cs.c, cs.n, sizeof *cs.c, by_path);
 	env = pane_env(r);
 	query_init(&q, r, env);
 	head = xmalloc(TRANSCRIPT_HEAD_MAX);
-	for (i = 0; i < n && found == 1; i++) {
-		len = read_head(c[i].path, head, TRANSCRIPT_HEAD_MAX);
-		if (len >= 0 && h->ops->transcript_claim(&q, c[i].name, head,
-		    (size_t)len, c[i].mtime_ms) == 1) {
-			snprintf(r->transcript, sizeof r->transcript, "%s",
-			    c[i].path);
-			found = 0;
-		}
+	for (i = 0, fits = 0; i < cs.n; i++) {
+		len = read_head(cs.c[i].path, head, TRANSCRIPT_HEAD_MAX);
+		cs.c[i].claim = len < 0 ? AITERM_CLAIM_NO :
+		    h->ops->transcript_claim(&q, cs.c[i].name, head,
+		    (size_t)len, cs.c[i].mtime_ms);
+		if (cs.c[i].claim == AITERM_CLAIM_IF_OPEN)
+			fits++;
 	}
 	free(head);
 	free(env);
-	for (i = 0; i < n; i++)
-		free(c[i].path);
-	free(c);
-	return found;
+	if ((one = only(&cs, AITERM_CLAIM_YES, false, &ids)) != NULL)
+		rc = bind(session, r, one, err);
+	else if (ids > 1)
+	{
+		error_set(err, "%zu files name this launch's session id", ids);
+		rc = TRANSCRIPT_AMBIGUOUS;
+	} else if (fits > 0) {
+		holders(session, &cs);
+		if ((one = only(&cs, AITERM_CLAIM_IF_OPEN, true, &held)) !=
+		    NULL)
+			rc = bind(session, r, one, err);
+		else if (held > 1) {
+			error_set(err, "the launch's own processes hold %zu "
+			    "files that could be its transcript open", held);
+			rc = TRANSCRIPT_AMBIGUOUS;
+		}
+	}
+	for (i = 0; i < cs.n; i++)
+		free(cs.c[i].path);
+	free(cs.c);
+	return rc;
 }
 
 /* The whole transcript, whole lines: 0, 1 when it does not exist, -1. */

@@ -1,6 +1,7 @@
 /*
- * The harness's own transcript of one launch (AGT-TURN): finding it with
- * the plugin's transcript_dir and transcript_claim, counting its turns
+ * The harness's own transcript of one launch (AGT-TURN): binding it with
+ * the plugin's transcript_dir and transcript_claim and the evidence of
+ * the launch's own id or process (AGT-JOB), counting its turns
  * and reading one by its index with count_turns and read_turn.  The core
  * does the I/O; the plugin only looks at names and bytes.
  */
@@ -18,12 +19,24 @@
 /* The most of a transcript that is read. */
 #define TRANSCRIPT_MAX		(64u * 1024 * 1024)
 
+/* What transcript_locate found. */
+#define TRANSCRIPT_BOUND	0
+#define TRANSCRIPT_NOT_YET	1
+#define TRANSCRIPT_AMBIGUOUS	2
+
 /*
- * Find r's transcript when r->transcript is still empty: 0 found (r is
- * updated, not written), 1 not there yet, -1 with err.
+ * Bind r to its transcript when r->transcript is still empty (AGT-JOB):
+ * by the one file that names the launch's own id, else by the one file
+ * that fits and that the launch's own process (session's pane and below)
+ * holds open; never by "the newest file".  TRANSCRIPT_BOUND (r is
+ * updated and written to session's agent.json with the evidence in
+ * bound_by; a bound record is never bound again), TRANSCRIPT_NOT_YET,
+ * TRANSCRIPT_AMBIGUOUS with err saying why (more than one file has the
+ * evidence: none is taken), or -1 with err.  On the multiplexer's thread
+ * (it asks for the pane's process).
  */
-int	transcript_locate(const struct harness *h, struct agent_record *r,
-	    struct aiterm_error *err);
+int	transcript_locate(const struct harness *h, const char *session,
+	    struct agent_record *r, struct aiterm_error *err);
 /* The directory transcript_locate searches (allocated), for watching. */
 char	*transcript_dir(const struct harness *h, const struct agent_record *r,
 	    int *depth, struct aiterm_error *err);

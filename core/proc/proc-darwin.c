@@ -10,6 +10,7 @@
 #include <sys/types.h>
 #include <sys/proc.h>
 #include <sys/proc_info.h>
+#include <sys/stat.h>
 #include <sys/sysctl.h>
 #include <sys/time.h>
 
@@ -318,4 +319,39 @@ proc_become_subreaper(void)
 {
 	errno = ENOSYS;
 	return -1;
+}
+
+/* PROC_PIDLISTFDS, then each vnode's stat (PROC_PIDFDVNODEPATHINFO). */
+int
+proc_open_files(long pid, struct proc_file **files, size_t *n)
+{
+	struct vnode_fdinfowithpath vi;
+	struct proc_fdinfo *fds;
+	int size, i, count;
+
+	if (pid <= 0 || pid > INT_MAX ||
+	    (size = proc_pidinfo((int)pid, PROC_PIDLISTFDS, 0, NULL, 0)) <= 0)
+		return -1;
+	fds = xmalloc((size_t)size);
+	if ((size = proc_pidinfo((int)pid, PROC_PIDLISTFDS, 0, fds,
+	    size)) <= 0) {
+		free(fds);
+		return -1;
+	}
+	count = size / (int)sizeof *fds;
+	for (i = 0; i < count; i++) {
+		if (fds[i].proc_fdtype != PROX_FDTYPE_VNODE ||
+		    proc_pidfdinfo((int)pid, fds[i].proc_fd,
+		    PROC_PIDFDVNODEPATHINFO, &vi, sizeof vi) != sizeof vi ||
+		    (vi.pvip.vip_vi.vi_stat.vst_mode & S_IFMT) != S_IFREG)
+			continue;
+		*files = xrealloc(*files, (*n + 1) * sizeof **files);
+		(*files)[*n].dev = (unsigned long long)
+		    vi.pvip.vip_vi.vi_stat.vst_dev;
+		(*files)[*n].ino = (unsigned long long)
+		    vi.pvip.vip_vi.vi_stat.vst_ino;
+		(*n)++;
+	}
+	free(fds);
+	return 0;
 }

@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -539,4 +540,31 @@ int
 proc_become_subreaper(void)
 {
 	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -1;
+}
+
+/* Each /proc/<pid>/fd/<n> followed to its file (stat, not the link). */
+int
+proc_open_files(long pid, struct proc_file **files, size_t *n)
+{
+	struct dirent *e;
+	char dir[64], path[64 + sizeof e->d_name];
+	struct stat st;
+	DIR *d;
+
+	snprintf(dir, sizeof dir, "/proc/%ld/fd", pid);
+	if ((d = opendir(dir)) == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		*files = xrealloc(*files, (*n + 1) * sizeof **files);
+		(*files)[*n].dev = (unsigned long long)st.st_dev;
+		(*files)[*n].ino = (unsigned long long)st.st_ino;
+		(*n)++;
+	}
+	closedir(d);
+	return 0;
 }

@@ -103,6 +103,18 @@ int	proc_exe_name(long pid, char *buf, size_t len);
  */
 int	proc_argv(long pid, struct aiterm_buf *out);
 
+/* A file a process holds open, by device and inode (AGT-JOB). */
+struct proc_file {
+	unsigned long long	 dev;
+	unsigned long long	 ino;
+};
+
+/*
+ * Append the regular files pid holds open to *files (grown with
+ * xrealloc; *n counts them).  Returns 0, or -1 when they cannot be read
+ * (gone, not ours, or a platform that does not say).
+ */
+int	proc_open_files(long pid, struct proc_file **files, size_t *n);
 /*
  * Append pid's environment to out, each "NAME=value" followed by a NUL
  * (Linux: /proc/<pid>/environ, what it was started with).  Returns 0, or

@@ -13,7 +13,7 @@
 	"\"turn\":{\"type\":\"integer\",\"minimum\":1}," \
 	"\"state\":{\"type\":\"string\",\"enum\":[\"done\",\"error\"," \
 	"\"exited\",\"approval\",\"no_transcript\",\"not_started\"," \
-	"\"running\",\"saved\"]}," \
+	"\"running\",\"saved\",\"ambiguous\"]}," \
 	"\"reason\":{\"type\":\"string\"}," \
 	"\"transcript\":{\"type\":\"string\"}"
 #define AGENT_ANSWER_REQUIRED \

@@ -362,6 +362,12 @@ struct aiterm_transcript_query {
 	int64_t			 started_ms;	/* launch time, Unix ms */
 };
 
+/* transcript_claim's answers. */
+#define AITERM_CLAIM_UNKNOWN	(-1)
+#define AITERM_CLAIM_NO		0
+#define AITERM_CLAIM_YES	1
+#define AITERM_CLAIM_IF_OPEN	2
+
 enum aiterm_turn_state {
 	AITERM_TURN_NONE = 0,	/* no prompt recorded after the boundary */
 	AITERM_TURN_STARTED,	/* the prompt is recorded, no end yet */
@@ -431,8 +437,14 @@ struct aiterm_harness_ops {
 		    struct aiterm_error *err);
 	/*
 	 * Whether the file name (in that directory) whose first bytes are head
-	 * is this launch's transcript: 1 yes, 0 no, -1 not yet known (too
-	 * short).  modified_ms is the file's modification time.
+	 * is this launch's transcript (AGT-JOB): AITERM_CLAIM_YES only when
+	 * the name or head carries an id this launch gave the CLI (its
+	 * session id), AITERM_CLAIM_IF_OPEN when it fits (the launch's cwd,
+	 * begun after it) but only the launch's own process holding it open
+	 * can prove it, AITERM_CLAIM_NO, or AITERM_CLAIM_UNKNOWN (too short
+	 * to say yet).  Never "the newest file": the core binds a file once,
+	 * with its evidence, and says "ambiguous" rather than guess.
+	 * modified_ms is the file's modification time.
 	 */
 	int	(*transcript_claim)(const struct aiterm_transcript_query *q,
 		    const char *name, const char *head, size_t len,

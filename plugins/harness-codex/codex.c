@@ -3,9 +3,14 @@
  * tests/harness/fixtures/codex-cli-0.171.0).  The descriptor, the probe,
  * the launch, the screens and the rollout.
  *
- * Launch: `codex [-m MODEL]` in the real cwd; CODEX_HOME, the user's
- * config.toml and projects are left as they are.  Its npm launcher (node)
- * starts the native `codex`, which is the body.
+ * Launch: `codex --no-daemon [-m MODEL]` in the real cwd; CODEX_HOME,
+ * the user's config.toml and projects are left as they are.  Its npm
+ * launcher (node) starts the native `codex`, which is the body.
+ * --no-daemon: by default the TUI is a client of one background
+ * `codex app-server --managed-daemon` per CODEX_HOME, which writes (and
+ * holds open) the rollouts of every TUI of that home; without it the
+ * pane's own codex writes its thread and holds that rollout open, which
+ * is what binds a launch to its rollout (AGT-JOB, ADR 0033).
  *
  * Screens: the footer does not change while a turn runs, so running is
  * "esc to interrupt" anywhere (the "• Working (…)" line; while answer
@@ -16,7 +21,10 @@
  *
  * Rollout: <CODEX_HOME>/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl,
  * created at the first prompt; its first record (session_meta) holds the
- * cwd and the thread's start time.  A turn is an event_msg task_started;
+ * cwd and the thread's start time.  Codex 0.171.0 takes no session id of
+ * ours (no --session-id; `resume` only opens an old one), so a rollout of
+ * the launch's cwd begun after it only fits: the core binds it when the
+ * launch's own process holds it open.  A turn is an event_msg task_started;
  * it ends with task_complete (last_agent_message, or error) or
  * turn_aborted, matched by turn_id.  Text typed while it runs (Enter)
  * joins the same turn; Tab queues a new one.
@@ -54,6 +62,7 @@ codex_launch(const struct aiterm_host *host,
 			    "gpt-5-codex)", req->model);
 	}
 	hl_arg(host, plan->argv, req->binary);
+	hl_arg(host, plan->argv, "--no-daemon");
 	if (req->model != NULL) {
 		hl_arg(host, plan->argv, "-m");
 		hl_arg(host, plan->argv, req->model);
@@ -212,32 +221,38 @@ first_record(json_t *o, size_t index, void *arg)
 	return 1;
 }
 
-/* A TUI thread of this cwd started after the launch. */
+/*
+ * A TUI thread of the user (not a sub-agent's) in this cwd, started after
+ * the launch: it fits, and is this launch's only if the launch's own
+ * process holds it open (several TUIs in one folder all fit).
+ */
 static int
 codex_transcript_claim(const struct aiterm_transcript_query *q,
     const char *name, const char *head, size_t len, int64_t modified_ms)
 {
-	const char *nl = memchr(head, '\n', len), *cwd, *orig;
+	const char *nl = memchr(head, '\n', len), *cwd, *orig, *src;
 	json_t *first = NULL;
 	int64_t started;
 	int yes;
 
 	(void)modified_ms;
 	if (strncmp(name, "rollout-", 8) != 0)
-		return 0;
+		return AITERM_CLAIM_NO;
 	if (nl == NULL)
-		return -1;
+		return AITERM_CLAIM_UNKNOWN;
 	hl_jsonl_each(head, (size_t)(nl - head) + 1, first_record, &first);
 	cwd = hl_str(first, "payload.cwd");
 	orig = hl_str(first, "payload.originator");
+	src = hl_str(first, "payload.thread_source");
 	started = iso_ms(hl_str(first, "payload.timestamp"));
 	yes = first != NULL && strcmp(hl_str(first, "type") ?
 	    hl_str(first, "type") : "", "session_meta") == 0 &&
 	    cwd != NULL && strcmp(cwd, q->cwd) == 0 &&
 	    (orig == NULL || strcmp(orig, "codex-tui") == 0) &&
+	    (src == NULL || strcmp(src, "user") == 0) &&
 	    started >= q->started_ms - 2000;
 	json_decref(first);
-	return yes;
+	return yes ? AITERM_CLAIM_IF_OPEN : AITERM_CLAIM_NO;
 }
 
 struct turns {

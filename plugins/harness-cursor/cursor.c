@@ -20,12 +20,16 @@
  *   - a turn ends with a {"type":"turn_ended","status":...} line; text
  *     steered into a running turn is a user line inside that turn;
  *   - the project id is the real cwd with every byte but A-Z a-z 0-9 as
- *     "-" and the leading "-" dropped.
+ *     "-" and the leading "-" dropped;
+ *   - the agent process holds its session's transcript open while it
+ *     runs (as Codex --no-daemon, Claude Code and Grok Build do).
  *
  * Launch: `cursor-agent [--model MODEL]` in the real cwd; the trust prompt
  * is answered only when the launch says trust_project.  The session's
- * uuid is Cursor's own (no flag names a new one), so the transcript is
- * the newest <uuid>.jsonl under the project written after the launch.
+ * uuid is Cursor's own (no documented flag names a new one), so a
+ * <uuid>.jsonl of the project written since the launch only fits: the
+ * core binds it when the launch's own process holds it open (AGT-JOB,
+ * ADR 0033), never as "the newest file".
  */
 #include <stdio.h>
 #include <string.h>
@@ -204,7 +208,7 @@ cursor_transcript_dir(const struct aiterm_host *host,
  * CLI writes it at the first prompt, which comes after its start-up, so
  * a file last written before the launch (another session of the same
  * project, a -p run) is not this one.  Another session of the same
- * project writing after the launch could still be taken for it.
+ * project writing after the launch fits as well, so it only fits.
  */
 static int
 cursor_transcript_claim(const struct aiterm_transcript_query *q,
@@ -215,12 +219,13 @@ cursor_transcript_claim(const struct aiterm_transcript_query *q,
 
 	if (modified_ms < q->started_ms || strlen(name) != 36 + 6 ||
 	    strcmp(name + 36, ".jsonl") != 0)
-		return 0;
+		return AITERM_CLAIM_NO;
 	for (i = 0; i < 36; i++) {
 		if ((shape[i] == '-') != (name[i] == '-'))
-			return 0;
+			return AITERM_CLAIM_NO;
 	}
-	return memchr(head, '\n', len) == NULL ? -1 : 1;
+	return memchr(head, '\n', len) == NULL ? AITERM_CLAIM_UNKNOWN :
+	    AITERM_CLAIM_IF_OPEN;
 }
 
 /*

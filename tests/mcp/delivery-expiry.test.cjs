@@ -10,7 +10,7 @@
  * them.  A waiter (aiterm-wait) racing the expiry: exactly one of them
  * wins each record.
  */
-const { spawn } = require('node:child_process');
+const { run } = require('./lib/run.cjs');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -60,18 +60,6 @@ function record(rig, id) {
 
 function file(rig, id, ext) {
 	return fs.readFileSync(path.join(folder(rig), `${id}.${ext}`), 'utf8');
-}
-
-/* Runs argv; resolves {code, stdout, stderr}. */
-function run(argv, env, ms = 30000) {
-	return new Promise((resolve) => {
-		const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
-		let stdout = '', stderr = '';
-		child.stdout.on('data', (b) => { stdout += b; });
-		child.stderr.on('data', (b) => { stderr += b; });
-		const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-		child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-	});
 }
 
 function waiterArgv(rig, id) {

@@ -431,7 +431,8 @@ START_TEST(test_codex_claim)
 	q.cwd = "/home/user/project";
 	/* 2026-12-04T03:42:21.878Z is 1796355741878 ms. */
 	q.started_ms = 1796355741000;
-	ck_assert_int_eq(h.ops->transcript_claim(&q, name, text, len, 0), 1);
+	ck_assert_int_eq(h.ops->transcript_claim(&q, name, text, len, 0),
+	    AITERM_CLAIM_IF_OPEN);
 	q.started_ms = 1796355800000;	/* launched after that thread began */
 	ck_assert_int_eq(h.ops->transcript_claim(&q, name, text, len, 0), 0);
 	q.started_ms = 1796355741000;
@@ -801,7 +802,8 @@ START_TEST(test_cursor_launch)
 	    "home-u-my-app-v2/agent-transcripts");
 	ck_assert_int_eq(depth, 1);
 	ck_assert_int_eq(h.ops->transcript_claim(&q, "5c658425-e191-41e4-"
-	    "adb5-fa437b81448f.jsonl", "{}\n", 3, 2000), 1);
+	    "adb5-fa437b81448f.jsonl", "{}\n", 3, 2000),
+	    AITERM_CLAIM_IF_OPEN);
 	ck_assert_int_eq(h.ops->transcript_claim(&q, "5c658425-e191-41e4-"
 	    "adb5-fa437b81448f.jsonl", "{}\n", 3, 999), 0);
 	ck_assert_int_eq(h.ops->transcript_claim(&q, "5c658425-e191-41e4-"

@@ -136,8 +136,10 @@ transcript_claim(const struct aiterm_transcript_query *q, const char *name,
 	(void)head;
 	(void)len;
 	(void)modified_ms;
+	/* Named for the launch id this launch gave the CLI: its own. */
 	return strncmp(name, q->launch_id, n) == 0 &&
-	    strcmp(name + n, ".jsonl") == 0;
+	    strcmp(name + n, ".jsonl") == 0 ? AITERM_CLAIM_YES :
+	    AITERM_CLAIM_NO;
 }
 
 /* The value of "text" in one JSONL record (no JSON library needed here). */

@@ -37,9 +37,17 @@ class Transcript {
 		this.file = path.join(this.dir, `${uuid}.jsonl`);
 	}
 
+	/*
+	 * ASSUMED: the agent holds its transcript open while it runs (as
+	 * Codex --no-daemon, Claude Code and Grok Build do); Aiterm binds a
+	 * launch to the file its own process holds open (AGT-JOB).
+	 */
 	append(obj) {
-		fs.mkdirSync(this.dir, { recursive: true });
-		fs.appendFileSync(this.file, JSON.stringify(obj) + '\n');
+		if (this.fd === undefined) {
+			fs.mkdirSync(this.dir, { recursive: true });
+			this.fd = fs.openSync(this.file, 'a');
+		}
+		fs.writeSync(this.fd, JSON.stringify(obj) + '\n');
 	}
 
 	user(text, steer) {

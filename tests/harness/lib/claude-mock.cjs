@@ -14,7 +14,8 @@
  * request for which that holds (two sessions on one mock).
  *
  * A main-loop request is a POST /v1/messages whose tools are not empty;
- * with an empty queue it gets `defaultText`.  Every other request
+ * with an empty queue it gets opts.reply(body) when given, else
+ * `defaultText`.  Every other request
  * (title/topic generation, quota probes) gets a short text.  Every
  * request is recorded with times: time (arrival), firstEvent, lastEvent.
  */
@@ -87,7 +88,8 @@ async function startClaudeMock(opts = {}) {
 				main.push(rec);
 				/* The first queued answer whose when(body) holds (none: any). */
 				const at = queue.findIndex((a) => !a.when || a.when(body));
-				const act = at >= 0 ? queue.splice(at, 1)[0] : { type: 'text', text: opts.defaultText || 'OK.' };
+				const act = at >= 0 ? queue.splice(at, 1)[0] :
+					{ type: 'text', text: opts.reply ? opts.reply(body) : opts.defaultText || 'OK.' };
 				rec.action = act;
 				if (opts.onMain)
 					opts.onMain(rec);

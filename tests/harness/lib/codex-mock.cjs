@@ -19,7 +19,9 @@
  *   {type:'failed', code, message}
  *       SSE response.created then response.failed.
  *
- * The thread-title request (see isTitle) is answered apart.  Every
+ * opts.reply(body), when given, answers a request the queue has nothing
+ * for (the text it returns).  The thread-title request (see isTitle) is
+ * answered apart.  Every
  * request is recorded {method, url, headers, body, time, kind,
  * action, events:[{type, time}]} with the time of each SSE event written.
  */
@@ -60,7 +62,7 @@ async function startCodexMock(opts = {}) {
 			act = { type: 'text', text: JSON.stringify({ title: opts.title || 'Mock title' }) };
 		} else {
 			rec.kind = 'main';
-			act = ctx.take();
+			act = opts.reply && ctx.queue.length === 0 ? { type: 'text', text: opts.reply(body) } : ctx.take();
 		}
 		rec.action = act;
 		if (act.type === 'status') {

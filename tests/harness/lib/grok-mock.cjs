@@ -5,7 +5,8 @@
  * Chat Completions to a model of ~/.grok/config.toml whose base_url is
  * this mock (the server and the streaming are lib/mock-server.cjs) (unless the model sets api_backend); every POST
  * /v1/chat/completions takes the next action from a queue the test fills
- * (mock.push(action)); when the queue is empty it answers opts.defaultText.
+ * (mock.push(action)); when the queue is empty it answers opts.reply(body)
+ * when given, else opts.defaultText.
  * Actions:
  *
  *   {type:'text', text, chunks:n, delayMs}
@@ -55,7 +56,8 @@ async function startGrokMock(opts = {}) {
 
 	async function chat(res, body, rec, ctx) {
 		const side = sideKind(body);
-		const act = side ? { type: 'text', text: side === 'suggestion' ? suggestion : sideText } : ctx.take();
+		const act = side ? { type: 'text', text: side === 'suggestion' ? suggestion : sideText } :
+			opts.reply && ctx.queue.length === 0 ? { type: 'text', text: opts.reply(body) } : ctx.take();
 		rec.kind = side || 'main';
 		rec.action = act;
 		await ctx.chatStream(res, body, act);
