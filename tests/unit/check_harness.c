@@ -492,6 +492,27 @@ static const struct screen_case grok_screens[] = {
 	    "composer_empty", NULL },
 	{ "retries-exhausted", AITERM_SCREEN_INPUT_READY, "composer_empty",
 	    NULL },
+	/*
+	 * Issue 32: the privacy notice above a whole composer (its borders,
+	 * the model name) takes nothing: typed text goes to the composer.
+	 */
+	{ "privacy-notice", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
+	{ "privacy-notice-after-turn", AITERM_SCREEN_INPUT_READY,
+	    "composer_ghost_suggestion", NULL },
+	/* A modal over the composer (/privacy, Ctrl+x) takes the keys. */
+	{ "privacy-settings-modal", AITERM_SCREEN_UNKNOWN, "composer_covered",
+	    NULL },
+	{ "shortcuts-overlay", AITERM_SCREEN_UNKNOWN, "composer_covered",
+	    NULL },
+	/*
+	 * The card's words in an answer, and its heading and footer drawn in
+	 * the conversation with the composer under them: no card.
+	 */
+	{ "weekly-limit-words", AITERM_SCREEN_INPUT_READY,
+	    "composer_ghost_suggestion", NULL },
+	{ "weekly-limit-card-in-log", AITERM_SCREEN_INPUT_READY,
+	    "composer_ghost_suggestion", NULL },
 	{ NULL, 0, NULL, NULL },
 };
 
