@@ -21,6 +21,13 @@ int	harness_find(const char *id, struct harness *h, struct aiterm_error *err);
 int	harness_for_program(const char *name, struct harness *h);
 /* "GROK" of grok-cli: the harness's part of its error codes. */
 void	harness_code_prefix(const struct harness *h, char *out, size_t size);
+/*
+ * The code of an end the harness named (ADR 0011): "GROK" and
+ * "sandbox_startup_failed" -> GROK_SANDBOX_STARTUP_FAILED; "" for the
+ * core's own pane_exited and session_lost (or no reason).
+ */
+void	harness_end_code(const struct harness *h, const char *reason,
+	    char *out, size_t size);
 /* "claude-code, codex-cli" (allocated; "none" when there is none). */
 char	*harness_ids(void);
 /*

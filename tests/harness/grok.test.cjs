@@ -262,6 +262,39 @@ test('AGT-GROK AGT-START: Grok refuses to start in a sandbox it cannot set up: e
 	assert.equal(mock.main().length, 0);
 });
 
+test('AGT-GROK AGT-SEND: a send to a Grok that died of the sandbox refusal: GROK_SANDBOX_STARTUP_FAILED with its words, nothing typed', T, async (t) => {
+	/*
+	 * Issue 32: the real CLI refuses GROK_SANDBOX=read-only where
+	 * bubblewrap is missing (as above) and exits 1; a later pty_send names
+	 * that end with its code and the CLI's words, not a generic error.
+	 */
+	if (['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].some((p) => fs.existsSync(p))) {
+		t.skip('bubblewrap is installed: the refusal cannot be provoked here');
+		return;
+	}
+	const { rig, mock } = await rigWithMock(t, {}, { GROK_SANDBOX: 'read-only' });
+	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work });
+	assert.equal(l.isError, false, l.text);
+	const id = sid(l.text);
+	/* Whether the launch looked or not, the pane is dead before the send. */
+	let list = '';
+	for (let i = 0; i < 100; i++) {
+		list = (await rig.call('pty_list', {})).text;
+		if (!new RegExp(`^${id}\\talive\\t`, 'm').test(list))
+			break;
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	assert.doesNotMatch(list, new RegExp(`^${id}\\talive\\t`, 'm'), list);
+	const s = await rig.call('pty_send', { session_id: id, text: 'Never typed' });
+	assert.ok(s.isError, s.text);
+	assert.match(s.text, /^pty_send: GROK_SANDBOX_STARTUP_FAILED: the agent exited \(status 1, sandbox_startup_failed\); nothing was sent\. It said: error: this sandbox could not enforce .*Refusing to start/s, s.text);
+	assert.match(s.text, /then pty_close this session and agent_launch again$/, s.text);
+	const w = await rig.call('pty_send', { session_id: id, text: 'Never typed either', wait: true, timeout: 10 });
+	assert.ok(w.isError, w.text);
+	assert.match(w.text, /GROK_SANDBOX_STARTUP_FAILED/, w.text);
+	assert.equal(mock.main().length, 0);
+});
+
 test('PTY-OBSERVE PTY-LIST: a Grok session\'s screen state comes from its harness; a ghost suggestion is an empty composer', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'hold', text: 'Observed.' });
