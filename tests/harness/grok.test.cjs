@@ -197,6 +197,56 @@ test('AGT-GROK: the card over a turn that is still running is not dismissed: RAT
 	assert.match((await rig.call('pty_read', { session_id: id, screen: true })).text, /You hit your weekly limit\./, 'the card is left as it was');
 });
 
+test('AGT-GROK: the weekly-limit card\'s heading and footer in an answer are no card: the next send is a plain new turn', T, async (t) => {
+	/* Issue 32: a card is its heading with its footer as the screen's last line, not words anywhere. */
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Grok draws:\n\n┃  You hit your weekly limit.\n┃\n\nTab:next answer  │  Esc:scrollback  │  Shift+x:dismiss' });
+	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, prompt: 'What does the card say?' });
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /You hit your weekly limit\.[\s\S]*Shift\+x:dismiss\n\[turn 1 done/, a.text);
+	const o = await rig.call('pty_observe', { session_id: id });
+	assert.match(o.text, /; screen input_ready\//, o.text);
+	mock.push({ type: 'text', text: 'No card here.' });
+	const s = await rig.call('pty_send', { session_id: id, text: 'Go on', wait: true, timeout: 60 });
+	assert.equal(s.isError, false, s.text);
+	assert.match(s.text, /^No card here\.\n\[turn 2 done/, s.text);
+	assert.equal(mock.main().length, 2);
+});
+
+test('AGT-GROK AGT-START: Grok\'s privacy notice above a whole composer blocks nothing; a modal over the composer takes no text', T, async (t) => {
+	/* GROK_PRIVACY_NOTICE_ROLLOUT=1 shows the notice ("Help improve Grok") at once (issue 32). */
+	const { rig, mock } = await rigWithMock(t, {}, { GROK_PRIVACY_NOTICE_ROLLOUT: '1' });
+	mock.push({ type: 'text', text: 'Under the notice.' });
+	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, prompt: 'First question' });
+	assert.match(l.text, /^startup: ready$/m, l.text);
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^Under the notice\.\n\[turn 1 done/, a.text);
+	assert.match((await rig.call('pty_read', { session_id: id, screen: true })).text, /Help improve Grok/);
+	/* The shortcuts (Ctrl+x) drawn over the composer take the keys: nothing is typed. */
+	await rig.call('pty_key', { session_id: id, key: 'ctrl-x' });
+	let screen = '';
+	for (let i = 0; i < 50 && !/Keyboard Shortcuts/.test(screen); i++) {
+		await new Promise((r) => setTimeout(r, 100));
+		screen = (await rig.call('pty_read', { session_id: id, screen: true })).text;
+	}
+	assert.match(screen, /Keyboard Shortcuts/, screen);
+	const blocked = await rig.call('pty_send', { session_id: id, text: 'Not into the overlay' });
+	assert.ok(blocked.isError, blocked.text);
+	assert.match(blocked.text, /cannot take a prompt now: its screen is unknown \(composer_covered\)/, blocked.text);
+	assert.doesNotMatch((await rig.call('pty_read', { session_id: id, screen: true })).text, /Not into the overlay/);
+	await rig.call('pty_key', { session_id: id, key: 'esc' });
+	for (let i = 0; i < 50 && /Keyboard Shortcuts/.test(screen); i++) {
+		await new Promise((r) => setTimeout(r, 100));
+		screen = (await rig.call('pty_read', { session_id: id, screen: true })).text;
+	}
+	mock.push({ type: 'text', text: 'Second under the notice.' });
+	const b = await rig.call('pty_send', { session_id: id, text: 'Second question', wait: true, timeout: 60 });
+	assert.match(b.text, /^Second under the notice\.\n\[turn 2 done/, b.text);
+	assert.equal(mock.main().length, 2);
+});
+
 test('AGT-SEND AGT-GROK: Grok, text sent while a turn runs is queued and sent now: one turn, the old one closed by send_now', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'hold', text: 'Held answer.' });
