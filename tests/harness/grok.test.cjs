@@ -58,6 +58,41 @@ function events(dir) {
 	return fs.readFileSync(path.join(dir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
+/*
+ * The seed's rule for a Grok answer (issue 32), from events.jsonl and
+ * chat_history.jsonl alone: each turn_ended, the turn_started before it,
+ * its turn_number = chat_history's user.prompt_index, the last non-empty
+ * assistant content after that prompt.  The plugin reads updates.jsonl;
+ * the tests check it gives these (ADR 0007).
+ */
+function seedRule(dir) {
+	const lines = (f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+	const chat = lines('chat_history.jsonl');
+	const answerOf = (n) => {
+		let answer = null;
+		let inPrompt = false;
+		for (const r of chat) {
+			if (r.type === 'user' && Number.isInteger(r.prompt_index))
+				inPrompt = r.prompt_index === n;
+			else if (inPrompt && r.type === 'assistant' && typeof r.content === 'string' && r.content !== '')
+				answer = r.content;
+		}
+		return answer;
+	};
+	const out = [];
+	let open = null;
+	for (const e of lines('events.jsonl')) {
+		if (e.type === 'turn_started')
+			open = e;
+		else if (e.type === 'turn_ended' && open) {
+			out.push({ turn_number: open.turn_number, outcome: e.outcome,
+				trigger: e.cancellation_context && e.cancellation_context.trigger, answer: answerOf(open.turn_number) });
+			open = null;
+		}
+	}
+	return out;
+}
+
 test('AGT-LAUNCH AGT-TURN AGT-GROK: Grok, a plain turn and then a second one, each with its own answer', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'text', text: 'Grok first answer.', chunks: 3, delayMs: 200 });
@@ -84,6 +119,9 @@ test('AGT-LAUNCH AGT-TURN AGT-GROK: Grok, a plain turn and then a second one, ea
 	const ev = events(path.dirname(a.sc.transcript));
 	assert.deepEqual(ev.filter((e) => e.type === 'turn_started').map((e) => e.turn_number), [0, 1]);
 	assert.deepEqual(ev.filter((e) => e.type === 'turn_ended').map((e) => e.outcome), ['completed', 'completed']);
+	/* The seed's correlation gives the same answers. */
+	assert.deepEqual(seedRule(path.dirname(a.sc.transcript)).map((x) => [x.turn_number, x.outcome, x.answer]),
+		[[0, 'completed', 'Grok first answer.'], [1, 'completed', 'Grok second answer.']]);
 });
 
 test('AGT-START: Grok with no key anywhere shows its login splash: vendor_onboarding_required, nothing typed', T, async (t) => {
@@ -268,6 +306,12 @@ test('AGT-SEND AGT-GROK: Grok, text sent while a turn runs is queued and sent no
 	mock.push({ type: 'text', text: 'Next one.' });
 	const n = await rig.call('pty_send', { session_id: id, text: 'And then?', wait: true, timeout: 60 });
 	assert.match(n.text, /^Next one\.\n\[turn 2 done/, n.text);
+	/*
+	 * The seed's correlation: Grok's turn 0 closed by send now (the seam,
+	 * no answer), its turn 1 is our turn 1's answer, its turn 2 our turn 2.
+	 */
+	assert.deepEqual(seedRule(path.dirname(a.sc.transcript)).map((x) => [x.turn_number, x.outcome, x.trigger, x.answer]),
+		[[0, 'cancelled', 'send_now', null], [1, 'completed', undefined, 'After send now.'], [2, 'completed', undefined, 'Next one.']]);
 });
 
 test('AGT-APPROVAL AGT-GROK: Grok asks to run a command; agent_approval answers it with the digest', T, async (t) => {
