@@ -533,6 +533,32 @@ card(struct dispatch *d, struct agent_record *rec,
 	return 0;
 }
 
+/*
+ * The agent has exited: nothing is typed.  An end its harness named (the
+ * sandbox Grok refused to start in) is said with its code and the CLI's
+ * own words (AGT-GROK; ADR 0011); Aiterm lifts nothing and retries
+ * nothing.
+ */
+static void
+exited(const struct harness *h, const struct agent_screen *scr,
+    struct aiterm_error *err)
+{
+	char code[64];
+
+	harness_end_code(h, scr->verdict.reason, code, sizeof code);
+	if (code[0] != '\0')
+		error_set(err, "%s: the agent exited (status %d, %s); "
+		    "nothing was sent. It said: %s\nFix the cause where that "
+		    "setting is managed, then pty_close this session and "
+		    "agent_launch again", code, scr->pane.dead_status,
+		    scr->verdict.reason, scr->words);
+	else
+		error_set(err, "the agent cannot take a prompt now: its "
+		    "screen is exited (%s, status %d); pty_close it and "
+		    "agent_launch again", scr->verdict.reason,
+		    scr->pane.dead_status);
+}
+
 /* Which way the text goes, from the session now. */
 static int
 route(struct dispatch *d, struct agent_record *rec,
@@ -554,11 +580,9 @@ route(struct dispatch *d, struct agent_record *rec,
 	 * 3.3a's server crashed on keys sent to a pane whose agent was
 	 * killed, losing every session).
 	 */
-	if (scr.verdict.state == AITERM_SCREEN_EXITED) {
-		error_set(err, "the agent cannot take a prompt now: its screen "
-		    "is exited (%s, status %d); pty_close it and agent_launch "
-		    "again", scr.verdict.reason, scr.pane.dead_status);
-	} else if (scr.verdict.state == AITERM_SCREEN_APPROVAL) {
+	if (scr.verdict.state == AITERM_SCREEN_EXITED)
+		exited(d->h, &scr, err);
+	else if (scr.verdict.state == AITERM_SCREEN_APPROVAL) {
 		error_set(err, "the agent is waiting for an approval (%s): "
 		    "answer it with agent_approval first", scr.verdict.reason);
 	} else if (scr.verdict.state == AITERM_SCREEN_RATE_LIMITED) {

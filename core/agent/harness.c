@@ -178,3 +178,24 @@ harness_code_prefix(const struct harness *h, char *out, size_t size)
 		out[i] = (char)toupper((unsigned char)h->id[i]);
 	out[i] = '\0';
 }
+
+void
+harness_end_code(const struct harness *h, const char *reason, char *out,
+    size_t size)
+{
+	size_t i, n;
+
+	out[0] = '\0';
+	if (reason == NULL || *reason == '\0' ||
+	    strcmp(reason, "pane_exited") == 0 ||
+	    strcmp(reason, "session_lost") == 0)
+		return;
+	harness_code_prefix(h, out, size);
+	n = strlen(out);
+	for (i = 0; reason[i] != '\0' && n + 2 < size; i++) {
+		if (i == 0)
+			out[n++] = '_';
+		out[n++] = (char)toupper((unsigned char)reason[i]);
+	}
+	out[n] = '\0';
+}

@@ -24,6 +24,13 @@ int	harness_for_program(const char *name, struct harness *h);
 void	harness_code_prefix(const struct harness *h, char *out, size_t size);
 /* f(h, arg) for every installed harness id, until it returns 1 (then 1). */
 int	harness_each(int (*f)(const struct harness *h, void *arg), void *arg);
+/*
+ * The code of an end the harness named (ADR 0011): "GROK" and
+ * "sandbox_startup_failed" -> GROK_SANDBOX_STARTUP_FAILED; "" for the
+ * core's own pane_exited and session_lost (or no reason).
+ */
+void	harness_end_code(const struct harness *h, const char *reason,
+	    char *out, size_t size);
 /* "claude-code, codex-cli" (allocated; "none" when there is none). */
 char	*harness_ids(void);
 /*

@@ -6,6 +6,7 @@ core_libaiterm_la_SOURCES += \
 	core/agent/transcript.c core/agent/transcript.h \
 	core/agent/input.c core/agent/input.h \
 	core/agent/screen.c core/agent/screen.h \
+	core/agent/lastwords.c core/agent/lastwords.h \
 	core/agent/startup.c core/agent/startup.h \
 	core/agent/dispatch.c core/agent/dispatch.h \
 	core/agent/steer.c core/agent/steer.h \

@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "agent/lastwords.h"
 #include "agent/screen.h"
 #include "plugin/host.h"
 #include "pty/session.h"
@@ -56,6 +57,7 @@ agent_screen_read(const struct harness *h, const char *session,
     struct agent_screen *s, struct aiterm_error *err)
 {
 	const struct aiterm_mux_ops *mux = session_mux(err);
+	const char *reason;
 
 	memset(s, 0, sizeof *s);
 	if (mux == NULL || mux->pane_info(host_get(), session, &s->pane,
@@ -66,6 +68,12 @@ agent_screen_read(const struct harness *h, const char *session,
 		return -1;
 	agent_screen_classify(h, buf_str(&s->text), s->text.len, &s->pane,
 	    &s->verdict);
+	if (!s->pane.exists || s->pane.dead) {
+		agent_last_words(session, s->words, sizeof s->words);
+		if (strcmp(s->verdict.reason, "pane_exited") == 0 &&
+		    (reason = agent_named_end(h, s->words)) != NULL)
+			s->verdict.reason = reason;
+	}
 	return 0;
 }
 

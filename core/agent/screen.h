@@ -13,10 +13,16 @@ struct agent_screen {
 	struct aiterm_screen_verdict	 verdict;
 	struct aiterm_pane_info		 pane;
 	struct aiterm_buf		 text;	/* the capture */
+	/* A dead pane: what the CLI printed last (agent/lastwords.h). */
+	char				 words[1024];
 };
 
 const char	*agent_state_name(enum aiterm_screen_state s);
-/* Capture, pane info and classify: 0, or -1 with err. */
+/*
+ * Capture, pane info and classify: 0, or -1 with err.  A dead pane's
+ * verdict is EXITED with the end its harness names in what the CLI
+ * printed last (words), else pane_exited.
+ */
 int	agent_screen_read(const struct harness *h, const char *session,
 	    struct agent_screen *s, struct aiterm_error *err);
 /* Classify a given capture (no I/O). */

@@ -8,8 +8,6 @@
 #include "plugin/host.h"
 #include "pty/muxjob.h"
 #include "pty/session.h"
-#include "reduce/strip.h"
-#include "state/atomic.h"
 #include "util/loop.h"
 #include "util/watch.h"
 #include "util/xmalloc.h"
@@ -36,9 +34,6 @@
  */
 #define REAP_LOOKS	10
 #define REAP_LOOK_MS	20
-/* What an exit at start shows of the log: its end, a few lines. */
-#define TAIL_READ	8192
-#define TAIL_LINES	6
 
 struct startup {
 	const struct harness	*h;
@@ -131,101 +126,6 @@ end(struct startup *s, enum startup_state state)
 	s->r.ms = session_now_ms() - s->t0;
 	s->cb(s->arg, &s->r);
 	stop(s);
-}
-
-/* The start of the last line that begins with "Error" or "error", or NULL. */
-static const char *
-last_error_line(const char *text, size_t len)
-{
-	const char *found = NULL, *p = text, *end = text + len, *nl;
-
-	while (p < end) {
-		if ((size_t)(end - p) >= 5 && (memcmp(p, "Error", 5) == 0 ||
-		    memcmp(p, "error", 5) == 0))
-			found = p;
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (nl == NULL)
-			break;
-		p = nl + 1;
-	}
-	return found;
-}
-
-static void log_tail(const char *session, char *out, size_t size);
-
-/*
- * A dead pane's screen may hold only the multiplexer's notice: what the
- * CLI printed last may still be an end its harness names
- * (sandbox_startup_failed), classified as a screen of its own.
- */
-static void
-named_end(struct startup *s)
-{
-	struct aiterm_screen_verdict v;
-	struct aiterm_screen scr;
-
-	if (strcmp(s->r.verdict.reason, "pane_exited") != 0 ||
-	    s->r.screen_tail[0] == '\0')
-		return;
-	memset(&scr, 0, sizeof scr);
-	memset(&v, 0, sizeof v);
-	scr.text = s->r.screen_tail;
-	scr.len = strlen(s->r.screen_tail);
-	s->h->ops->classify(&scr, &v);
-	if (v.state == AITERM_SCREEN_EXITED && v.reason != NULL)
-		s->r.verdict.reason = v.reason;
-}
-
-/*
- * What the CLI printed last, from the pane's output log (a dead pane's
- * screen may hold only the multiplexer's notice): its last non-blank
- * lines after RED-STRIP, at most size bytes.
- */
-static void
-log_tail(const char *session, char *out, size_t size)
-{
-	struct aiterm_buf raw = BUF_INIT, text = BUF_INIT;
-	char *log = session_path(session, "output.log"), *data = NULL;
-	size_t len = 0, end, start, from;
-	unsigned lines = 0;
-	const char *err;
-
-	out[0] = '\0';
-	if (log == NULL || file_read(log, &data, &len, NULL) != 0)
-		goto out;
-	from = len > TAIL_READ ? len - TAIL_READ : 0;
-	red_strip(data + from, len - from, &text);
-	end = text.len;
-	while (end > 0 && strchr(" \n\t", text.data[end - 1]) != NULL)
-		end--;
-	/* An error line says more than a backtrace after it. */
-	if ((err = last_error_line(text.data, end)) != NULL) {
-		start = (size_t)(err - text.data);
-		for (end = start, lines = 0; end < text.len && lines < 3 &&
-		    end - start < size - 1; end++)
-			lines += text.data[end] == '\n';
-		while (end > start && strchr(" \n\t", text.data[end - 1]))
-			end--;
-		snprintf(out, size, "%.*s", (int)(end - start), err);
-		goto out;
-	}
-	start = end;
-	while (start > 0 && lines < TAIL_LINES && end - start < size - 1) {
-		start--;
-		if (text.data[start] == '\n' && start + 1 < end &&
-		    text.data[start + 1] != '\n')
-			lines++;
-	}
-	while (start < end && text.data[start] == '\n')
-		start++;
-	if (end - start >= size)
-		start = end - (size - 1);
-	snprintf(out, size, "%.*s", (int)(end - start), text.data + start);
-out:
-	free(log);
-	free(data);
-	buf_free(&raw);
-	buf_free(&text);
 }
 
 static void schedule(struct startup *s, unsigned ms);
@@ -337,8 +237,9 @@ look_done(void *arg)
 			break;
 		}
 		s->r.exit_status = scr.pane.dead_status;
-		log_tail(s->session, s->r.screen_tail, sizeof s->r.screen_tail);
-		named_end(s);
+		/* An end the harness named there is the verdict's already. */
+		snprintf(s->r.screen_tail, sizeof s->r.screen_tail, "%s",
+		    scr.words);
 		end(s, STARTUP_EXITED);
 		break;
 	case AITERM_SCREEN_ONBOARDING:

@@ -8,7 +8,6 @@
  * The CLI is the pane's own command (no shell in front of it), so the
  * launch line is in no shell history and its exit status is the pane's.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -102,7 +101,6 @@ reply(struct launch *l, const struct dispatch_result *d)
 	char cursor[48] = "", code[64] = "";
 	json_t *sc;
 	const char *attach = l->attach != NULL ? l->attach : "";
-	size_t i, n;
 
 	memset(&rec, 0, sizeof rec);
 	agent_record_read(l->id, &rec, NULL);
@@ -127,22 +125,11 @@ reply(struct launch *l, const struct dispatch_result *d)
 	 * sandbox_startup_failed, Codex's config_error), not the core's
 	 * pane_exited or session_lost: its code, GROK_SANDBOX_STARTUP_FAILED.
 	 */
-	if (l->start.state == STARTUP_EXITED &&
-	    l->start.verdict.reason != NULL &&
-	    strcmp(l->start.verdict.reason, "pane_exited") != 0 &&
-	    strcmp(l->start.verdict.reason, "session_lost") != 0) {
-		harness_code_prefix(&l->h, code, sizeof code);
-		for (i = 0; l->start.verdict.reason[i] != '\0' &&
-		    strlen(code) + 2 < sizeof code; i++) {
-			if (i == 0)
-				strcat(code, "_");
-			n = strlen(code);
-			code[n] = (char)toupper((unsigned char)
-			    l->start.verdict.reason[i]);
-			code[n + 1] = '\0';
-		}
+	if (l->start.state == STARTUP_EXITED)
+		harness_end_code(&l->h, l->start.verdict.reason, code,
+		    sizeof code);
+	if (code[0] != '\0')
 		buf_printf(&t, "code: %s\n", code);
-	}
 	if (l->start.screen_tail[0] != '\0')
 		buf_printf(&t, "%s\n", l->start.screen_tail);
 	sc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "session_id",

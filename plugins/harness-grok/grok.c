@@ -10,16 +10,8 @@
  * (hidden) leaves the trust of the cwd to Grok without a dialog.  The
  * user's HOME and ~/.grok are left as they are.
  *
- * Screens: the composer ("│ ❯" in a rounded box with the model name) is
- * drawn the whole time, also while a turn runs and under the login
- * splash, so what is looked at first is what is drawn over or beside
- * it: the splash ("Login with Grok"), the permission prompt ("Yes,
- * proceed" with numbered choices), then "[stop]" / "Ctrl+c:cancel" (a
- * turn runs: "Waiting for response…", "Responding…", a tool), and only
- * then the composer.  After a turn the composer may hold a ghost prompt
- * suggestion ("Tab/→:accept suggestion"): that is an empty composer.  A
- * sandbox it cannot set up makes it print "… sandbox … Refusing to start
- * …" and exit 1 (sandbox_startup_failed).
+ * Screens: screen.c.  A sandbox it cannot set up makes it print "…
+ * sandbox … Refusing to start …" and exit 1 (sandbox_startup_failed).
  *
  * Session: ~/.grok/sessions/<cwd>/<session id>/, <cwd> the real cwd
  * URL-encoded (every byte but A-Z a-z 0-9 - _ . ~ as %XX); when that is
@@ -43,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grok.h"
 #include "hlib.h"
 
 /* Grok's limit for a session folder name; longer gets slug + hash. */
@@ -118,82 +111,6 @@ grok_model_check(const struct aiterm_host *host, const char *out,
 	    err);
 }
 
-/* Screens drawn over the composer, first match wins. */
-static const struct hl_known known[] = {
-	{ "Login with Grok", NULL, AITERM_SCREEN_ONBOARDING, "login_splash",
-	    NULL },
-	{ "Yes, proceed", "No, reject", AITERM_SCREEN_APPROVAL,
-	    "permission_prompt", NULL },
-	/*
-	 * The weekly-limit card Grok draws over a turn that ended on a 402
-	 * (recorded on 1.0.41): "You hit your weekly limit." with Upgrade /
-	 * Buy more credits / Try Again and "Shift+x:dismiss".
-	 */
-	{ "You hit your weekly limit.", "dismiss", AITERM_SCREEN_RATE_LIMITED,
-	    "weekly_limit_card", "grok_rate_limit_dialog" },
-};
-
-#define COMPOSER	"\xe2\x94\x82 \xe2\x9d\xaf"	/* "│ ❯" */
-
-static void
-grok_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
-{
-	const char *text;
-	size_t n;
-
-	if (hl_match_known(s, known, sizeof known / sizeof known[0], v))
-		return;
-	if (hl_has(s, "[stop]") || hl_has(s, "Ctrl+c:cancel")) {
-		v->state = AITERM_SCREEN_RUNNING;
-		v->reason = hl_has(s, "Queued \xc2\xb7 Enter to send now") ?
-		    "queued_follow_up" : hl_has(s, "Responding\xe2\x80\xa6") ?
-		    "responding" : hl_has(s, "Waiting for response") ?
-		    "waiting_for_response" : "stop_shown";
-		/* Text still queued after "send now": not in the turn (ADR 0012). */
-		if (strcmp(v->reason, "queued_follow_up") == 0)
-			v->dialog = AITERM_INPUT_QUEUED;
-		return;
-	}
-	if (hl_box_text(s, COMPOSER, &text, &n)) {
-		v->state = AITERM_SCREEN_INPUT_READY;
-		if (n == 0 || (n == strlen("Type a message...") &&
-		    memcmp(text, "Type a message...", n) == 0))
-			v->reason = "composer_empty";
-		else if (hl_has(s, "accept suggestion"))
-			v->reason = "composer_ghost_suggestion";
-		else
-			v->reason = "composer_has_text";
-		return;
-	}
-	/*
-	 * A sandbox Grok cannot set up (a read-only profile without
-	 * bubblewrap, a symlinked hooks path): it prints why and exits 1.
-	 * Aiterm reports it; it never lifts the sandbox or copies hooks.
-	 */
-	if (hl_has(s, "Refusing to start") && hl_has(s, "sandbox")) {
-		v->state = AITERM_SCREEN_EXITED;
-		v->reason = "sandbox_startup_failed";
-		return;
-	}
-	v->state = s->len == 0 || !hl_last_line(s, &text, &n) ?
-	    AITERM_SCREEN_STARTING : AITERM_SCREEN_UNKNOWN;
-	v->reason = v->state == AITERM_SCREEN_STARTING ? "blank" :
-	    "no_known_screen";
-}
-
-/* Shift+x dismisses the weekly-limit card; nothing is bought or retried. */
-HL_KEYS(dismiss_keys, { AITERM_INPUT_KEY, "X" });
-
-static const struct aiterm_input_step *
-grok_startup_keys(const char *dialog, int trust_project)
-{
-	/* --trust passes the cwd's trust; no start-up screen is answered. */
-	(void)trust_project;
-	if (dialog != NULL && strcmp(dialog, "grok_rate_limit_dialog") == 0)
-		return dismiss_keys;
-	return NULL;
-}
-
 /*
  * The text pasted, a pause (so Enter is not part of the paste), Enter.
  * While a turn runs that Enter queues the text ("Queued · Enter to send
@@ -216,77 +133,6 @@ static const struct aiterm_input_step steer[] = {
 	{ AITERM_INPUT_KEY, "Enter" },
 	{ AITERM_INPUT_END, NULL },
 };
-
-/* A digit answers the permission prompt at once. */
-HL_KEYS(yes_keys, { AITERM_INPUT_KEY, "2" });
-HL_KEYS(no_keys, { AITERM_INPUT_KEY, "3" });
-
-static const char *const choices[] = { "approve_once", "deny", NULL };
-
-/* "2 (○) Yes, proceed": a number, then a radio button (● or ○). */
-static bool
-choice_line(const char *q, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && isdigit((unsigned char)q[i]))
-		i++;
-	return i > 0 && n - i >= 5 && q[i] == ' ' && q[i + 1] == '(' &&
-	    (memcmp(q + i + 2, "\xe2\x97\x8f", 3) == 0 ||
-	    memcmp(q + i + 2, "\xe2\x97\x8b", 3) == 0);
-}
-
-/*
- * The permission prompt: lines starting with "┃" (U+2503); the subject is
- * their text up to the numbered choices, without the scope hint.
- */
-static int
-grok_approval(const struct aiterm_host *host, const struct aiterm_screen *s,
-    struct aiterm_approval *a)
-{
-	const char *p = s->text, *end = s->text + s->len, *nl, *q;
-	size_t n;
-
-	if (!hl_has(s, "Yes, proceed") || !hl_has(s, "No, reject"))
-		return 0;
-	a->kind = hl_has(s, "Never allow: ") ? "command" : "tool";
-	for (; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		q = p;
-		while (q < nl && *q == ' ')
-			q++;
-		if ((size_t)(nl - q) < 3 || memcmp(q, "\xe2\x94\x83", 3) != 0)
-			continue;
-		q += 3;
-		while (q < nl && *q == ' ')
-			q++;
-		n = (size_t)(nl - q);
-		while (n > 0 && q[n - 1] == ' ')
-			n--;
-		if (choice_line(q, n))
-			break;	/* the choices */
-		if (n == 0 || hl_line_has(q, n, "narrow scope"))
-			continue;
-		if (host->buf_len(a->subject) > 0)
-			host->buf_add(a->subject, "\n", 1);
-		host->buf_add(a->subject, q, n);
-		if (nl == end)
-			break;
-	}
-	a->choices = choices;
-	return 1;
-}
-
-static const struct aiterm_input_step *
-grok_approval_keys(const char *choice)
-{
-	if (strcmp(choice, "approve_once") == 0)
-		return yes_keys;
-	if (strcmp(choice, "deny") == 0)
-		return no_keys;
-	return NULL;
-}
 
 /* Grok's home: $GROK_HOME, else ~/.grok. */
 static int

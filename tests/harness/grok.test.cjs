@@ -58,6 +58,41 @@ function events(dir) {
 	return fs.readFileSync(path.join(dir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
+/*
+ * The seed's rule for a Grok answer (issue 32), from events.jsonl and
+ * chat_history.jsonl alone: each turn_ended, the turn_started before it,
+ * its turn_number = chat_history's user.prompt_index, the last non-empty
+ * assistant content after that prompt.  The plugin reads updates.jsonl;
+ * the tests check it gives these (ADR 0007).
+ */
+function seedRule(dir) {
+	const lines = (f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+	const chat = lines('chat_history.jsonl');
+	const answerOf = (n) => {
+		let answer = null;
+		let inPrompt = false;
+		for (const r of chat) {
+			if (r.type === 'user' && Number.isInteger(r.prompt_index))
+				inPrompt = r.prompt_index === n;
+			else if (inPrompt && r.type === 'assistant' && typeof r.content === 'string' && r.content !== '')
+				answer = r.content;
+		}
+		return answer;
+	};
+	const out = [];
+	let open = null;
+	for (const e of lines('events.jsonl')) {
+		if (e.type === 'turn_started')
+			open = e;
+		else if (e.type === 'turn_ended' && open) {
+			out.push({ turn_number: open.turn_number, outcome: e.outcome,
+				trigger: e.cancellation_context && e.cancellation_context.trigger, answer: answerOf(open.turn_number) });
+			open = null;
+		}
+	}
+	return out;
+}
+
 test('AGT-LAUNCH AGT-TURN AGT-GROK: Grok, a plain turn and then a second one, each with its own answer', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'text', text: 'Grok first answer.', chunks: 3, delayMs: 200 });
@@ -84,6 +119,9 @@ test('AGT-LAUNCH AGT-TURN AGT-GROK: Grok, a plain turn and then a second one, ea
 	const ev = events(path.dirname(a.sc.transcript));
 	assert.deepEqual(ev.filter((e) => e.type === 'turn_started').map((e) => e.turn_number), [0, 1]);
 	assert.deepEqual(ev.filter((e) => e.type === 'turn_ended').map((e) => e.outcome), ['completed', 'completed']);
+	/* The seed's correlation gives the same answers. */
+	assert.deepEqual(seedRule(path.dirname(a.sc.transcript)).map((x) => [x.turn_number, x.outcome, x.answer]),
+		[[0, 'completed', 'Grok first answer.'], [1, 'completed', 'Grok second answer.']]);
 });
 
 test('AGT-START: Grok with no key anywhere shows its login splash: vendor_onboarding_required, nothing typed', T, async (t) => {
@@ -219,6 +257,56 @@ test('AGT-GROK: the card over a turn that is still running is not dismissed: RAT
 	assert.match((await rig.call('pty_read', { session_id: id, screen: true })).text, /You hit your weekly limit\./, 'the card is left as it was');
 });
 
+test('AGT-GROK: the weekly-limit card\'s heading and footer in an answer are no card: the next send is a plain new turn', T, async (t) => {
+	/* Issue 32: a card is its heading with its footer as the screen's last line, not words anywhere. */
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'text', text: 'Grok draws:\n\n┃  You hit your weekly limit.\n┃\n\nTab:next answer  │  Esc:scrollback  │  Shift+x:dismiss' });
+	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, prompt: 'What does the card say?' });
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /You hit your weekly limit\.[\s\S]*Shift\+x:dismiss\n\[turn 1 done/, a.text);
+	const o = await rig.call('pty_observe', { session_id: id });
+	assert.match(o.text, /; screen input_ready\//, o.text);
+	mock.push({ type: 'text', text: 'No card here.' });
+	const s = await rig.call('pty_send', { session_id: id, text: 'Go on', wait: true, timeout: 60 });
+	assert.equal(s.isError, false, s.text);
+	assert.match(s.text, /^No card here\.\n\[turn 2 done/, s.text);
+	assert.equal(mock.main().length, 2);
+});
+
+test('AGT-GROK AGT-START: Grok\'s privacy notice above a whole composer blocks nothing; a modal over the composer takes no text', T, async (t) => {
+	/* GROK_PRIVACY_NOTICE_ROLLOUT=1 shows the notice ("Help improve Grok") at once (issue 32). */
+	const { rig, mock } = await rigWithMock(t, {}, { GROK_PRIVACY_NOTICE_ROLLOUT: '1' });
+	mock.push({ type: 'text', text: 'Under the notice.' });
+	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, prompt: 'First question' });
+	assert.match(l.text, /^startup: ready$/m, l.text);
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^Under the notice\.\n\[turn 1 done/, a.text);
+	assert.match((await rig.call('pty_read', { session_id: id, screen: true })).text, /Help improve Grok/);
+	/* The shortcuts (Ctrl+x) drawn over the composer take the keys: nothing is typed. */
+	await rig.call('pty_key', { session_id: id, key: 'ctrl-x' });
+	let screen = '';
+	for (let i = 0; i < 50 && !/Keyboard Shortcuts/.test(screen); i++) {
+		await new Promise((r) => setTimeout(r, 100));
+		screen = (await rig.call('pty_read', { session_id: id, screen: true })).text;
+	}
+	assert.match(screen, /Keyboard Shortcuts/, screen);
+	const blocked = await rig.call('pty_send', { session_id: id, text: 'Not into the overlay' });
+	assert.ok(blocked.isError, blocked.text);
+	assert.match(blocked.text, /cannot take a prompt now: its screen is unknown \(composer_covered\)/, blocked.text);
+	assert.doesNotMatch((await rig.call('pty_read', { session_id: id, screen: true })).text, /Not into the overlay/);
+	await rig.call('pty_key', { session_id: id, key: 'esc' });
+	for (let i = 0; i < 50 && /Keyboard Shortcuts/.test(screen); i++) {
+		await new Promise((r) => setTimeout(r, 100));
+		screen = (await rig.call('pty_read', { session_id: id, screen: true })).text;
+	}
+	mock.push({ type: 'text', text: 'Second under the notice.' });
+	const b = await rig.call('pty_send', { session_id: id, text: 'Second question', wait: true, timeout: 60 });
+	assert.match(b.text, /^Second under the notice\.\n\[turn 2 done/, b.text);
+	assert.equal(mock.main().length, 2);
+});
+
 test('AGT-SEND AGT-GROK: Grok, text sent while a turn runs is queued and sent now: one turn, the old one closed by send_now', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'hold', text: 'Held answer.' });
@@ -240,6 +328,12 @@ test('AGT-SEND AGT-GROK: Grok, text sent while a turn runs is queued and sent no
 	mock.push({ type: 'text', text: 'Next one.' });
 	const n = await rig.call('pty_send', { session_id: id, text: 'And then?', wait: true, timeout: 60 });
 	assert.match(n.text, /^Next one\.\n\[turn 2 done/, n.text);
+	/*
+	 * The seed's correlation: Grok's turn 0 closed by send now (the seam,
+	 * no answer), its turn 1 is our turn 1's answer, its turn 2 our turn 2.
+	 */
+	assert.deepEqual(seedRule(path.dirname(a.sc.transcript)).map((x) => [x.turn_number, x.outcome, x.trigger, x.answer]),
+		[[0, 'cancelled', 'send_now', null], [1, 'completed', undefined, 'After send now.'], [2, 'completed', undefined, 'Next one.']]);
 });
 
 test('AGT-APPROVAL AGT-GROK: Grok asks to run a command; agent_approval answers it with the digest', T, async (t) => {
@@ -281,6 +375,39 @@ test('AGT-GROK AGT-START: Grok refuses to start in a sandbox it cannot set up: e
 	assert.match(r.text, /^code: GROK_SANDBOX_STARTUP_FAILED$/m, r.text);
 	assert.match(r.text, /Refusing to start/, r.text);
 	assert.match(r.text, /^prompt: not_sent$/m, r.text);
+	assert.equal(mock.main().length, 0);
+});
+
+test('AGT-GROK AGT-SEND: a send to a Grok that died of the sandbox refusal: GROK_SANDBOX_STARTUP_FAILED with its words, nothing typed', T, async (t) => {
+	/*
+	 * Issue 32: the real CLI refuses GROK_SANDBOX=read-only where
+	 * bubblewrap is missing (as above) and exits 1; a later pty_send names
+	 * that end with its code and the CLI's words, not a generic error.
+	 */
+	if (['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].some((p) => fs.existsSync(p))) {
+		t.skip('bubblewrap is installed: the refusal cannot be provoked here');
+		return;
+	}
+	const { rig, mock } = await rigWithMock(t, {}, { GROK_SANDBOX: 'read-only' });
+	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work });
+	assert.equal(l.isError, false, l.text);
+	const id = sid(l.text);
+	/* Whether the launch looked or not, the pane is dead before the send. */
+	let list = '';
+	for (let i = 0; i < 100; i++) {
+		list = (await rig.call('pty_list', {})).text;
+		if (!new RegExp(`^${id}\\talive\\t`, 'm').test(list))
+			break;
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	assert.doesNotMatch(list, new RegExp(`^${id}\\talive\\t`, 'm'), list);
+	const s = await rig.call('pty_send', { session_id: id, text: 'Never typed' });
+	assert.ok(s.isError, s.text);
+	assert.match(s.text, /^pty_send: GROK_SANDBOX_STARTUP_FAILED: the agent exited \(status 1, sandbox_startup_failed\); nothing was sent\. It said: error: this sandbox could not enforce .*Refusing to start/s, s.text);
+	assert.match(s.text, /then pty_close this session and agent_launch again$/, s.text);
+	const w = await rig.call('pty_send', { session_id: id, text: 'Never typed either', wait: true, timeout: 10 });
+	assert.ok(w.isError, w.text);
+	assert.match(w.text, /GROK_SANDBOX_STARTUP_FAILED/, w.text);
 	assert.equal(mock.main().length, 0);
 });
 

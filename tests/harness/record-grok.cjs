@@ -5,6 +5,7 @@
  * HOME (~/.grok seeded there), TMPDIR and tmux socket.
  * Usage: NODE_PATH=<dir>/node_modules node record-grok.cjs [case...]
  *   cases: turns sendnow tool error ratelimit retries splash sandbox longcwd
+ *          privacy quoted
  * Writes fixtures/grok-1.0.41/{screens,sessions}/ and layout-longcwd.txt.
  */
 const fs = require('node:fs');
@@ -226,6 +227,58 @@ const cases = {
 			await sleep(1000);
 			save('retries-exhausted');
 			saveSession(run, mock, 'retries');
+		});
+	},
+	/*
+	 * The privacy notice (GROK_PRIVACY_NOTICE_ROLLOUT=1 shows it at once):
+	 * drawn above a ready composer, which still takes text; the settings
+	 * modal it leads to (/privacy) and the shortcuts overlay (Ctrl+x) are
+	 * drawn over the composer and take the keys.
+	 */
+	async privacy() {
+		await session('privacy', {}, async (run, mock, save) => {
+			await run.waitFor((s) => IDLE(s) && /Help improve Grok/.test(s), 30000, 'notice');
+			await sleep(1000);
+			save('privacy-notice');
+			run.keys('C-x');
+			await run.waitFor(/Keyboard Shortcuts/, 10000, 'shortcuts');
+			await sleep(500);
+			save('shortcuts-overlay');
+			run.keys('Escape');
+			await run.waitFor((s) => IDLE(s) && !/Keyboard Shortcuts/.test(s), 10000, 'closed');
+			run.literal('/privacy');
+			await sleep(500);
+			run.keys('Enter');
+			await run.waitFor(/Settings › Coding data/, 10000, 'settings');
+			await sleep(500);
+			save('privacy-settings-modal');
+			run.keys('Escape');
+			await run.waitFor((s) => IDLE(s) && !/Settings ›/.test(s), 10000, 'closed');
+			mock.push({ type: 'text', text: 'Answer under the notice.' });
+			await typePrompt(run, 'Question under the notice');
+			await run.waitFor((s) => IDLE(s) && /Answer under the notice\./.test(s) && /Mock suggestion/.test(s), 30000, 'answer');
+			await sleep(500);
+			save('privacy-notice-after-turn');
+		}, { env: { GROK_PRIVACY_NOTICE_ROLLOUT: '1' } });
+	},
+	/*
+	 * The weekly-limit card's words where no card is: an answer quoting its
+	 * heading and its dismiss key, and one quoting the card's heading and
+	 * footer lines with the composer drawn under them.
+	 */
+	async quoted() {
+		await session('quoted', {}, async (run, mock, save) => {
+			await run.waitFor(IDLE, 30000, 'composer');
+			mock.push({ type: 'text', text: 'When credits run out Grok says "You hit your weekly limit." and Shift+x:dismiss closes it.' });
+			await typePrompt(run, 'What does the limit card say?');
+			await run.waitFor((s) => IDLE(s) && /Shift\+x:dismiss closes it/.test(s) && /Mock suggestion/.test(s), 30000, 'answer');
+			await sleep(500);
+			save('weekly-limit-words');
+			mock.push({ type: 'text', text: 'It looks like this:\n\n┃  You hit your weekly limit.\n┃\n┃  ↑/↓ navigate · y copy   Enter:submit\n\nTab:next answer  │  Esc:scrollback  │  Shift+x:dismiss' });
+			await typePrompt(run, 'Draw it');
+			await run.waitFor((s) => IDLE(s) && /Draw it/.test(s) && /It looks like this/.test(s) && /Mock suggestion/.test(s), 30000, 'drawn');
+			await sleep(500);
+			save('weekly-limit-card-in-log');
 		});
 	},
 	async splash() {

@@ -7,6 +7,7 @@
  * are the stand-in's (no recording of the real CLI exists).
  */
 #include <check.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -493,6 +494,27 @@ static const struct screen_case grok_screens[] = {
 	    "composer_empty", NULL },
 	{ "retries-exhausted", AITERM_SCREEN_INPUT_READY, "composer_empty",
 	    NULL },
+	/*
+	 * Issue 32: the privacy notice above a whole composer (its borders,
+	 * the model name) takes nothing: typed text goes to the composer.
+	 */
+	{ "privacy-notice", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
+	{ "privacy-notice-after-turn", AITERM_SCREEN_INPUT_READY,
+	    "composer_ghost_suggestion", NULL },
+	/* A modal over the composer (/privacy, Ctrl+x) takes the keys. */
+	{ "privacy-settings-modal", AITERM_SCREEN_UNKNOWN, "composer_covered",
+	    NULL },
+	{ "shortcuts-overlay", AITERM_SCREEN_UNKNOWN, "composer_covered",
+	    NULL },
+	/*
+	 * The card's words in an answer, and its heading and footer drawn in
+	 * the conversation with the composer under them: no card.
+	 */
+	{ "weekly-limit-words", AITERM_SCREEN_INPUT_READY,
+	    "composer_ghost_suggestion", NULL },
+	{ "weekly-limit-card-in-log", AITERM_SCREEN_INPUT_READY,
+	    "composer_ghost_suggestion", NULL },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -616,6 +638,171 @@ START_TEST(test_grok_seams)
 	    AITERM_TURN_STARTED);
 	ck_assert_str_eq(buf_str(&answer), "");
 	free(text);
+	buf_free(&answer);
+}
+END_TEST
+
+/* The records of a JSONL fixture, as a JSON array. */
+static json_t *
+jsonl(const char *case_name, const char *file)
+{
+	char name[256], *text, *line, *save = NULL;
+	json_t *all = json_array(), *o;
+	size_t len;
+
+	snprintf(name, sizeof name, "sessions/%s.%s.jsonl", case_name, file);
+	text = slurp(GK, name, &len);
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save))
+		if ((o = json_loads(line, 0, NULL)) != NULL)
+			json_array_append_new(all, o);
+	free(text);
+	return all;
+}
+
+/* The last non-empty assistant content after chat_history's prompt n. */
+static const char *
+seed_answer(json_t *chat, json_int_t n)
+{
+	const char *answer = NULL, *type;
+	json_t *r, *pi;
+	size_t i;
+	bool in = false;
+
+	json_array_foreach(chat, i, r) {
+		type = json_string_value(json_object_get(r, "type"));
+		pi = json_object_get(r, "prompt_index");
+		if (type != NULL && strcmp(type, "user") == 0 &&
+		    json_is_integer(pi))
+			in = json_integer_value(pi) == n;
+		else if (in && type != NULL && strcmp(type, "assistant") == 0 &&
+		    json_string_length(json_object_get(r, "content")) > 0)
+			answer = json_string_value(json_object_get(r,
+			    "content"));
+	}
+	return answer;
+}
+
+/* The integers at key of the records of kind (by type_key) in a. */
+static void
+ints(json_t *a, const char *type_key, const char *kind, const char *key,
+    json_t *out)
+{
+	json_t *r, *v;
+	size_t i;
+
+	json_array_foreach(a, i, r) {
+		v = json_object_get(r, key);
+		if (kind != NULL && (json_string_value(json_object_get(r,
+		    type_key)) == NULL || strcmp(json_string_value(
+		    json_object_get(r, type_key)), kind) != 0))
+			continue;
+		if (json_is_integer(v))
+			json_array_append(out, v);
+	}
+}
+
+/*
+ * Issue 32, the seed's rule for a Grok answer: turn_ended -> the
+ * turn_started before it -> its turn_number = chat_history's
+ * user.prompt_index -> the last non-empty assistant after it.  On every
+ * recorded session the plugin's turns, read from updates.jsonl alone, are
+ * exactly those (a turn closed by "send now" joins the next, ADR 0012),
+ * and updates' promptIndex values are events' turn_number values and
+ * chat_history's prompt_index values.
+ */
+START_TEST(test_grok_seed_rule)
+{
+	static const char *const cases[] = { "turns", "sendnow", "tool",
+	    "error", "ratelimit", "retries", NULL };
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_buf answer = BUF_INIT;
+	json_t *ev, *chat, *up, *open, *e, *a, *b, *c, *prompts;
+	const char *type, *outcome, *trig, *want, *k;
+	struct aiterm_turn t;
+	struct harness h;
+	unsigned turn;
+	size_t i, j, len;
+	char name[256], *text;
+
+	load("grok-cli", &h);
+	for (i = 0; cases[i] != NULL; i++) {
+		ev = jsonl(cases[i], "events");
+		chat = jsonl(cases[i], "chat_history");
+		up = jsonl(cases[i], "updates");
+		snprintf(name, sizeof name, "sessions/%s.updates.jsonl",
+		    cases[i]);
+		text = slurp(GK, name, &len);
+		turn = 0;
+		open = NULL;
+		json_array_foreach(ev, j, e) {
+			type = json_string_value(json_object_get(e, "type"));
+			if (strcmp(type, "turn_started") == 0) {
+				open = e;
+				continue;
+			}
+			if (strcmp(type, "turn_ended") != 0 || open == NULL)
+				continue;
+			outcome = json_string_value(json_object_get(e,
+			    "outcome"));
+			trig = json_string_value(json_object_get(
+			    json_object_get(e, "cancellation_context"),
+			    "trigger"));
+			want = seed_answer(chat, json_integer_value(
+			    json_object_get(open, "turn_number")));
+			open = NULL;
+			if (strcmp(outcome, "cancelled") == 0 && trig != NULL &&
+			    strcmp(trig, "send_now") == 0)
+				continue;	/* the seam: the next goes on */
+			memset(&t, 0, sizeof t);
+			buf_reset(&answer);
+			t.answer = &answer;
+			ck_assert_int_eq(h.ops->read_turn(host_get(), text, len,
+			    turn, &t, &err), 0);
+			if (strcmp(outcome, "completed") == 0) {
+				ck_assert_msg(t.state == AITERM_TURN_DONE,
+				    "%s turn %u: state %d", cases[i], turn,
+				    t.state);
+				ck_assert_str_eq(buf_str(&answer), want != NULL ?
+				    want : "");
+			} else
+				ck_assert_msg(t.state == AITERM_TURN_ERROR,
+				    "%s turn %u (%s): state %d", cases[i], turn,
+				    outcome, t.state);
+			turn++;
+		}
+		ck_assert_uint_eq(h.ops->count_turns(text, len), turn);
+		/* One numbering: promptIndex = turn_number = prompt_index. */
+		a = json_array();
+		b = json_array();
+		c = json_array();
+		ints(ev, "type", "turn_started", "turn_number", a);
+		ints(chat, "type", "user", "prompt_index", b);
+		json_array_foreach(up, j, e) {
+			k = json_string_value(json_object_get(json_object_get(
+			    json_object_get(e, "params"), "update"),
+			    "sessionUpdate"));
+			prompts = json_object_get(json_object_get(
+			    json_object_get(json_object_get(e, "params"),
+			    "update"), "_meta"), "promptIndex");
+			if (k != NULL && strcmp(k, "user_message_chunk") == 0 &&
+			    json_is_integer(prompts) && (json_array_size(c) ==
+			    0 || !json_equal(json_array_get(c,
+			    json_array_size(c) - 1), prompts)))
+				json_array_append(c, prompts);
+		}
+		ck_assert_msg(json_array_size(a) > 0 && json_equal(a, b) &&
+		    json_equal(a, c), "%s: turn_number %s, prompt_index %s, "
+		    "promptIndex %s", cases[i], json_dumps(a, JSON_COMPACT),
+		    json_dumps(b, JSON_COMPACT), json_dumps(c, JSON_COMPACT));
+		json_decref(a);
+		json_decref(b);
+		json_decref(c);
+		json_decref(ev);
+		json_decref(chat);
+		json_decref(up);
+		free(text);
+	}
 	buf_free(&answer);
 }
 END_TEST
@@ -841,6 +1028,7 @@ harness_suite(void)
 	tcase_add_test(tc, test_grok_screens);
 	tcase_add_test(tc, test_grok_turns);
 	tcase_add_test(tc, test_grok_seams);
+	tcase_add_test(tc, test_grok_seed_rule);
 	tcase_add_test(tc, test_grok_approval);
 	tcase_add_test(tc, test_grok_launch);
 	suite_add_tcase(s, tc);
