@@ -141,6 +141,13 @@ enum tx_resend {
 int	 tx_run(const struct aiterm_host *host, const struct tx_server *srv,
 	    const struct tx_argv *cmd, enum tx_resend resend,
 	    struct tx_result *res, struct aiterm_error *err);
+/*
+ * 0 unless the server is up and does not answer the control client (a
+ * stopped server): then -1 with err set, and nothing may connect to it
+ * (tmux-ctl.c).  No server, or no control client, is 0.
+ */
+int	 tx_answering(const struct aiterm_host *host,
+	    const struct tx_server *srv, struct aiterm_error *err);
 /* The same, always by a one-shot tmux client (create starts the server). */
 int	 tx_run_spawn(const struct aiterm_host *host,
 	    const struct tx_server *srv, const struct tx_argv *cmd,
@@ -155,6 +162,8 @@ enum tx_ctl_outcome {
 	TX_CTL_UNSENT,	/* nothing will run it: run it another way */
 	TX_CTL_LOST,	/* sent; the client ended before the answer */
 	TX_CTL_STALLED,	/* sent; the server did not answer in time */
+	TX_CTL_BUSY,	/* not sent: an earlier line is still not answered */
+	TX_CTL_LOCKED,	/* not sent: no client, and the lock stayed taken */
 };
 
 /*
@@ -168,6 +177,8 @@ enum tx_ctl_outcome tx_ctl_run(const struct aiterm_host *host,
 long long tx_now_ms(void);
 /* How long the control client may take to answer, in milliseconds. */
 long	 tx_ctl_timeout_ms(void);
+/* How long the line in flight has waited for tmux; 0 when none waits. */
+long long tx_ctl_stalled_ms(void);
 /* Stop the control client (killed by its PID and reaped), if any. */
 void	 tx_ctl_stop(void);
 
