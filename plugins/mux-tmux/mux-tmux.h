@@ -109,9 +109,11 @@ struct tx_server {
 
 /*
  * Take srv->lock, the state root's creation lock, waiting at most
- * TX_LOCK_WAIT_MS: 0, or -1 with err set (unless NULL).  A take while
- * this process holds it is counted and returns 0 at once; every 0 is
- * paired with one tx_lock_drop.
+ * TX_LOCK_WAIT_MS: 0, or -2 when another process held it all that time,
+ * or -1 when it cannot be opened or locked (a read-only state root),
+ * each with err set (unless NULL).  A take while this process holds it
+ * is counted and returns 0 at once; every 0 is paired with one
+ * tx_lock_drop.
  */
 int	 tx_lock_take(const struct aiterm_host *host,
 	    const struct tx_server *srv, struct aiterm_error *err);
@@ -142,9 +144,12 @@ int	 tx_run(const struct aiterm_host *host, const struct tx_server *srv,
 	    const struct tx_argv *cmd, enum tx_resend resend,
 	    struct tx_result *res, struct aiterm_error *err);
 /*
- * 0 unless the server is up and does not answer the control client (a
- * stopped server): then -1 with err set, and nothing may connect to it
- * (tmux-ctl.c).  No server, or no control client, is 0.
+ * Ask the server through the control client before a one-shot client
+ * goes to it: -1 with err set when it does not answer (the client's
+ * timeout, an answer still owed, or tmux.lock held 2 s by another
+ * server): then nothing more may connect to it (tmux-ctl.c).  0 when it
+ * answers, or when no control client can ask (no server yet, control
+ * mode off).
  */
 int	 tx_answering(const struct aiterm_host *host,
 	    const struct tx_server *srv, struct aiterm_error *err);

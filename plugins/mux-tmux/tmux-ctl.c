@@ -555,9 +555,13 @@ tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
 		/*
 		 * Held for 2 s, the lock's holder waits on tmux: a one-shot
 		 * client would wait on it as well, and be killed meanwhile.
+		 * A lock that cannot be had at all leaves one-shot clients.
 		 */
-		if (tx_lock_take(host, srv, NULL) != 0) {
-			outcome = TX_CTL_LOCKED;
+		if ((r = tx_lock_take(host, srv, NULL)) != 0) {
+			if (r == -2)
+				outcome = TX_CTL_LOCKED;
+			else
+				tx_ctl.retry_ms = tx_now_ms() + TX_CTL_RETRY_MS;
 			goto out;
 		}
 		if (tx_ctl_start(host, srv) != 0) {
