@@ -120,6 +120,12 @@ tmux_create(const struct aiterm_host *host, const struct aiterm_mux_create *o,
 		goto out;
 	if (o->log_path != NULL && tmux_log_open(host, o->log_path, err) != 0)
 		goto out;
+	/*
+	 * A one-shot client stuck on a stopped server would be killed by
+	 * the host's timeout and left to tmux: ask the control client first.
+	 */
+	if (tx_answering(host, &srv, err) != 0)
+		goto out;
 	/* One creation at a time on this tmux server (tmux-lock.c). */
 	if (tx_lock_take(host, &srv, err) != 0)
 		goto out;

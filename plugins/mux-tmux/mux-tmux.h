@@ -111,9 +111,11 @@ struct tx_server {
 
 /*
  * Take srv->lock, the state root's creation lock, waiting at most
- * TX_LOCK_WAIT_MS: 0, or -1 with err set (unless NULL).  A take while
- * this process holds it is counted and returns 0 at once; every 0 is
- * paired with one tx_lock_drop.
+ * TX_LOCK_WAIT_MS: 0, or -2 when another process held it all that time,
+ * or -1 when it cannot be opened or locked (a read-only state root),
+ * each with err set (unless NULL).  A take while this process holds it
+ * is counted and returns 0 at once; every 0 is paired with one
+ * tx_lock_drop.
  */
 int	 tx_lock_take(const struct aiterm_host *host,
 	    const struct tx_server *srv, struct aiterm_error *err);
@@ -143,6 +145,16 @@ enum tx_resend {
 int	 tx_run(const struct aiterm_host *host, const struct tx_server *srv,
 	    const struct tx_argv *cmd, enum tx_resend resend,
 	    struct tx_result *res, struct aiterm_error *err);
+/*
+ * Ask the server through the control client before a one-shot client
+ * goes to it: -1 with err set when it does not answer (the client's
+ * timeout, an answer still owed, or tmux.lock held 2 s by another
+ * server): then nothing more may connect to it (tmux-ctl.c).  0 when it
+ * answers, or when no control client can ask (no server yet, control
+ * mode off).
+ */
+int	 tx_answering(const struct aiterm_host *host,
+	    const struct tx_server *srv, struct aiterm_error *err);
 /* The same, always by a one-shot tmux client (create starts the server). */
 int	 tx_run_spawn(const struct aiterm_host *host,
 	    const struct tx_server *srv, const struct tx_argv *cmd,
@@ -157,6 +169,8 @@ enum tx_ctl_outcome {
 	TX_CTL_UNSENT,	/* nothing will run it: run it another way */
 	TX_CTL_LOST,	/* sent; the client ended before the answer */
 	TX_CTL_STALLED,	/* sent; the server did not answer in time */
+	TX_CTL_BUSY,	/* not sent: an earlier line is still not answered */
+	TX_CTL_LOCKED,	/* not sent: no client, and the lock stayed taken */
 };
 
 /*
@@ -170,6 +184,8 @@ enum tx_ctl_outcome tx_ctl_run(const struct aiterm_host *host,
 long long tx_now_ms(void);
 /* How long the control client may take to answer, in milliseconds. */
 long	 tx_ctl_timeout_ms(void);
+/* How long the line in flight has waited for tmux; 0 when none waits. */
+long long tx_ctl_stalled_ms(void);
 /* Stop the control client (killed by its PID and reaped), if any. */
 void	 tx_ctl_stop(void);
 

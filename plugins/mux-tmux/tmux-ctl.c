@@ -29,13 +29,23 @@
  * guard of the open block closes it.
  *
  * When it goes wrong.  Every wait is bounded by tx_ctl_timeout_ms (5 s).
- * After a timeout, or when the client's output ends, the client is killed
- * by its PID and reaped, and the next op starts a new one.  The client
- * process only passes its stdin and stdout to the server, which then reads
- * our pipe itself: a line written before the server stalled still runs
- * when it resumes, even after the client is gone.  So tx_run sends a
- * command again by a one-shot client only when resending is harmless or
- * the line never got out (TX_CTL_UNSENT).
+ * A client whose output ends is reaped and the next op starts a new one.
+ * A client that gives no answer in time is kept (issue 37): the op fails,
+ * and until the answers it owes have come, every later op fails at once
+ * and sends nothing, and no other client is started.  tmux 3.3a (a
+ * stopped server, SIGSTOP) dies on resume when it finds clients that
+ * connected meanwhile and were killed: it attaches them, runs what they
+ * sent and drops them at once, all in one go, and a notification reaches
+ * a control client without its control state (the crash of ADR 0020,
+ * doc/reliability.md).  Killing the stalled client and starting new ones,
+ * as before, left it exactly that.  A client started under the creation
+ * lock keeps the lock until its first answer, even across ops.
+ *
+ * The client process only passes its stdin and stdout to the server,
+ * which then reads our pipe itself: the line in flight runs when the
+ * server resumes.  So tx_run sends a command again by a one-shot client
+ * only when resending is harmless or the line never got out
+ * (TX_CTL_UNSENT).
  *
  * AITERM_TMUX_CONTROL=0 turns the control client off (every op a one-shot
  * client, as before it existed); AITERM_TMUX_CONTROL_TIMEOUT_MS changes
@@ -67,6 +77,8 @@ extern char **environ;
 #define TX_CTL_TIMEOUT_MS	5000L
 /* After a client that never answered, one-shot clients for this long. */
 #define TX_CTL_RETRY_MS		1000LL
+/* How long an op waits for the answers a stalled client still owes. */
+#define TX_CTL_CATCH_UP_MS	250L
 
 struct tx_ctl {
 	pid_t		 pid;		/* the client, -1 when there is none */
@@ -77,7 +89,14 @@ struct tx_ctl {
 	struct tx_str	 rbuf;		/* read, not yet taken as lines */
 	size_t		 rpos;		/* where the first untaken line starts */
 	int		 answered;	/* it has answered at least once */
+	int		 locked;	/* holds the creation lock until then */
 	long long	 retry_ms;	/* start no client before this time */
+	/* The line in flight: its answers, as far as they were read. */
+	size_t		 owed;		/* commands not answered yet */
+	long long	 sent_ms;	/* when it was sent */
+	int		 open;		/* inside a %begin block */
+	int		 ours;		/* that block answers our line */
+	char		 guard[96];	/* its "T N F", to match its end */
 };
 
 static struct tx_ctl tx_ctl = { .pid = -1, .in = -1, .out = -1 };
@@ -177,6 +196,11 @@ tx_ctl_stop(void)
 	tx_ctl.pid = -1;
 	tx_str_free(&tx_ctl.rbuf);
 	tx_ctl.rpos = 0;
+	tx_ctl.owed = 0;
+	tx_ctl.open = 0;
+	if (tx_ctl.locked)
+		tx_lock_drop();
+	tx_ctl.locked = 0;
 }
 
 static void __attribute__((destructor))
@@ -398,48 +422,50 @@ tx_ctl_guard(const char *line, size_t len, const char *word,
 }
 
 /*
- * Read the answers to a line of `commands` commands: the output of each
- * command that succeeded into res->out and an error's text into
- * res->errout (status 1), as a one-shot client would print them.
- * Returns 1 when all came, 0 at the end of the client's output, -1 on
- * timeout.
+ * Read the answers the line in flight still owes (tx_ctl.owed): the
+ * output of each command that succeeded into res->out and an error's text
+ * into res->errout (status 1), as a one-shot client would print them.
+ * Where it got to is kept in tx_ctl, so a read that timed out can be
+ * taken up again by the next op.  Returns 1 when all came, 0 at the end
+ * of the client's output, -1 on timeout.
  */
 static int
-tx_ctl_reply(size_t commands, long long deadline, struct tx_result *res)
+tx_ctl_reply(long long deadline, struct tx_result *res)
 {
 	struct tx_str text = TX_STR_INIT;
 	const char *line, *flags;
-	char guard[96];
-	size_t len, done = 0;
-	int open = 0, ours = 0, r = 1;
+	size_t len;
+	int r = 1;
 
 	res->status = 0;
-	while (done < commands && res->status == 0) {
+	while (tx_ctl.owed > 0) {
 		if ((r = tx_ctl_getline(deadline, &line, &len)) != 1)
 			break;
-		if (!open) {
+		if (!tx_ctl.open) {
 			/* Anything else between blocks is a notification. */
-			if (len > 7 && len - 7 < sizeof guard &&
+			if (len > 7 && len - 7 < sizeof tx_ctl.guard &&
 			    memcmp(line, "%begin ", 7) == 0) {
-				memcpy(guard, line + 7, len - 7);
-				guard[len - 7] = '\0';
-				flags = strrchr(guard, ' ');
-				ours = flags != NULL && strcmp(flags, " 1") == 0;
-				open = 1;
+				memcpy(tx_ctl.guard, line + 7, len - 7);
+				tx_ctl.guard[len - 7] = '\0';
+				flags = strrchr(tx_ctl.guard, ' ');
+				tx_ctl.ours = flags != NULL &&
+				    strcmp(flags, " 1") == 0;
+				tx_ctl.open = 1;
 				text.len = 0;
 			}
-		} else if (tx_ctl_guard(line, len, "%end ", guard)) {
-			open = 0;
-			if (ours) {
+		} else if (tx_ctl_guard(line, len, "%end ", tx_ctl.guard)) {
+			tx_ctl.open = 0;
+			if (tx_ctl.ours) {
 				tx_str_add(&res->out, text.data, text.len);
-				done++;
+				tx_ctl.owed--;
 			}
-		} else if (tx_ctl_guard(line, len, "%error ", guard)) {
-			open = 0;
-			if (ours) {
+		} else if (tx_ctl_guard(line, len, "%error ", tx_ctl.guard)) {
+			tx_ctl.open = 0;
+			if (tx_ctl.ours) {
+				/* The first error ends the list. */
 				tx_str_add(&res->errout, text.data, text.len);
 				res->status = 1;
-				done++;
+				tx_ctl.owed = 0;
 			}
 		} else {
 			tx_str_add(&text, line, len);
@@ -447,7 +473,56 @@ tx_ctl_reply(size_t commands, long long deadline, struct tx_result *res)
 		}
 	}
 	tx_str_free(&text);
-	return r;
+	return tx_ctl.owed == 0 ? 1 : r;
+}
+
+/* The first answer came: a client started under the lock lets it go. */
+static void
+tx_ctl_answered(void)
+{
+	tx_ctl.answered = 1;
+	if (tx_ctl.locked)
+		tx_lock_drop();
+	tx_ctl.locked = 0;
+}
+
+/*
+ * Take in the answers a stalled client still owes, waiting for them at
+ * most TX_CTL_CATCH_UP_MS (a server just continued answers in a moment),
+ * and throw them away (their op has failed already): 0 when none is owed
+ * any more (or the client ended and was reaped), -1 while tmux still has
+ * not answered.
+ */
+static int
+tx_ctl_catch_up(const struct aiterm_host *host)
+{
+	struct tx_result old = TX_RESULT_INIT;
+	long wait;
+	int r;
+
+	if (tx_ctl.pid <= 0 || tx_ctl.owed == 0)
+		return 0;
+	wait = tx_ctl_timeout_ms() < TX_CTL_CATCH_UP_MS ?
+	    tx_ctl_timeout_ms() : TX_CTL_CATCH_UP_MS;
+	r = tx_ctl_reply(tx_now_ms() + wait, &old);
+	tx_result_free(&old);
+	if (r < 0)
+		return -1;
+	if (r == 1) {
+		host->log(AITERM_LOG_NOTICE, "mux-tmux", "the tmux server "
+		    "answered the control client (pid %ld) again after %lld "
+		    "ms", (long)tx_ctl.pid, tx_now_ms() - tx_ctl.sent_ms);
+		tx_ctl_answered();
+	} else
+		tx_ctl_stop();
+	return 0;
+}
+
+long long
+tx_ctl_stalled_ms(void)
+{
+	return tx_ctl.pid > 0 && tx_ctl.owed > 0 ?
+	    tx_now_ms() - tx_ctl.sent_ms : 0;
 }
 
 enum tx_ctl_outcome
@@ -457,13 +532,18 @@ tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
 	enum tx_ctl_outcome outcome = TX_CTL_UNSENT;
 	long long deadline;
 	char *line = NULL;
-	int r, locked = 0;
+	int r;
 
 	if (!tx_ctl_enabled() || cmd->n == 0)
 		goto out;
 	if (tx_ctl.pid > 0 && (strcmp(tx_ctl.socket, srv->socket) != 0 ||
 	    strcmp(tx_ctl.binary, srv->binary) != 0 || tx_ctl_alive() != 0))
 		tx_ctl_stop();
+	/* A client that waits on tmux is the only one: nothing more goes. */
+	if (tx_ctl_catch_up(host) != 0) {
+		outcome = TX_CTL_BUSY;
+		goto out;
+	}
 	if (tx_ctl.pid <= 0) {
 		/*
 		 * A client is started under the creation lock, held until
@@ -472,50 +552,59 @@ tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
 		 */
 		if (tx_now_ms() < tx_ctl.retry_ms)
 			goto out;
-		if (tx_lock_take(host, srv, NULL) != 0) {
-			tx_ctl.retry_ms = tx_now_ms() + TX_CTL_RETRY_MS;
+		/*
+		 * Held for 2 s, the lock's holder waits on tmux: a one-shot
+		 * client would wait on it as well, and be killed meanwhile.
+		 * A lock that cannot be had at all leaves one-shot clients.
+		 */
+		if ((r = tx_lock_take(host, srv, NULL)) != 0) {
+			if (r == -2)
+				outcome = TX_CTL_LOCKED;
+			else
+				tx_ctl.retry_ms = tx_now_ms() + TX_CTL_RETRY_MS;
 			goto out;
 		}
-		locked = 1;
-		if (tx_ctl_start(host, srv) != 0)
+		if (tx_ctl_start(host, srv) != 0) {
+			tx_lock_drop();
 			goto out;
+		}
+		tx_ctl.locked = 1;
 	}
 
 	line = tx_argv_line(cmd);
-	deadline = tx_now_ms() + tx_ctl_timeout_ms();
+	tx_ctl.sent_ms = tx_now_ms();
+	deadline = tx_ctl.sent_ms + tx_ctl_timeout_ms();
 	if (tx_ctl_send(line, strlen(line), deadline) != 0) {
 		tx_ctl_stop();
 		goto out;
 	}
-	r = tx_ctl_reply(tx_argv_commands(cmd), deadline, res);
+	tx_ctl.owed = tx_argv_commands(cmd);
+	tx_ctl.open = 0;
+	r = tx_ctl_reply(deadline, res);
 	if (r == 1) {
-		tx_ctl.answered = 1;
+		tx_ctl_answered();
 		outcome = TX_CTL_DONE;
 		goto out;
 	}
-
-	if (r < 0)
+	tx_result_free(res);
+	if (r < 0) {
 		host->log(AITERM_LOG_WARNING, "mux-tmux", "the control client "
-		    "(pid %ld) gave no answer within %ld ms; it is killed and "
-		    "a new one starts on the next call", (long)tx_ctl.pid,
-		    tx_ctl_timeout_ms());
-	else if (!tx_ctl.answered) {
+		    "(pid %ld) gave no answer within %ld ms; it is kept, and "
+		    "nothing more is sent to tmux until it answers",
+		    (long)tx_ctl.pid, tx_ctl_timeout_ms());
+		outcome = TX_CTL_STALLED;
+		goto out;
+	}
+	if (!tx_ctl.answered) {
 		host->log(AITERM_LOG_WARNING, "mux-tmux", "the control client "
 		    "(pid %ld) ended before its first answer; one-shot tmux "
 		    "clients for %lld ms", (long)tx_ctl.pid, TX_CTL_RETRY_MS);
 		tx_ctl.retry_ms = tx_now_ms() + TX_CTL_RETRY_MS;
 	}
 	tx_ctl_stop();
-	tx_result_free(res);
 	/* Its server is gone with the line: nothing can run it any more. */
-	if (r < 0)
-		outcome = TX_CTL_STALLED;
-	else
-		outcome = !tx_server_up(srv->socket) ? TX_CTL_UNSENT :
-		    TX_CTL_LOST;
+	outcome = !tx_server_up(srv->socket) ? TX_CTL_UNSENT : TX_CTL_LOST;
 out:
-	if (locked)
-		tx_lock_drop();
 	free(line);
 	return outcome;
 }

@@ -43,7 +43,7 @@ tx_lock_take(const struct aiterm_host *host, const struct tx_server *srv,
     struct aiterm_error *err)
 {
 	long long deadline = tx_now_ms() + TX_LOCK_WAIT_MS;
-	int fd, r;
+	int fd, r, rc = -1;
 
 	/* Nested (a kill that starts a control client): already ours. */
 	if (tx_lock_depth > 0) {
@@ -76,12 +76,13 @@ tx_lock_take(const struct aiterm_host *host, const struct tx_server *srv,
 				    "this state root held %s for more than %d "
 				    "ms; nothing was done, try again",
 				    srv->lock, TX_LOCK_WAIT_MS);
+			rc = -2;
 			break;
 		}
 		poll(NULL, 0, TX_LOCK_STEP_MS);
 	}
 	close(fd);
-	return -1;
+	return rc;
 }
 
 void

@@ -411,23 +411,44 @@ tx_run_spawn(const struct aiterm_host *host, const struct tx_server *srv,
 	return rc;
 }
 
+/* The error of a command tmux did not take (STALLED, BUSY or LOCKED). */
+static int
+tx_silent(const struct aiterm_host *host, const struct tx_server *srv,
+    enum tx_ctl_outcome outcome, const char *note, struct aiterm_error *err)
+{
+	/* Nothing more goes to tmux until it answers (tmux-ctl.c). */
+	if (outcome == TX_CTL_BUSY)
+		return host->error(err, "tmux server not answering (stopped?) "
+		    "for %lld ms; nothing is sent to it until it answers",
+		    tx_ctl_stalled_ms());
+	if (outcome == TX_CTL_LOCKED)
+		return host->error(err, "tmux server not answering (stopped?): "
+		    "another aiterm-mcp on this state root has held %s for "
+		    "more than %d ms; nothing was sent", srv->lock,
+		    TX_LOCK_WAIT_MS);
+	return host->error(err, "tmux server not answering for %ld ms%s",
+	    tx_ctl_timeout_ms(), note);
+}
+
 int
 tx_run(const struct aiterm_host *host, const struct tx_server *srv,
     const struct tx_argv *cmd, enum tx_resend resend, struct tx_result *res,
     struct aiterm_error *err)
 {
+	enum tx_ctl_outcome outcome = tx_ctl_run(host, srv, cmd, res);
 	int rc;
 
-	switch (tx_ctl_run(host, srv, cmd, res)) {
+	switch (outcome) {
 	case TX_CTL_DONE:
 		rc = 0;
 		break;
 	case TX_CTL_STALLED:
+	case TX_CTL_BUSY:
+	case TX_CTL_LOCKED:
 		/* A one-shot client would wait on the same server. */
-		rc = host->error(err, "tmux server not answering for %ld ms%s",
-		    tx_ctl_timeout_ms(), resend == TX_RESEND_NEVER ? " (the "
-		    "command was not sent again: it may still run when tmux "
-		    "recovers)" : "");
+		rc = tx_silent(host, srv, outcome, outcome == TX_CTL_STALLED &&
+		    resend == TX_RESEND_NEVER ? " (the command was not sent "
+		    "again: it may still run when tmux recovers)" : "", err);
 		break;
 	case TX_CTL_LOST:
 		if (resend == TX_RESEND_NEVER) {
@@ -441,6 +462,27 @@ tx_run(const struct aiterm_host *host, const struct tx_server *srv,
 		rc = tx_run_spawn(host, srv, cmd, res, err);
 		break;
 	}
+	return rc;
+}
+
+int
+tx_answering(const struct aiterm_host *host, const struct tx_server *srv,
+    struct aiterm_error *err)
+{
+	struct tx_argv cmd = TX_ARGV_INIT;
+	struct tx_result res = TX_RESULT_INIT;
+	enum tx_ctl_outcome outcome;
+	int rc = 0;
+
+	tx_argv_add(&cmd, "display-message");
+	tx_argv_add(&cmd, "-p");
+	tx_argv_add(&cmd, "");
+	outcome = tx_ctl_run(host, srv, &cmd, &res);
+	if (outcome == TX_CTL_STALLED || outcome == TX_CTL_BUSY ||
+	    outcome == TX_CTL_LOCKED)
+		rc = tx_silent(host, srv, outcome, "", err);
+	tx_result_free(&res);
+	tx_argv_free(&cmd);
 	return rc;
 }
 
