@@ -128,7 +128,8 @@ run_prune(const struct run_keep *k, struct run_pruned *out,
 		memcpy(done[n].id, de->d_name, strlen(de->d_name) + 1);
 		done[n++].when_ms = when;
 	}
-	qsort(done, n, sizeof *done, newest_first);
+	if (n > 1)
+		qsort(done, n, sizeof *done, newest_first);
 	for (i = 0; i < n; i++) {
 		if ((long long)i < k->count && now - done[i].when_ms <=
 		    k->max_age_ms)

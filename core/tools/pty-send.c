@@ -198,6 +198,7 @@ pty_send_call(struct tool_call *call)
 	struct aiterm_error err = ERROR_INIT;
 	struct send_request req;
 	struct shell_send *ss;
+	struct send_job *job;
 	struct pty_wait w;
 
 	memset(&req, 0, sizeof req);
@@ -226,8 +227,11 @@ pty_send_call(struct tool_call *call)
 	ss->call = call;
 	ss->w = w;
 	ss->raw = req.raw;
-	if ((ss->job = send_text_async(&req, shell_sent, ss)) != NULL)
+	/* NULL: shell_sent has run and ss is gone already. */
+	if ((job = send_text_async(&req, shell_sent, ss)) != NULL) {
+		ss->job = job;
 		tool_call_set_data(call, ss, shell_cancel);
+	}
 }
 
 const struct tool_entry tool_pty_send = {

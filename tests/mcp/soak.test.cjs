@@ -20,15 +20,7 @@ const fs = require('node:fs');
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Rig, linesOf, show } = require('./lib/pty.cjs');
-
-/* The server runs with AddressSanitizer (its runtime is mapped). */
-function sanitized(pid) {
-	try {
-		return /libasan|libclang_rt\.asan/.test(fs.readFileSync(`/proc/${pid}/maps`, 'utf8'));
-	} catch {
-		return false;
-	}
-}
+const { sanitized } = require('./lib/server.cjs');
 
 const CLIENTS = 8;
 const SESSIONS = 50;

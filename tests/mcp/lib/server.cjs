@@ -568,8 +568,20 @@ function spawnServer(t, opts = {}) {
 	return srv;
 }
 
+/*
+ * The server runs with AddressSanitizer (its runtime is mapped): freed
+ * memory sits in its quarantine and RSS does not come back by design.
+ */
+function sanitized(pid) {
+	try {
+		return /libasan|libclang_rt\.asan/.test(fs.readFileSync(`/proc/${pid}/maps`, 'utf8'));
+	} catch {
+		return false;
+	}
+}
+
 module.exports = {
-	STRUCTURED_CAPS, passThrough, stopPid, SANITIZER_RE, RESULT_SCHEMA_RE, ServerWatch, serverProblems, assertServerClean,
+	sanitized, STRUCTURED_CAPS, passThrough, stopPid, SANITIZER_RE, RESULT_SCHEMA_RE, ServerWatch, serverProblems, assertServerClean,
 	WAIT_MS, serverBinary, makeEnv, spawnServer, RawServer, delay, listFiles,
 	tmuxServerPid, alive, waitGone, shq, wrapperScript,
 };
