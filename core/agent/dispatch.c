@@ -539,20 +539,29 @@ card(struct dispatch *d, struct agent_record *rec,
  * own words (AGT-GROK; ADR 0011); Aiterm lifts nothing and retries
  * nothing.
  */
+/* 0 with err set when the harness named the end (reason) with a code. */
+static int
+named_end(const struct harness *h, const char *reason, int status,
+    const char *words, struct aiterm_error *err)
+{
+	char code[64];
+
+	harness_end_code(h, reason, code, sizeof code);
+	if (code[0] == '\0')
+		return -1;
+	error_set(err, "%s: the agent exited (status %d, %s); nothing was "
+	    "sent. It said: %s\nFix the cause where that setting is managed, "
+	    "then pty_close this session and agent_launch again", code,
+	    status, reason, words);
+	return 0;
+}
+
 static void
 exited(const struct harness *h, const struct agent_screen *scr,
     struct aiterm_error *err)
 {
-	char code[64];
-
-	harness_end_code(h, scr->verdict.reason, code, sizeof code);
-	if (code[0] != '\0')
-		error_set(err, "%s: the agent exited (status %d, %s); "
-		    "nothing was sent. It said: %s\nFix the cause where that "
-		    "setting is managed, then pty_close this session and "
-		    "agent_launch again", code, scr->pane.dead_status,
-		    scr->verdict.reason, scr->words);
-	else
+	if (named_end(h, scr->verdict.reason, scr->pane.dead_status,
+	    scr->words, err) != 0)
 		error_set(err, "the agent cannot take a prompt now: its "
 		    "screen is exited (%s, status %d); pty_close it and "
 		    "agent_launch again", scr->verdict.reason,
@@ -680,6 +689,13 @@ d_started(void *arg, const struct startup_result *r)
 	struct agent_record rec;
 
 	d->jobs--;
+	/* An end its harness named: the same words as a send to it. */
+	if (r->state == STARTUP_EXITED && named_end(d->h, r->verdict.reason,
+	    r->exit_status, r->screen_tail, &err) == 0) {
+		d_fail(d, "%s", error_msg(&err));
+		error_clear(&err);
+		return;
+	}
 	if (r->state != STARTUP_READY) {
 		d_fail(d, "the agent is not ready for a prompt: its start-up "
 		    "ended %s (screen %s/%s)%s%s; nothing was sent%s",
