@@ -111,9 +111,15 @@ async function runBoth(client) {
 			server: process.execPath,
 			serverArgs: [path.join(__dirname, 'lib', 'tee.cjs'), log, '--', aitermBinary()],
 		});
-		/* The server's end, as tee.cjs saw it (the client may take a moment). */
-		for (let i = 0; i < 50 && !fs.existsSync(`${log}.exit`); i++)
+		/*
+		 * The server's end, as tee.cjs saw it: the client may take a
+		 * moment, and a client that quits without closing the server's
+		 * stdin first leaves it to end on the EOF of tee's pipe.
+		 */
+		const waitFrom = Date.now();
+		for (let i = 0; i < 200 && !fs.existsSync(`${log}.exit`); i++)
 			await new Promise((res) => setTimeout(res, 100));
+		r.serverExitWaitMs = Date.now() - waitFrom;
 		r.serverExit = fs.existsSync(`${log}.exit`) ? JSON.parse(fs.readFileSync(`${log}.exit`, 'utf8')) : null;
 		r.serverErr = fs.existsSync(`${log}.err`) ? fs.readFileSync(`${log}.err`, 'utf8') : '';
 		const calls = serverCalls(log);
@@ -133,7 +139,8 @@ function ctx(r) {
 
 function checkRun(t, client, r) {
 	/* The server the client started ended cleanly (issue 20). */
-	assert.ok(r.serverExit, `${client}: the server's end was not seen: ${ctx(r)}`);
+	assert.ok(r.serverExit, `${client}: the server's end was not seen in ${r.serverExitWaitMs} ms: ${ctx(r)}`);
+	t.diagnostic(`${client}: the server's end seen ${r.serverExitWaitMs} ms after the client's`);
 	assert.equal(r.serverExit.code, 0, `${client}: the server exited ${JSON.stringify(r.serverExit)}; stderr: ${r.serverErr.slice(-2000)}`);
 	assert.doesNotMatch(r.serverErr, /AddressSanitizer|LeakSanitizer|runtime error:|UndefinedBehaviorSanitizer/, `${client}: sanitizer report: ${r.serverErr.slice(-3000)}`);
 	assert.deepEqual(r.scriptErrors, [], ctx(r));
