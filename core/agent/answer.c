@@ -65,6 +65,11 @@ struct agent_answer_wait {
 	/* Looks run on the multiplexer's thread: in flight, and found. */
 	int			 jobs;
 	bool			 looking;
+	/*
+	 * A change came while a look was in flight: that look may have read
+	 * the transcript before it, so another look follows it.
+	 */
+	bool			 look_again;
 	bool			 final;		/* the deadline has passed */
 	bool			 job_final;	/* the look in flight is the last */
 	bool			 waits;		/* false: one look, no watches */
@@ -311,16 +316,24 @@ look_done(void *arg)
 	}
 	said_free(&a->said);
 	watch_file(a);
-	/* The deadline passed during this look: the final one now. */
-	if (a->final && !a->job_final)
+	/*
+	 * The deadline passed during this look: the final one now.  A change
+	 * seen during it: look again, or the end it brought is never read.
+	 */
+	if ((a->final && !a->job_final) || a->look_again)
 		start_look(a);
 }
 
 static void
 start_look(struct agent_answer_wait *a)
 {
-	if (a->done || a->looking)
+	if (a->done)
 		return;
+	if (a->looking) {
+		a->look_again = true;
+		return;
+	}
+	a->look_again = false;
 	a->looking = true;
 	a->job_final = a->final;
 	a->jobs++;
