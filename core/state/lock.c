@@ -209,6 +209,7 @@ lock_take_over(const char *path, const struct lock_owner *gone,
 	struct atomic_file af;
 	char *guard = NULL, *text = NULL;
 	int fd = -1, rc = -1;
+	bool alive;
 
 	if (lock_self(&self, err) == -1)
 		return -1;
@@ -232,9 +233,11 @@ lock_take_over(const char *path, const struct lock_owner *gone,
 	}
 	if (lock_read(path, &now, err) == -1)
 		goto out;
-	if (!same_owner(&now, gone) || lock_owner_alive(&now)) {
+	/* Another owner meanwhile, or the same one alive after all. */
+	alive = lock_owner_alive(&now);
+	if (alive || !same_owner(&now, gone)) {
 		*owner = now;
-		rc = lock_owner_alive(&now) ? LOCK_HELD : LOCK_STALE;
+		rc = alive ? LOCK_HELD : LOCK_STALE;
 		goto out;
 	}
 	if ((text = lock_encode(&self, path, err)) == NULL ||

@@ -17,7 +17,6 @@ struct diag_run {
 struct diag_slot {
 	struct diag_run	*run;
 	json_t		*entry;
-	const char	*min_version;
 };
 
 static json_t *

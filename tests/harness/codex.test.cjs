@@ -50,14 +50,7 @@ test('AGT-LAUNCH AGT-TURN: Codex, a plain turn and then a second one, each with 
 
 test('PTY-CLOSE: Codex closed after a turn: no process of its session is left, its app-server daemon included', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
-	mock.push({ type: 'text', text: 'Answer before the close.' });
-	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt: 'Question' });
-	const id = sid(l.text);
-	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
-	assert.match(a.text, /^Answer before the close\./, a.text);
-	const { cl } = await rig.closeEndsAll(assert, id);
-	assert.match(cl.text, new RegExp(`^closed ${id}`), cl.text);
-	t.diagnostic(`close: ${cl.text}`);
+	await rig.closeAfterTurn(t, assert, mock, async (prompt) => sid((await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt })).text));
 });
 
 test('AGT-TURN: Codex, an API error (529) ends the turn with that error', T, async (t) => {

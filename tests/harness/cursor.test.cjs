@@ -81,14 +81,7 @@ test('AGT-LAUNCH AGT-TURN: Cursor (stand-in), ready, a plain turn and a second o
 
 test('PTY-CLOSE issue 37: Cursor (stand-in) closed after a turn: no process of its session is left', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
-	mock.push({ type: 'text', text: 'Answer before the close.' });
-	const l = await launch(rig, { prompt: 'Question' });
-	const id = sid(l.text);
-	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
-	assert.match(a.text, /^Answer before the close\./, a.text);
-	const { cl } = await rig.closeEndsAll(assert, id);
-	assert.match(cl.text, new RegExp(`^closed ${id}`), cl.text);
-	t.diagnostic(`close: ${cl.text}`);
+	await rig.closeAfterTurn(t, assert, mock, async (prompt) => sid((await launch(rig, { prompt })).text));
 });
 
 test('AGT-SEND: Cursor (stand-in), text sent while a turn runs goes to follow-ups and is steered in: one turn, one turn_ended', T, async (t) => {

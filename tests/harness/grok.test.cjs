@@ -126,14 +126,7 @@ test('AGT-LAUNCH AGT-TURN AGT-GROK: Grok, a plain turn and then a second one, ea
 
 test('PTY-CLOSE issue 37: Grok closed after a turn: no process of its session is left', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
-	mock.push({ type: 'text', text: 'Answer before the close.' });
-	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, prompt: 'Question' });
-	const id = sid(l.text);
-	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
-	assert.match(a.text, /^Answer before the close\./, a.text);
-	const { cl } = await rig.closeEndsAll(assert, id);
-	assert.match(cl.text, new RegExp(`^closed ${id}`), cl.text);
-	t.diagnostic(`close: ${cl.text}`);
+	await rig.closeAfterTurn(t, assert, mock, async (prompt) => sid((await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, prompt })).text));
 });
 
 test('AGT-START: Grok with no key anywhere shows its login splash: vendor_onboarding_required, nothing typed', T, async (t) => {

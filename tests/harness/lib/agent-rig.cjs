@@ -211,6 +211,21 @@ class AgentRig {
 		return { cl, before };
 	}
 
+	/*
+	 * PTY-CLOSE after one turn (issue 37): launch(prompt) starts the agent
+	 * and gives its session id; the turn is read to its answer, then the
+	 * close must end every process of the session (closeEndsAll).
+	 */
+	async closeAfterTurn(t, assert, mock, launch) {
+		mock.push({ type: 'text', text: 'Answer before the close.' });
+		const id = await launch('Question');
+		const a = await this.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+		assert.match(a.text, /^Answer before the close\./, a.text);
+		const { cl } = await this.closeEndsAll(assert, id);
+		assert.match(cl.text, new RegExp(`^closed ${id}`), cl.text);
+		t.diagnostic(`close: ${cl.text}`);
+	}
+
 	async cleanup() {
 		const sock = path.join(this.dirs.state, 'tmux.sock');
 		const pid = tmuxServerPid(sock);
