@@ -371,6 +371,15 @@ job_end(struct send_job *j, int status, const struct aiterm_error *err)
 
 	j->stage = JOB_HELD;
 	j->out.hold = hold ? j : NULL;
+	/*
+	 * A turn not held goes back before the caller hears of it: the lock
+	 * first (another server may go on), the queue after (its next send
+	 * starts on the worker, after this reply).
+	 */
+	if (!hold && j->locked) {
+		lock_release(j->lock, NULL);
+		j->locked = false;
+	}
 	j->cb(j->arg, status, status == 0 ? NULL : err, &j->out);
 	if (!hold)
 		job_free(j);
