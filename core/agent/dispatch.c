@@ -46,6 +46,7 @@ struct dispatch {
 	 */
 	int			 jobs;
 	bool			 looking, still;
+	bool			 look_again;	/* a look was due during one */
 	int			 rc;
 	struct aiterm_error	 err;
 	struct agent_record	 rec;
@@ -191,6 +192,7 @@ look_work(void *arg)
 			d->by = "approval_shown";
 		agent_screen_free(&scr);
 	}
+	agent_screen_test_lag();
 	if (d->by == NULL && agent_record_read(d->session, &rec, &err) == 0) {
 		if (transcript_locate(d->h, d->session, &rec, &err) ==
 		    TRANSCRIPT_BOUND &&
@@ -205,6 +207,8 @@ look_work(void *arg)
 	error_clear(&err);
 	buf_free(&answer);
 }
+
+static void	d_look(struct dispatch *);
 
 static void
 look_done(void *arg)
@@ -224,14 +228,23 @@ look_done(void *arg)
 		snprintf(d->r.confirmed_by, sizeof d->r.confirmed_by, "%s",
 		    d->by);
 		d_end(d);
+		return;
 	}
+	/* A change seen while this look was in flight: look again. */
+	if (d->look_again)
+		d_look(d);
 }
 
 static void
 d_look(struct dispatch *d)
 {
-	if (d->done || d->looking)
+	if (d->done)
 		return;
+	if (d->looking) {
+		d->look_again = true;
+		return;
+	}
+	d->look_again = false;
 	d->looking = true;
 	d->jobs++;
 	muxjob_run(look_work, look_done, d);

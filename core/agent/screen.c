@@ -1,4 +1,6 @@
+#include <stdlib.h>
 #include <string.h>
+#include <uv.h>
 
 #include "agent/lastwords.h"
 #include "agent/screen.h"
@@ -81,4 +83,19 @@ void
 agent_screen_free(struct agent_screen *s)
 {
 	buf_free(&s->text);
+}
+
+/*
+ * A look that comes back late: only with AITERM_TEST_TOOLS=1 and
+ * AITERM_TEST_LOOK_LAG_MS=N, so the tests can show that a change seen
+ * while a look is in flight is looked at again (issue 37).
+ */
+void
+agent_screen_test_lag(void)
+{
+	const char *on = getenv("AITERM_TEST_TOOLS");
+	const char *ms = getenv("AITERM_TEST_LOOK_LAG_MS");
+
+	if (on != NULL && strcmp(on, "1") == 0 && ms != NULL)
+		uv_sleep((unsigned)strtoul(ms, NULL, 10));
 }

@@ -30,5 +30,7 @@ void	agent_screen_classify(const struct harness *h, const char *text,
 	    size_t len, const struct aiterm_pane_info *pane,
 	    struct aiterm_screen_verdict *v);
 void	agent_screen_free(struct agent_screen *s);
+/* Tests only: a look on the multiplexer's thread that returns late. */
+void	agent_screen_test_lag(void);
 
 #endif

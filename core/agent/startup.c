@@ -59,6 +59,7 @@ struct startup {
 	 */
 	int			 jobs;
 	bool			 looking;
+	bool			 look_again;	/* a look was due during one */
 	int			 look_rc;
 	struct agent_screen	 scr;
 	struct aiterm_error	 look_err;
@@ -203,6 +204,7 @@ look_work(void *arg)
 
 	s->look_rc = agent_screen_read(s->h, s->session, &s->scr,
 	    &s->look_err);
+	agent_screen_test_lag();
 }
 
 /* What the screen shows decides, back on the loop. */
@@ -269,13 +271,25 @@ look_done(void *arg)
 		break;
 	}
 	agent_screen_free(&scr);
+	/*
+	 * A look fell due while this one was in flight: what changed since
+	 * is looked at now, or a composer drawn meanwhile is never seen.
+	 */
+	if (s->look_again && !s->done && !uv_is_active((uv_handle_t *)
+	    &s->look))
+		schedule(s, 0);
+	s->look_again = false;
 }
 
 static void
 look(struct startup *s)
 {
-	if (s->done || s->typing || s->looking)
+	if (s->done || s->typing)
 		return;
+	if (s->looking) {
+		s->look_again = true;
+		return;
+	}
 	s->looking = true;
 	s->jobs++;
 	muxjob_run(look_work, look_done, s);

@@ -118,6 +118,22 @@ test('AGT-START: trust_project without a prompt still checks and says ready', T,
 	assert.match(l.text, /advanced: workspace_trust/);
 });
 
+test('AGT-START issue 37: a composer drawn while a look is in flight is looked at again, not missed', T, async (t) => {
+	/*
+	 * Every look comes back 2 s late (a loaded machine, a slow tmux): the
+	 * first one reads the loading screen, the composer comes 1 s later,
+	 * while it is still in flight, and nothing changes after that.
+	 */
+	const { rig } = await cursorRig(t, {
+		CURSOR_STANDIN_LOADING_MS: '1000', CURSOR_STANDIN_TRUSTED: '1',
+		AITERM_TEST_TOOLS: '1', AITERM_TEST_LOOK_LAG_MS: '2000',
+	});
+	const conn = await rig.server();
+	const l = await launch(rig, conn, { name: 'seed-lag', trust_project: true, timeout: 15 });
+	assert.equal(l.sc.startup, 'ready', l.text);
+	assert.ok(l.ms < 14000, `ready before its deadline (${l.ms} ms): ${l.text}`);
+});
+
 test('AGT-LAUNCH issue 32: throughline_supplement reaches the agent unchanged; relative and missing paths are refused', T, async (t) => {
 	const { rig } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1' });
 	/* Through a symbolic link and a "..": the path as given, never resolved. */
