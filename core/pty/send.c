@@ -162,8 +162,12 @@ build_line(const struct send_request *req, struct send_outcome *out,
 		text = buf_str(&clean);
 		len = clean.len;
 	}
-	/* A trailing newline means "and run it", as enter does. */
-	while (len > 0 && text[len - 1] == '\n' && !req->raw)
+	/*
+	 * To a shell a trailing newline means "and run it", as enter does.
+	 * A program of another kind (a REPL) gets the text as given: its
+	 * blank lines and final newline may be what closes a block.
+	 */
+	while (shellish && len > 0 && text[len - 1] == '\n' && !req->raw)
 		len--;
 	if (!req->raw && shellish && memchr(text, '\n', len) != NULL) {
 		if (out->cmd.dialect == SHELL_POWERSHELL)
@@ -193,6 +197,22 @@ build_line(const struct send_request *req, struct send_outcome *out,
 	}
 	buf_free(&clean);
 	return rc;
+}
+
+/*
+ * Whether Enter follows the line: as asked, but not after text to a
+ * program that is not a shell which already ends with its own newline
+ * (that newline is its Enter; a second one would be an empty line more).
+ */
+static bool
+wants_enter(const struct send_request *req, enum send_route route,
+    const struct aiterm_buf *line)
+{
+	if (!req->enter)
+		return false;
+	if (route != SEND_DIRECT || req->raw || line->len == 0)
+		return true;
+	return line->data[line->len - 1] != '\n';
 }
 
 static int
@@ -328,6 +348,7 @@ struct send_job {
 	enum job_stage		 stage;
 	bool			 locked;	/* we hold send.lock */
 	bool			 took_over;	/* from a sender that is gone */
+	bool			 enter;		/* Enter after the line */
 	char			*lock;
 	uv_timer_t		 timer;
 	uint64_t		 deadline;	/* uv_now: the turn must come */
@@ -464,7 +485,7 @@ locked_work(void *arg)
 	j->rc = session_command_write(req->session, &out->cmd, &j->err);
 	if (j->rc == 0)
 		j->rc = type_line(req->session, buf_str(&j->line),
-		    j->line.len, req->enter, &j->err);
+		    j->line.len, j->enter, &j->err);
 	free(log);
 }
 
@@ -571,6 +592,7 @@ prepare_work(void *arg)
 	if (j->out.route == SEND_NESTED)
 		apply_prompt_dialect(&j->out, req->session);
 	j->rc = build_line(req, &j->out, &j->line, &j->err);
+	j->enter = wants_enter(req, j->out.route, &j->line);
 }
 
 static void
