@@ -14,6 +14,7 @@
 #include "pty/sendq.h"
 #include "shell/posix-eval.h"
 #include "shell/pwsh.h"
+#include "shell/repl-prompt.h"
 #include "shell/sanitize.h"
 #include "shell/sentinel.h"
 #include "shell/utf8.h"
@@ -129,18 +130,27 @@ route(const struct send_request *req, const struct aiterm_pane_info *info,
 	}
 }
 
+/*
+ * What the far side of a shell carrier shows: an ssh target at a
+ * PowerShell prompt now speaks PowerShell; one at a REPL's prompt (python3
+ * run over ssh) gets the text as given, like a local REPL (issue 34).
+ */
 static void
-apply_prompt_dialect(struct send_outcome *out, const char *session)
+apply_prompt(struct send_outcome *out, const char *session)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf screen = BUF_INIT;
 	const struct aiterm_mux_ops *mux = session_mux(&err);
 
-	/* An ssh target showing a PowerShell prompt now speaks PowerShell. */
 	if (mux != NULL && mux->capture(host_get(), session, &screen,
-	    &err) == 0 && shell_dialect_from_prompt(buf_str(&screen)) ==
-	    SHELL_POWERSHELL)
-		out->cmd.dialect = SHELL_POWERSHELL;
+	    &err) == 0) {
+		if (shell_repl_prompt(buf_str(&screen)) != NULL) {
+			out->route = SEND_DIRECT;
+			out->cmd.mark = MARK_NONE;
+		} else if (shell_dialect_from_prompt(buf_str(&screen)) ==
+		    SHELL_POWERSHELL)
+			out->cmd.dialect = SHELL_POWERSHELL;
+	}
 	buf_free(&screen);
 	error_clear(&err);
 }
@@ -590,7 +600,7 @@ prepare_work(void *arg)
 	j->out.shell_pid = info.pid;
 	route(req, &info, &j->out);
 	if (j->out.route == SEND_NESTED)
-		apply_prompt_dialect(&j->out, req->session);
+		apply_prompt(&j->out, req->session);
 	j->rc = build_line(req, &j->out, &j->line, &j->err);
 	j->enter = wants_enter(req, j->out.route, &j->line);
 }

@@ -7,8 +7,9 @@
  * timeout (PTY-DONE).  One server for the file; one session per REPL,
  * started from bash.  Each REPL Debian ships that runs here: python3,
  * node, sqlite3, psql (against a private cluster on a Unix socket in a
- * temporary folder, no TCP).  A missing program is a named skip
- * (no-<program>).
+ * temporary folder, no TCP), and python3 on the far side of ssh (a
+ * private sshd on 127.0.0.1).  A missing program is a named skip
+ * (no-<program>, no-sshd).
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -17,7 +18,8 @@ const { execFileSync } = require('node:child_process');
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Rig, hasLine, show } = require('./lib/pty.cjs');
-const { needProgram, which } = require('./lib/skip.cjs');
+const { needProgram, which, skip } = require('./lib/skip.cjs');
+const { sshdUnavailable, startSshd } = require('./lib/sshd.cjs');
 
 const T = { timeout: 60000 };
 /* The wait each send may take; a block that closes takes far less. */
@@ -192,4 +194,34 @@ test('PTY-SEND psql: a multi-line statement and a \\ command, until "=# "', T, a
 	/* enter=false: the final newline is the text's own, and it runs it. */
 	res = await block(id, "SELECT 'typed',\n  6 * 7;\n", 'typed|42', { enter: false });
 	await leave(id, '\\q');
+});
+
+test('PTY-SEND python3 over ssh: the far side\'s REPL gets the text as given', T, async (t) => {
+	const why = sshdUnavailable();
+	if (why) {
+		skip(t, 'no-sshd', why);
+		return;
+	}
+	if (!needProgram(t, 'python3'))
+		return;
+	const sshd = await startSshd(path.join(rig.dirs.root, 'sshd-repl'));
+	t.after(() => sshd.stop());
+	const o = await conn.open({ shell: 'bash' });
+	const id = o.sc.session_id;
+	const shellPrompt = { until_regex: true, timeout: 20 };
+	await block(id, sshd.sshCommand, '[$#] $', shellPrompt);
+	/* A command to the remote shell: the nested route, as before. */
+	let res = await block(id, 'python3 -q', '>>> ');
+	assert.equal(res.sc.mode, 'output', show(res.r));
+	/* At its prompt: no eval wrapper, no sentinel, the blank line kept. */
+	res = await block(id, 'def f(n):\n    return n * 6\n\n', '>>> ');
+	assert.doesNotMatch(res.text, /Error|133;|aiterm=/, `the def is accepted: ${show(res.r)}`);
+	res = await block(id, 'print("remote", f(7))', '>>> ');
+	assert.ok(hasLine(res.text, 'remote 42'), show(res.r));
+	res = await block(id, 'exit()', '[$#] $', shellPrompt);
+	/* The remote shell again: its commands complete by their sentinel. */
+	res = await conn.run(id, 'echo back-$((40+2))', { timeout: WAIT_S });
+	assert.equal(res.sc.via, 'sentinel', show(res.r));
+	assert.ok(hasLine(res.text, 'back-42'), show(res.r));
+	await leave(id, 'exit');
 });
