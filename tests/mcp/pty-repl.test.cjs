@@ -97,7 +97,7 @@ test('PTY-SEND python3: a def block closes on its blank line, until ">>> " at on
 test('PTY-SEND node: a multi-line function and object literal, until "> "', T, async (t) => {
 	if (!needProgram(t, 'node'))
 		return;
-	const id = await repl('NODE_NO_READLINE= node --no-warnings', '> ');
+	const id = await repl('node --no-warnings', '> ');
 	let res = await block(id, 'function area(w, h) {\n\n  const a = w * h;\n  return a;\n}\n', '> ');
 	assert.doesNotMatch(res.text, /Error/, `the function is accepted: ${show(res.r)}`);
 	res = await block(id, 'const box = {\n  w: 6,\n\n  h: 7,\n};\n', '> ');
@@ -162,17 +162,26 @@ function startCluster(t) {
 		run = (cmd, args) => execFileSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups',
 			'--', cmd, ...args], { stdio: 'pipe', timeout: 30000, cwd: dir, env: { PATH: process.env.PATH, LC_ALL: 'C.UTF-8' } });
 	}
-	const cluster = { dir, data, stop: () => {} };
-	run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
-	run(pgctl, ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '20', '-o',
-		`-k ${dir} -c listen_addresses= -c fsync=off`, 'start']);
-	cluster.stop = () => {
+	const stop = () => {
 		try {
 			run(pgctl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
-		} catch { /* gone */ }
+		} catch { /* not started, or gone */ }
 		fs.rmSync(dir, { recursive: true, force: true });
 	};
-	return cluster;
+	try {
+		run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync',
+			'--no-instructions']);
+		run(pgctl, ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '20', '-o',
+			`-k ${dir} -c listen_addresses= -c fsync=off`, 'start']);
+	} catch (e) {
+		let log = '';
+		try {
+			log = fs.readFileSync(path.join(dir, 'log'), 'utf8');
+		} catch { /* none */ }
+		stop();
+		throw new Error(`the private PostgreSQL cluster did not start: ${e.message}\n${e.stderr || ''}${log}`);
+	}
+	return { dir, stop };
 }
 
 test('PTY-SEND psql: a multi-line statement and a \\ command, until "=# "', T, async (t) => {
