@@ -9,6 +9,12 @@
 # when set, as "<where>\t<name>\t<reason>": ./quickstart check prints
 # their count in its summary.
 #
+# The names in use: no-<program> for a program that is not installed
+# (no-sshd, no-python3, a shell: no-fish ...; the REPLs of
+# tests/mcp/pty-repl.test.cjs: no-node, no-sqlite3, no-psql, and no-initdb
+# when PostgreSQL's server, initdb and pg_ctl, is absent), not-root for
+# what only root can do.
+#
 #   skips_check WHERE FILE    FILE holds one reason a line; prints the
 #                             count and each skip, returns 1 when one
 #                             is not allowed

@@ -14,6 +14,7 @@
 #include "pty/sendq.h"
 #include "shell/posix-eval.h"
 #include "shell/pwsh.h"
+#include "shell/repl-prompt.h"
 #include "shell/sanitize.h"
 #include "shell/sentinel.h"
 #include "shell/utf8.h"
@@ -129,18 +130,27 @@ route(const struct send_request *req, const struct aiterm_pane_info *info,
 	}
 }
 
+/*
+ * What the far side of a shell carrier shows: an ssh target at a
+ * PowerShell prompt now speaks PowerShell; one at a REPL's prompt (python3
+ * run over ssh) gets the text as given, like a local REPL (issue 34).
+ */
 static void
-apply_prompt_dialect(struct send_outcome *out, const char *session)
+apply_prompt(struct send_outcome *out, const char *session)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf screen = BUF_INIT;
 	const struct aiterm_mux_ops *mux = session_mux(&err);
 
-	/* An ssh target showing a PowerShell prompt now speaks PowerShell. */
 	if (mux != NULL && mux->capture(host_get(), session, &screen,
-	    &err) == 0 && shell_dialect_from_prompt(buf_str(&screen)) ==
-	    SHELL_POWERSHELL)
-		out->cmd.dialect = SHELL_POWERSHELL;
+	    &err) == 0) {
+		if (shell_repl_prompt(buf_str(&screen)) != NULL) {
+			out->route = SEND_DIRECT;
+			out->cmd.mark = MARK_NONE;
+		} else if (shell_dialect_from_prompt(buf_str(&screen)) ==
+		    SHELL_POWERSHELL)
+			out->cmd.dialect = SHELL_POWERSHELL;
+	}
 	buf_free(&screen);
 	error_clear(&err);
 }
@@ -162,8 +172,12 @@ build_line(const struct send_request *req, struct send_outcome *out,
 		text = buf_str(&clean);
 		len = clean.len;
 	}
-	/* A trailing newline means "and run it", as enter does. */
-	while (len > 0 && text[len - 1] == '\n' && !req->raw)
+	/*
+	 * To a shell a trailing newline means "and run it", as enter does.
+	 * A program of another kind (a REPL) gets the text as given: its
+	 * blank lines and final newline may be what closes a block.
+	 */
+	while (shellish && len > 0 && text[len - 1] == '\n' && !req->raw)
 		len--;
 	if (!req->raw && shellish && memchr(text, '\n', len) != NULL) {
 		if (out->cmd.dialect == SHELL_POWERSHELL)
@@ -193,6 +207,22 @@ build_line(const struct send_request *req, struct send_outcome *out,
 	}
 	buf_free(&clean);
 	return rc;
+}
+
+/*
+ * Whether Enter follows the line: as asked, but not after text to a
+ * program that is not a shell which already ends with its own newline
+ * (that newline is its Enter; a second one would be an empty line more).
+ */
+static bool
+wants_enter(const struct send_request *req, enum send_route route,
+    const struct aiterm_buf *line)
+{
+	if (!req->enter)
+		return false;
+	if (route != SEND_DIRECT || req->raw || line->len == 0)
+		return true;
+	return line->data[line->len - 1] != '\n';
 }
 
 static int
@@ -328,6 +358,7 @@ struct send_job {
 	enum job_stage		 stage;
 	bool			 locked;	/* we hold send.lock */
 	bool			 took_over;	/* from a sender that is gone */
+	bool			 enter;		/* Enter after the line */
 	char			*lock;
 	uv_timer_t		 timer;
 	uint64_t		 deadline;	/* uv_now: the turn must come */
@@ -464,7 +495,7 @@ locked_work(void *arg)
 	j->rc = session_command_write(req->session, &out->cmd, &j->err);
 	if (j->rc == 0)
 		j->rc = type_line(req->session, buf_str(&j->line),
-		    j->line.len, req->enter, &j->err);
+		    j->line.len, j->enter, &j->err);
 	free(log);
 }
 
@@ -569,8 +600,9 @@ prepare_work(void *arg)
 	j->out.shell_pid = info.pid;
 	route(req, &info, &j->out);
 	if (j->out.route == SEND_NESTED)
-		apply_prompt_dialect(&j->out, req->session);
+		apply_prompt(&j->out, req->session);
 	j->rc = build_line(req, &j->out, &j->line, &j->err);
+	j->enter = wants_enter(req, j->out.route, &j->line);
 }
 
 static void

@@ -10,6 +10,7 @@
 #include "proc/proc.h"
 #include "pty/muxjob.h"
 #include "pty/waiter.h"
+#include "reduce/strip.h"
 #include "util/buf.h"
 #include "util/loop.h"
 #include "util/watch.h"
@@ -207,18 +208,43 @@ on_mark(void *arg, const struct osc133_mark *m)
 }
 
 static bool
+until_in(struct waiter *w, const char *text, size_t len)
+{
+	if (w->re == NULL)
+		return memmem(text, len, w->until, strlen(w->until)) != NULL;
+	return pcre2_match(w->re, (PCRE2_SPTR)text, len, 0, 0, w->md,
+	    NULL) >= 0;
+}
+
+/* Bytes a terminal plays rather than shows: ESC, CR, BS. */
+static bool
+has_motions(const char *s, size_t len)
+{
+	return memchr(s, '\033', len) != NULL || memchr(s, '\r', len) !=
+	    NULL || memchr(s, '\b', len) != NULL;
+}
+
+/*
+ * until is looked for in the bytes, then in the text they show, as the
+ * model reads it (issue 34): a REPL colours its results (node writes 42
+ * as "\e[33m42\e[39m") and redraws its line as it is typed.
+ */
+static bool
 until_found(struct waiter *w)
 {
-	int rc;
+	struct aiterm_buf shown = BUF_INIT;
+	bool found;
 
 	if (w->until == NULL || w->window.len == 0)
 		return false;
-	if (w->re == NULL)
-		return memmem(w->window.data, w->window.len, w->until,
-		    strlen(w->until)) != NULL;
-	rc = pcre2_match(w->re, (PCRE2_SPTR)w->window.data, w->window.len, 0,
-	    0, w->md, NULL);
-	return rc >= 0;
+	if (until_in(w, w->window.data, w->window.len))
+		return true;
+	if (!has_motions(w->window.data, w->window.len))
+		return false;
+	red_strip(w->window.data, w->window.len, &shown);
+	found = shown.len > 0 && until_in(w, buf_str(&shown), shown.len);
+	buf_free(&shown);
+	return found;
 }
 
 static void

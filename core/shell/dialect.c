@@ -70,12 +70,8 @@ is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-/*
- * Find the last line of screen holding something other than blanks; set
- * *start and *len to it without its trailing blanks.
- */
-static bool
-last_line(const char *screen, const char **start, size_t *len)
+bool
+shell_last_line(const char *screen, const char **start, size_t *len)
 {
 	const char *end = screen + strlen(screen), *line;
 
@@ -113,7 +109,7 @@ shell_dialect_from_prompt(const char *screen)
 	const char *s;
 	size_t len, path_end, skip;
 
-	if (screen == NULL || !last_line(screen, &s, &len))
+	if (screen == NULL || !shell_last_line(screen, &s, &len))
 		return SHELL_UNKNOWN;
 	skip = remoting_prefix_len(s, len);
 	s += skip;

@@ -5,6 +5,9 @@
 #ifndef AITERM_SHELL_DIALECT_H
 #define AITERM_SHELL_DIALECT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 enum shell_dialect {
 	SHELL_POSIX,		/* sh, bash, dash, zsh, ksh, busybox ... */
 	SHELL_POWERSHELL,	/* pwsh, Windows PowerShell */
@@ -28,6 +31,13 @@ enum shell_dialect shell_dialect_for(const char *command_name);
  * an old PowerShell prompt in the scrollback does not count.
  */
 enum shell_dialect shell_dialect_from_prompt(const char *screen);
+
+/*
+ * Find the last line of screen holding something other than blanks; set
+ * *start and *len to it without its trailing blanks.  False when there
+ * is none.
+ */
+bool	shell_last_line(const char *screen, const char **start, size_t *len);
 
 /* A stable lower-case name: "posix", "powershell", "fish", "unknown". */
 const char *shell_dialect_name(enum shell_dialect dialect);

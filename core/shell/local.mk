@@ -7,6 +7,7 @@ core_libaiterm_la_SOURCES += \
 	core/shell/osc133.c core/shell/osc133.h \
 	core/shell/posix-eval.c core/shell/posix-eval.h \
 	core/shell/pwsh.c core/shell/pwsh.h \
+	core/shell/repl-prompt.c core/shell/repl-prompt.h \
 	core/shell/sanitize.c core/shell/sanitize.h \
 	core/shell/sentinel.c core/shell/sentinel.h \
 	core/shell/utf8.c core/shell/utf8.h

@@ -238,7 +238,9 @@ const struct tool_entry tool_pty_send = {
 	.name = "pty_send",
 	.title = "Send text to a terminal",
 	.description = "Type text and press Enter (enter=false: type only). "
-	    "Multi-line text runs as one script in the current shell. With "
+	    "Multi-line text runs as one script in the current shell; to a "
+	    "REPL it goes as given (end a Python block with a blank line, "
+	    "Enter only if it does not end with a newline). With "
 	    "wait=true or until, also returns the output and exit code in "
 	    "this call (output with no [status] line: exit 0); without, "
 	    "replies \"sent\": read with pty_read wait=true. Max 64 KiB. To an agent session: a new turn, or "

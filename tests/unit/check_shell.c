@@ -23,6 +23,7 @@
 
 #include "shell/base64.h"
 #include "shell/dialect.h"
+#include "shell/repl-prompt.h"
 #include "shell/launch.h"
 #include "shell/osc133.h"
 #include "shell/posix-eval.h"
@@ -876,6 +877,59 @@ START_TEST(dialect_prompt)
 		ck_assert_msg(shell_dialect_from_prompt(cases[i].screen) ==
 		    cases[i].dialect, "case %zu: \"%s\"", i, cases[i].screen);
 	ck_assert(shell_dialect_from_prompt(NULL) == SHELL_UNKNOWN);
+}
+END_TEST
+
+START_TEST(repl_prompt)
+{
+	static const struct {
+		const char	*screen;
+		const char	*repl;	/* NULL: not a REPL's prompt */
+	} cases[] = {
+		{ "Python 3.11.7\n>>> ", "python" },
+		{ ">>> def f():\n...     return 1\n... ", "python" },
+		{ "Welcome to Node.js v20.20.2.\n> ", "node" },
+		{ "sqlite> ", "sqlite3" },
+		{ "sqlite> SELECT 1,\n   ...> ", "sqlite3" },
+		{ "postgres=# ", "psql" },
+		{ "app_db=> ", "psql" },
+		{ "postgres=# SELECT\npostgres-# ", "psql" },
+		{ "postgres'# ", "psql" },
+		{ "postgres(> ", "psql" },
+		{ "mysql> ", "mysql" },
+		{ "mysql> SELECT 1,\n    -> ", "mysql" },
+		{ "MariaDB [(none)]> ", "mysql" },
+		{ "MariaDB [shop]> \n\n", "mysql" },
+		{ "In [3]: ", "ipython" },
+		{ "   ...: ", "ipython" },
+		/* Shell prompts, output, a REPL prompt above the last line. */
+		{ "user@host:~$ ", NULL },
+		{ "root@host:/srv# ", NULL },
+		{ "[root@host ~]# ", NULL },
+		{ "PS C:\\Users\\me> ", NULL },
+		{ "C:\\Users\\me>", NULL },
+		{ ">>> exit()\nuser@host:~$ ", NULL },
+		{ ">>> print(1)", NULL },
+		{ "sqlite> .tables", NULL },
+		{ "my db=# ", NULL },
+		{ "=# ", NULL },
+		{ "", NULL },
+		{ "\n \n", NULL },
+	};
+	size_t i;
+	const char *got;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		got = shell_repl_prompt(cases[i].screen);
+		if (cases[i].repl == NULL)
+			ck_assert_msg(got == NULL, "case %zu: \"%s\" is %s", i,
+			    cases[i].screen, got);
+		else
+			ck_assert_msg(got != NULL && strcmp(got,
+			    cases[i].repl) == 0, "case %zu: \"%s\" is %s", i,
+			    cases[i].screen, got != NULL ? got : "none");
+	}
+	ck_assert(shell_repl_prompt(NULL) == NULL);
 }
 END_TEST
 
@@ -1861,6 +1915,7 @@ make_shell_suite(void)
 	tc = tcase_create("Dialect");
 	tcase_add_test(tc, dialect_names);
 	tcase_add_test(tc, dialect_prompt);
+	tcase_add_test(tc, repl_prompt);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("PowerShell");
