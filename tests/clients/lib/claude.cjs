@@ -127,6 +127,10 @@ function findInstructions(body, serverName, expected) {
  *   mcpConfig   true: pass --mcp-config <file> --strict-mcp-config instead of `claude mcp add`
  *   register    async (dirs, env) => any: registers the server instead of `claude mcp add`
  *   extraArgs   more claude arguments
+ *   prepare     async (dirs, env) => any, before the client starts (files in dirs.work)
+ *   noServer    true: no MCP server at all (a script of the client's own tools)
+ *   native      the client's own tools the script calls (["Bash"]): they
+ *               mark the main loop and are allowed with --allowedTools
  * Resolves {results, toolsShown, instructionsShown, requests, main, side,
  * stdout, stderr, exitCode, json, ms, timedOut, tmuxKilled, dirs}.
  */
@@ -135,7 +139,7 @@ async function runClaude(opts = {}) {
 	const server = opts.server || C.aitermBinary();
 	const serverArgs = opts.serverArgs || [];
 	const { dirs, env } = C.makeRunEnv(opts.env);
-	const mock = await startAnthropicMock({ steps: opts.steps, final: opts.final, server: serverName });
+	const mock = await startAnthropicMock({ steps: opts.steps, final: opts.final, server: serverName, native: opts.native });
 	Object.assign(env, {
 		ANTHROPIC_BASE_URL: mock.url,
 		ANTHROPIC_API_KEY: API_KEY,
@@ -149,8 +153,12 @@ async function runClaude(opts = {}) {
 	const out = { dirs, mock };
 	try {
 		writeClaudeJson(dirs.home, dirs.work);
+		if (opts.prepare)
+			await opts.prepare(dirs, env);
 		const args = [];
-		if (opts.register) {
+		if (opts.noServer) {
+			/* No MCP server: the script uses the client's own tools. */
+		} else if (opts.register) {
 			/* opts.register(dirs, env): registers the server itself (aiterm-setup). */
 			out.registered = await opts.register(dirs, env);
 		} else if (opts.mcpConfig) {
@@ -170,7 +178,8 @@ async function runClaude(opts = {}) {
 				throw new Error(`claude mcp add failed (${r.exitCode}): ${r.stdout}${r.stderr}`);
 		}
 		const prompt = opts.prompt || 'Run the scripted terminal steps with the aiterm tools.';
-		args.push('-p', prompt, '--allowedTools', `mcp__${serverName}`, '--output-format', 'json', ...(opts.extraArgs || []));
+		const allowed = [...(opts.noServer ? [] : [`mcp__${serverName}`]), ...(opts.native || [])].join(',');
+		args.push('-p', prompt, '--allowedTools', allowed, '--output-format', 'json', ...(opts.extraArgs || []));
 		const r = await C.run(bin, args, { cwd: dirs.work, env, timeoutMs: opts.timeoutMs || 180000 });
 		Object.assign(out, r);
 		try { out.json = JSON.parse(r.stdout); } catch { out.json = null; }
@@ -180,7 +189,9 @@ async function runClaude(opts = {}) {
 	}
 	const lastMain = mock.main[mock.main.length - 1];
 	const prefix = `mcp__${serverName}__`;
-	out.results = mock.script.results.filter(Boolean).map((r) => ({ tool: r.tool, args: r.args, seen: r.seen, isError: r.isError, raw: r.raw }));
+	/* ms: from the mock's answer with the call to the request carrying its result. */
+	out.results = mock.script.results.map((r, k) => r && ({ tool: r.tool, args: r.args, seen: r.seen, isError: r.isError, raw: r.raw,
+		ms: r.at - mock.script.issuedAt[k] })).filter(Boolean);
 	out.scriptErrors = mock.script.errors;
 	out.finished = mock.script.finished;
 	/* With tool search the schemas come after ToolSearch, with defer_loading. */

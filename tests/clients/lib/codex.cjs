@@ -135,10 +135,11 @@ function errorsFromEvents(stdout) {
  */
 async function runCodex(opts = {}) {
 	const serverName = opts.serverName || 'aiterm';
-	const server = opts.register ? null : (opts.server || C.aitermBinary());
+	/* noServer: no MCP server at all (a script of Codex's own tools, opts.native). */
+	const server = opts.register || opts.noServer ? null : (opts.server || C.aitermBinary());
 	const serverArgs = opts.serverArgs || [];
 	const { dirs, env } = C.makeRunEnv(opts.env);
-	const mock = await startOpenAIMock({ steps: opts.steps, final: opts.final, server: serverName });
+	const mock = await startOpenAIMock({ steps: opts.steps, final: opts.final, server: serverName, native: opts.native });
 	Object.assign(env, {
 		CODEX_HOME: dirs.codex,
 		MOCK_API_KEY: 'mock-key-for-the-aiterm-client-rig',
@@ -155,6 +156,9 @@ async function runCodex(opts = {}) {
 			sandbox: opts.sandbox === undefined ? 'danger-full-access' : opts.sandbox,
 		});
 		fs.writeFileSync(path.join(dirs.codex, 'config.toml'), out.config);
+		/* opts.prepare(dirs, env): files in dirs.work before Codex starts. */
+		if (opts.prepare)
+			await opts.prepare(dirs, env);
 		/* opts.register(dirs, env): registers the server itself (aiterm-setup). */
 		if (opts.register)
 			out.registered = await opts.register(dirs, env);
@@ -170,8 +174,9 @@ async function runCodex(opts = {}) {
 	const errs = errorsFromEvents(out.stdout || '');
 	out.events = String(out.stdout || '').split('\n').filter(Boolean).map((l) => { try { return JSON.parse(l); } catch { return l; } });
 	const calls = [...errs.values()];
-	out.results = mock.script.results.filter(Boolean).map((r, i) => ({
-		tool: r.tool, args: r.args, seen: r.seen,
+	out.results = mock.script.results.map((r, k) => r && Object.assign(r, { ms: r.at - mock.script.issuedAt[k] }))
+		.filter(Boolean).map((r, i) => ({
+		tool: r.tool, args: r.args, seen: r.seen, ms: r.ms,
 		/* The model is not told isError; take it from the exec events, in call order. */
 		isError: calls[i] ? calls[i].isError : null,
 		raw: r.raw,

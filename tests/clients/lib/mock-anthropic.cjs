@@ -15,8 +15,10 @@
  */
 const { Script, flatten, serve, sse, json } = require('./script.cjs');
 
-function isMain(body, prefix) {
-	return !!(body && Array.isArray(body.tools) && body.tools.some((t) => t && typeof t.name === 'string' && t.name.startsWith(prefix)));
+/* The main loop offers the server's tools, or one of the client's own named in native. */
+function isMain(body, prefix, native = []) {
+	return !!(body && Array.isArray(body.tools) && body.tools.some((t) => t && typeof t.name === 'string' &&
+		(t.name.startsWith(prefix) || native.includes(t.name))));
 }
 
 /*
@@ -135,7 +137,9 @@ function reply(res, body, blocks, stopReason) {
 
 /*
  * Starts the mock.  opts: steps, final (the last text), server (the MCP
- * server name, default "aiterm"), sideText (the answer to side requests).
+ * server name, default "aiterm"), sideText (the answer to side requests),
+ * native (names of the client's own tools that mark the main loop, for a
+ * script that calls them: ["Bash"]).
  * Returns {url, port, script, requests, main (the main-loop requests),
  * close()}.
  */
@@ -164,10 +168,10 @@ async function startAnthropicMock(opts = {}) {
 					input: { query: `select:${deferred.join(',')}`, max_results: deferred.length } }], 'tool_use');
 				return;
 			}
-			if (isMain(body, prefix) || deferred.length > 0) {
+			if (isMain(body, prefix, opts.native) || deferred.length > 0) {
 				const act = script.answer(rec, findResults(script, body), main);
 				if (act.kind === 'tool')
-					reply(res, body, [{ type: 'tool_use', id: act.id, name: prefix + act.tool, input: act.args }], 'tool_use');
+					reply(res, body, [{ type: 'tool_use', id: act.id, name: act.native ? act.tool : prefix + act.tool, input: act.args }], 'tool_use');
 				else
 					reply(res, body, [{ type: 'text', text: act.text }], 'end_turn');
 				return;

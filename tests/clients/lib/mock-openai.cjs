@@ -81,7 +81,9 @@ function message(text) {
 
 /*
  * Starts the mock.  opts: steps, final, server (MCP server name, default
- * "aiterm"), sideText.  Returns {url (the base URL including /v1), port,
+ * "aiterm"), sideText, native (names of Codex's own tools that mark the
+ * main loop, for a script that calls them: ["exec_command"]; such a call
+ * has no namespace).  Returns {url (the base URL including /v1), port,
  * script, requests, main, side, close()}.
  */
 async function startOpenAIMock(opts = {}) {
@@ -98,13 +100,15 @@ async function startOpenAIMock(opts = {}) {
 			return;
 		}
 		if (req.method === 'POST' && url.endsWith('/responses')) {
-			if (namespaceTool(body, ns)) {
+			const native = opts.native || [];
+			if (namespaceTool(body, ns) || (Array.isArray(body.tools) && body.tools.some((t) => t && native.includes(t.name)))) {
 				const act = script.answer(rec, findResults(script, body), main);
 				if (act.kind === 'tool') {
-					reply(res, body, [{
+					reply(res, body, [Object.assign({
 						type: 'function_call', id: `fc_mock_${act.k}`, call_id: act.id,
-						namespace: ns, name: act.tool, arguments: JSON.stringify(act.args), status: 'completed',
-					}]);
+					}, act.native ? {} : { namespace: ns }, {
+						name: act.tool, arguments: JSON.stringify(act.args), status: 'completed',
+					})]);
 				} else {
 					reply(res, body, [message(act.text)]);
 				}

@@ -3,9 +3,13 @@
  * The scripted model shared by the two mock servers (mock-anthropic.cjs,
  * mock-openai.cjs) and a small HTTP server skeleton for them.
  *
- * A script is a list of steps {tool, args}: args is an object, or a
+ * A script is a list of steps {tool, args, native, if}: if(results,
+ * last), when given and false at the step's turn, leaves the step out
+ * (a model that reacts to what it read).  native marks a tool
+ * of the client's own (Claude Code's Bash, Codex's exec_command), called
+ * by its plain name; the others are the MCP server's.  args is an object, or a
  * function (results, last) => object called with the results so far
- * (each {tool, args, seen, isError, raw}) and the last of them (last.seen
+ * (each {tool, args, seen, isError, raw, at}; a left-out step has none) and the last of them (last.seen
  * is the text the model saw for the previous call).  Answering the main loop is
  * idempotent: the mock gives its tool calls fixed ids (one per step), and
  * for each main-loop request it counts how many of them already have a
@@ -26,6 +30,8 @@ class Script {
 		this.idPrefix = opts.idPrefix || 'call_aiterm_';
 		this.results = [];	/* one per step, filled as results arrive */
 		this.resolvedArgs = [];	/* args as sent, one per step issued */
+		this.issuedAt = [];	/* Date.now() when each step's call was sent */
+		this.skipped = [];	/* steps left out by their if() */
 		this.finished = false;	/* the final text was sent */
 		this.errors = [];	/* args functions that threw, etc. */
 	}
@@ -57,39 +63,48 @@ class Script {
 	 */
 	advance(found) {
 		let k = 0;
-		while (k < this.steps.length && found.has(k)) {
-			const f = found.get(k);
-			if (!this.results[k]) {
-				this.results[k] = {
-					tool: this.steps[k].tool,
-					args: this.resolvedArgs[k],
-					seen: f.seen,
-					isError: !!f.isError,
-					raw: f.raw,
-				};
+		for (;;) {
+			while (k < this.steps.length && (this.skipped[k] || found.has(k))) {
+				const f = found.get(k);
+				if (f && !this.results[k]) {
+					this.results[k] = {
+						tool: this.steps[k].tool,
+						args: this.resolvedArgs[k],
+						seen: f.seen,
+						isError: !!f.isError,
+						raw: f.raw,
+						at: Date.now(),
+					};
+				}
+				k++;
 			}
-			k++;
-		}
-		if (k >= this.steps.length) {
-			this.finished = true;
-			return { kind: 'final', text: this.final };
-		}
-		if (this.resolvedArgs[k] === undefined) {
-			const step = this.steps[k];
-			let args = step.args;
-			if (typeof args === 'function') {
+			if (k >= this.steps.length) {
+				this.finished = true;
+				return { kind: 'final', text: this.final };
+			}
+			if (this.resolvedArgs[k] === undefined) {
+				const step = this.steps[k];
 				const prev = this.results.slice(0, k);
+				const last = prev.filter(Boolean).pop();
+				let args = step.args;
 				try {
-					args = args(prev, prev[prev.length - 1]);
+					/* step.if(prev, last) false: the model leaves this step out. */
+					if (step.if && !step.if(prev, last)) {
+						this.skipped[k] = true;
+						continue;
+					}
+					if (typeof args === 'function')
+						args = args(prev, last);
 				} catch (err) {
 					this.errors.push(`step ${k} (${step.tool}) args: ${err.message}`);
 					this.finished = true;
 					return { kind: 'final', text: `script error: ${err.message}` };
 				}
+				this.resolvedArgs[k] = args || {};
+				this.issuedAt[k] = Date.now();
 			}
-			this.resolvedArgs[k] = args || {};
+			return { kind: 'tool', k, id: this.id(k), tool: this.steps[k].tool, args: this.resolvedArgs[k], native: !!this.steps[k].native };
 		}
-		return { kind: 'tool', k, id: this.id(k), tool: this.steps[k].tool, args: this.resolvedArgs[k] };
 	}
 }
 

@@ -15,6 +15,9 @@
  * copy of /etc/passwd and a one-line /etc/shadow bind-mounted over the real ones
  * there), with its own login shell, home and password: the machine's
  * real accounts are not touched.  Needs root (fakeUserUnavailable).
+ * banner: text sshd sends before authentication (its Banner file);
+ * motd: text it prints at an interactive login (PrintMotd), bind-mounted
+ * over /etc/motd in its mount namespace (with user only).
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -108,7 +111,14 @@ async function startSshd(dir, opts = {}) {
 	fs.copyFileSync(key + '.pub', auth);
 	fs.chmodSync(auth, 0o600);
 	const user = opts.user ? opts.user.name : require('node:os').userInfo().username;
-	const mounts = opts.user ? fakeUserMounts(dir, opts.user) : '';
+	let mounts = opts.user ? fakeUserMounts(dir, opts.user) : '';
+	const banner = path.join(dir, 'banner');
+	if (opts.banner)
+		fs.writeFileSync(banner, opts.banner, { mode: 0o644 });
+	if (opts.user && opts.motd) {
+		fs.writeFileSync(path.join(dir, 'motd'), opts.motd, { mode: 0o644 });
+		mounts += `mount --bind '${path.join(dir, 'motd')}' /etc/motd && `;
+	}
 	let port = 0;
 	let child = null;
 	let log = '';
@@ -126,7 +136,8 @@ async function startSshd(dir, opts = {}) {
 			'StrictModes no',
 			'UsePAM no',
 			`PidFile ${pidFile}`,
-			'PrintMotd no',
+			`PrintMotd ${opts.user && opts.motd ? 'yes' : 'no'}`,
+			...(opts.banner ? [`Banner ${banner}`] : []),
 			'PrintLastLog no',
 			'UseDNS no',
 			'LogLevel VERBOSE',
