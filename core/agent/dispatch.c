@@ -585,6 +585,14 @@ route(struct dispatch *d, struct agent_record *rec,
 		scr.verdict.state = AITERM_SCREEN_INPUT_READY;
 	running = running || scr.verdict.state == AITERM_SCREEN_RUNNING;
 	/*
+	 * A usage-limit notice in the conversation (no card, no keys to
+	 * dismiss it): the composer under it takes a new prompt; nothing
+	 * earlier is sent again (AGT-LIMIT; ADR 0011).
+	 */
+	if (!running && scr.verdict.state == AITERM_SCREEN_RATE_LIMITED &&
+	    scr.verdict.dialog == NULL)
+		scr.verdict.state = AITERM_SCREEN_INPUT_READY;
+	/*
 	 * Never type into a dead pane, whatever the turn mark says (tmux
 	 * 3.3a's server crashed on keys sent to a pane whose agent was
 	 * killed, losing every session).
