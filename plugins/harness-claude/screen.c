@@ -115,7 +115,7 @@ claude_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 	/* The composer: its line starts with the prompt glyph. */
 	if (hl_line_starting(s, "\xe2\x9d\xaf", &rest, &rlen)) {
 		/* A notice, not a card: the composer under it takes a prompt. */
-		if (hl_limit_notice(s, "\xe2\x9d\xaf", blocks, limits, &said,
+		if (hl_last_block(s, "\xe2\x9d\xaf", blocks, limits, &said,
 		    &slen)) {
 			v->state = AITERM_SCREEN_RATE_LIMITED;
 			v->reason = "usage_limit_notice";

@@ -122,7 +122,7 @@ codex_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 		v->state = AITERM_SCREEN_STARTING;
 		v->reason = "loading";
 	} else if (hl_line_starting(s, COMPOSER, &rest, &n) &&
-	    hl_limit_notice(s, COMPOSER, blocks, limits, &said, &slen)) {
+	    hl_last_block(s, COMPOSER, blocks, limits, &said, &slen)) {
 		/* A notice, not a card: the composer under it takes a prompt. */
 		v->state = AITERM_SCREEN_RATE_LIMITED;
 		v->reason = "usage_limit_notice";

@@ -936,6 +936,17 @@ static const struct screen_case cursor_screens[] = {
 	    AITERM_INPUT_QUEUED },
 	{ "running-typed", AITERM_SCREEN_RUNNING, "generating",
 	    AITERM_INPUT_TYPED },
+	/* Issue 33: the limit screen, which Esc dismisses (AGT-LIMIT). */
+	{ "usage-limit", AITERM_SCREEN_RATE_LIMITED, "usage_limit_card",
+	    "cursor_usage_limit" },
+	/* The same box quoted in an answer, the composer under it: no card. */
+	{ "usage-limit-words", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
+	/* A prompt the user's hook refused is the last block (ADR 0017). */
+	{ "hook-blocked", AITERM_SCREEN_INPUT_READY, AITERM_USER_HOOK_BLOCKED,
+	    NULL },
+	{ "hook-blocked-then-turn", AITERM_SCREEN_INPUT_READY,
+	    "composer_empty", NULL },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -965,6 +976,12 @@ START_TEST(test_cursor_screens)
 	ck_assert_ptr_nonnull(k);
 	ck_assert_int_eq(k[0].kind, AITERM_INPUT_TEXT);
 	ck_assert_str_eq(k[0].arg, "a");
+	/* The limit screen: Esc, once; never the upgrade key. */
+	k = h.ops->startup_keys("cursor_usage_limit", 0);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(k[0].kind, AITERM_INPUT_KEY);
+	ck_assert_str_eq(k[0].arg, "Escape");
+	ck_assert_int_eq(k[1].kind, AITERM_INPUT_END);
 	/* Submit is CSI 13 u typed after the paste, never a plain Enter. */
 	for (k = h.ops->submit; k->kind != AITERM_INPUT_END; k++)
 		ck_assert(k->kind != AITERM_INPUT_KEY);

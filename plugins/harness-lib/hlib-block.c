@@ -1,9 +1,9 @@
 /*
- * A usage-limit notice in the conversation (AGT-LIMIT; ADR 0011): Claude
- * Code and Codex write the vendor's words as the last block above the
- * composer when a turn ends on the limit, and leave them in the
- * scrollback after later turns.  Only the last block counts: an old
- * notice with a prompt or an answer under it is history.
+ * A notice as the conversation's last block: Claude Code and Codex write
+ * a usage limit's words there (AGT-LIMIT; ADR 0011), Cursor a user hook's
+ * refusal of a prompt (ADR 0017), and leave them in the scrollback after
+ * later turns.  Only the last block counts: an old notice with a prompt
+ * or an answer under it is history.
  */
 #include <string.h>
 
@@ -26,7 +26,7 @@ starts_any(const char *p, const char *nl, const char *const *v)
 }
 
 bool
-hl_limit_notice(const struct aiterm_screen *s, const char *composer,
+hl_last_block(const struct aiterm_screen *s, const char *composer,
     const char *const *marks, const char *const *notices,
     const char **line, size_t *len)
 {
