@@ -72,7 +72,9 @@ static const char *const placeholders[] = {
  * The conversation's blocks (the prompt, an answer or error) and what a
  * turn ended on the usage limit writes as its last block (AGT-LIMIT; ADR
  * 0011): 2.1.332's words for a 429 (an API key) and for a claude.ai
- * login's limit ("You've hit your session limit · resets 3pm").
+ * login's limit ("You've hit your session limit · resets 3pm"; its line
+ * must hold " limit" too, so an answer that merely starts with "You've
+ * hit your" is no notice).
  */
 static const char *const blocks[] = { CURSOR, "\xe2\x97\x8f ", NULL };
 static const char *const limits[] = {
@@ -116,7 +118,8 @@ claude_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 	if (hl_line_starting(s, "\xe2\x9d\xaf", &rest, &rlen)) {
 		/* A notice, not a card: the composer under it takes a prompt. */
 		if (hl_last_block(s, "\xe2\x9d\xaf", blocks, limits, &said,
-		    &slen)) {
+		    &slen) && (hl_line_has(said, slen, "(429)") ||
+		    hl_line_has(said, slen, " limit"))) {
 			v->state = AITERM_SCREEN_RATE_LIMITED;
 			v->reason = "usage_limit_notice";
 			return;
