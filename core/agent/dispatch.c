@@ -6,6 +6,7 @@
 
 #include "agent/dispatch.h"
 #include "agent/input.h"
+#include "agent/refused.h"
 #include "agent/screen.h"
 #include "agent/startup.h"
 #include "agent/steer.h"
@@ -53,6 +54,14 @@ struct dispatch {
 	const struct aiterm_input_step *steps;
 	const char		*by;
 	char			*retarget;
+	/*
+	 * The screen before typing, the record before the turn was opened,
+	 * and a refusal by the user's hook seen after typing (ADR 0017).
+	 */
+	uint64_t		 before;
+	struct agent_turn_mark	 mark;
+	bool			 refused;
+	char			 words[512];
 };
 
 static const char *const route_names[ROUTE_COUNT] = {
@@ -190,7 +199,18 @@ look_work(void *arg)
 			d->by = "screen_running";
 		else if (scr.verdict.state == AITERM_SCREEN_APPROVAL)
 			d->by = "approval_shown";
+		/* Refused by the user's hook: the turn was never opened. */
+		else if (d->r.route == ROUTE_NEW_TURN &&
+		    agent_screen_digest(&scr) != d->before &&
+		    agent_hook_refused(&scr, d->words, sizeof d->words)) {
+			d->refused = true;
+			agent_turn_unopen(d->session, d->r.turn, &d->mark);
+		}
 		agent_screen_free(&scr);
+		if (d->refused) {
+			error_clear(&err);
+			return;
+		}
 	}
 	agent_screen_test_lag();
 	if (d->by == NULL && agent_record_read(d->session, &rec, &err) == 0) {
@@ -223,6 +243,14 @@ look_done(void *arg)
 	}
 	if (d->retarget != NULL && d->transcript != NULL)
 		path_watch_retarget(d->transcript, d->retarget);
+	if (d->refused) {
+		d->r.code = USER_HOOK_BLOCKED;
+		d_fail(d, "%s: the user's hook refused the prompt: %s\n"
+		    "Nothing reached the model, no turn was opened, nothing "
+		    "is sent again", USER_HOOK_BLOCKED, d->words[0] != '\0' ?
+		    d->words : "(no message)");
+		return;
+	}
 	if (d->by != NULL) {
 		d->r.dispatch = DISPATCH_START_CONFIRMED;
 		snprintf(d->r.confirmed_by, sizeof d->r.confirmed_by, "%s",
@@ -444,6 +472,7 @@ new_turn(struct dispatch *d, struct agent_record *rec,
 		return -1;
 	}
 	buf_free(&answer);
+	agent_turn_mark_save(&d->mark, rec);
 	rec->turn++;
 	rec->index = transcript_count(d->h, rec->transcript);
 	rec->dispatch = DISPATCH_SENT_UNCONFIRMED;
@@ -592,11 +621,20 @@ route(struct dispatch *d, struct agent_record *rec,
 
 	if (agent_screen_read(d->h, d->session, &scr, err) != 0)
 		return -1;
+	d->before = agent_screen_digest(&scr);
 	running = agent_turn_running(d->h, d->session, rec);
 	if (!running && scr.verdict.state == AITERM_SCREEN_RUNNING &&
 	    last_frame(d->h, d->session, rec))
 		scr.verdict.state = AITERM_SCREEN_INPUT_READY;
 	running = running || scr.verdict.state == AITERM_SCREEN_RUNNING;
+	/*
+	 * A usage-limit notice in the conversation (no card, no keys to
+	 * dismiss it): the composer under it takes a new prompt; nothing
+	 * earlier is sent again (AGT-LIMIT; ADR 0011).
+	 */
+	if (!running && scr.verdict.state == AITERM_SCREEN_RATE_LIMITED &&
+	    scr.verdict.dialog == NULL)
+		scr.verdict.state = AITERM_SCREEN_INPUT_READY;
 	/*
 	 * Never type into a dead pane, whatever the turn mark says (tmux
 	 * 3.3a's server crashed on keys sent to a pane whose agent was

@@ -48,6 +48,8 @@ struct dispatch_result {
 	char			 confirmed_by[64];
 	unsigned		 turn;
 	unsigned		 index;		/* its turn in the transcript */
+	/* The code of a failure after typing (USER_HOOK_BLOCKED), or NULL. */
+	const char		*code;
 };
 
 /* r->status 0, or -1 with r->err; r is borrowed for the call. */

@@ -9,5 +9,6 @@ core_libaiterm_la_SOURCES += \
 	core/agent/lastwords.c core/agent/lastwords.h \
 	core/agent/startup.c core/agent/startup.h \
 	core/agent/dispatch.c core/agent/dispatch.h \
+	core/agent/refused.c core/agent/refused.h \
 	core/agent/steer.c core/agent/steer.h \
 	core/agent/answer.c core/agent/answer.h

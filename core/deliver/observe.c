@@ -91,6 +91,23 @@ observed(struct observer *ob, const char *state, const char *text)
 	observer_free(ob);
 }
 
+/*
+ * The outcome a record keeps: the turn's state, or rate_limited for a turn
+ * the vendor's usage limit ended (AGT-LIMIT; ADR 0011).
+ */
+static const char *
+outcome_of(json_t *fields)
+{
+	const char *state = json_string_value(json_object_get(fields,
+	    "state")), *reason = json_string_value(json_object_get(fields,
+	    "reason"));
+
+	if (state != NULL && strcmp(state, "error") == 0 && reason != NULL &&
+	    strcmp(reason, "rate_limited") == 0)
+		return reason;
+	return state;
+}
+
 static void
 answered(void *arg, struct agent_answer *a)
 {
@@ -99,8 +116,7 @@ answered(void *arg, struct agent_answer *a)
 
 	ob->local = NULL;
 	if (a->status == 0) {
-		observed(ob, json_string_value(json_object_get(a->fields,
-		    "state")), a->text);
+		observed(ob, outcome_of(a->fields), a->text);
 		return;
 	}
 	/* The same words as the pty_read tool's error. */
@@ -175,8 +191,8 @@ observed_far(void *arg, int status, const struct aiterm_error *err,
 {
 	struct observer *ob = arg;
 	const char *text = status != 0 ? error_msg(err) : result_text(result);
-	const char *state = json_string_value(json_object_get(json_object_get(
-	    result, "structuredContent"), "state"));
+	const char *state = outcome_of(json_object_get(result,
+	    "structuredContent"));
 	bool failed = status != 0 ||
 	    json_is_true(json_object_get(result, "isError"));
 

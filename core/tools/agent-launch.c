@@ -158,6 +158,14 @@ reply(struct launch *l, const struct dispatch_result *d)
 		if (d->confirmed_by[0] != '\0')
 			json_object_set_new(sc, "confirmed_by",
 			    json_string(d->confirmed_by));
+	} else if (d != NULL && d->code != NULL) {
+		/* Typed, and refused after it (the user's hook; ADR 0017). */
+		parent_delivery_sent(&l->pd, d, &t, sc);
+		buf_printf(&t, "initial_prompt: failed\nprompt: %s\n",
+		    error_msg(&d->err));
+		json_object_set_new(sc, "dispatch", json_string("failed"));
+		json_object_set_new(sc, "initial_prompt", json_string("failed"));
+		json_object_set_new(sc, "code", json_string(d->code));
 	} else if (d != NULL) {
 		parent_delivery_sent(&l->pd, d, &t, sc);
 		buf_printf(&t, "prompt: not_sent (%s)\n", error_msg(&d->err));
@@ -466,6 +474,7 @@ const struct tool_entry tool_agent_launch = {
 	    "\"exit_status\":{\"type\":\"integer\"},"
 	    "\"code\":{\"type\":\"string\"},"
 	    AGENT_DISPATCH_PROP ","
+	    "\"initial_prompt\":{\"type\":\"string\",\"enum\":[\"failed\"]},"
 	    "\"confirmed_by\":{\"type\":\"string\"},"
 	    "\"turn\":{\"type\":\"integer\"},"
 	    "\"event_cursor\":{\"type\":\"string\"},"

@@ -19,10 +19,13 @@
 #define AGENT_ANSWER_REQUIRED \
 	"[\"session_id\",\"turn\",\"state\",\"reason\",\"transcript\"]"
 
-/* How a prompt went out (agent/record.c). */
+/*
+ * How a prompt went out (agent/record.c); failed: typed and refused
+ * before it reached the model (USER_HOOK_BLOCKED, ADR 0017).
+ */
 #define AGENT_DISPATCH_PROP \
 	"\"dispatch\":{\"type\":\"string\",\"enum\":[\"not_requested\"," \
-	"\"not_sent\",\"sent_unconfirmed\",\"start_confirmed\"]}"
+	"\"not_sent\",\"sent_unconfirmed\",\"start_confirmed\",\"failed\"]}"
 
 /*
  * The delivery of the answer to the parent (deliver/parent.c): the

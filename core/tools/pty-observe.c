@@ -330,6 +330,11 @@ screen_state(const struct observation *o, const char **state,
 	} else if (!o->have_screen) {
 		*state = "unknown";
 		*reason = "capture_failed";
+	} else if (o->classified && o->verdict.state ==
+	    AITERM_SCREEN_RATE_LIMITED) {
+		/* A usage limit holds the agent (AGT-LIMIT; ADR 0011). */
+		*state = "blocked";
+		*reason = "rate_limited";
 	} else if (o->classified) {
 		*state = agent_state_name(o->verdict.state);
 		*reason = o->verdict.reason;

@@ -311,6 +311,15 @@ struct aiterm_screen_verdict {
 /* Pending input, in an INPUT_READY or RUNNING verdict's dialog (ADR 0012). */
 #define AITERM_INPUT_TYPED	"input_typed"
 #define AITERM_INPUT_QUEUED	"input_queued"
+/*
+ * An INPUT_READY reason: the prompt just submitted was refused by the
+ * user's own hook (Cursor's beforeSubmitPrompt), shown as the
+ * conversation's last block, AITERM_HOOK_BLOCKED_WORDS and the hook's
+ * message, with the composer empty.  The core fails that dispatch with
+ * USER_HOOK_BLOCKED and the words after it (ADR 0017).
+ */
+#define AITERM_USER_HOOK_BLOCKED	"user_hook_blocked"
+#define AITERM_HOOK_BLOCKED_WORDS	"Hook blocked with message:"
 /* How long the core looks for a steer to be taken, in milliseconds. */
 #define AITERM_STEER_CHECK_MS	1500
 

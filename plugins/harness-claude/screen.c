@@ -68,6 +68,21 @@ static const char *const placeholders[] = {
 	NULL,
 };
 
+/*
+ * The conversation's blocks (the prompt, an answer or error) and what a
+ * turn ended on the usage limit writes as its last block (AGT-LIMIT; ADR
+ * 0011): 2.1.332's words for a 429 (an API key) and for a claude.ai
+ * login's limit ("You've hit your session limit · resets 3pm"; its line
+ * must hold " limit" too, so an answer that merely starts with "You've
+ * hit your" is no notice).
+ */
+static const char *const blocks[] = { CURSOR, "\xe2\x97\x8f ", NULL };
+static const char *const limits[] = {
+	"API Error: Request rejected (429)",
+	"You've hit your ",
+	NULL,
+};
+
 static bool
 placeholder(const char *text, size_t len)
 {
@@ -83,8 +98,8 @@ placeholder(const char *text, size_t len)
 void
 claude_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 {
-	const char *footer, *rest;
-	size_t flen, rlen;
+	const char *footer, *rest, *said;
+	size_t flen, rlen, slen;
 
 	if (hl_match_known(s, known, sizeof known / sizeof known[0], v))
 		return;
@@ -101,6 +116,14 @@ claude_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 	}
 	/* The composer: its line starts with the prompt glyph. */
 	if (hl_line_starting(s, "\xe2\x9d\xaf", &rest, &rlen)) {
+		/* A notice, not a card: the composer under it takes a prompt. */
+		if (hl_last_block(s, "\xe2\x9d\xaf", blocks, limits, &said,
+		    &slen) && (hl_line_has(said, slen, "(429)") ||
+		    hl_line_has(said, slen, " limit"))) {
+			v->state = AITERM_SCREEN_RATE_LIMITED;
+			v->reason = "usage_limit_notice";
+			return;
+		}
 		v->state = AITERM_SCREEN_INPUT_READY;
 		v->reason = rlen == 0 || placeholder(rest, rlen) ?
 		    "composer_empty" : "composer_has_text";

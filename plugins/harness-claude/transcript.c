@@ -16,6 +16,10 @@
  * (2.1.197 writes turn_duration after it, 2.1.332 nothing: the error is
  * then the turn's last record; retries write nothing until the last one
  * failed); "[Request interrupted by user" (a denied permission, Esc) too.
+ * An error record with "error":"rate_limit" (a 429 from the model; for a
+ * claude.ai login the "You've hit your ... limit" notice, for an API key
+ * "API Error: Request rejected (429)") is the vendor's usage limit: the
+ * turn ends rate_limited with that text (AGT-LIMIT; ADR 0011).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -77,6 +81,7 @@ enum rec_kind {
 	R_USER,		/* another user record (tool results, interrupts) */
 	R_ANSWER,	/* an assistant end_turn with text */
 	R_API_ERROR,
+	R_LIMIT,	/* an API error of the usage limit */
 	R_END,		/* system turn_duration */
 	R_ENQUEUE,
 };
@@ -149,9 +154,11 @@ collect(json_t *o, size_t index, void *arg)
 		}
 	} else if (strcmp(type, "assistant") == 0) {
 		const char *stop = hl_str(o, "message.stop_reason");
+		const char *why = hl_str(o, "error");
 
 		if (json_is_true(json_object_get(o, "isApiErrorMessage")))
-			r.kind = R_API_ERROR;
+			r.kind = why != NULL && strcmp(why, "rate_limit") == 0 ?
+			    R_LIMIT : R_API_ERROR;
 		else if (stop != NULL && strcmp(stop, "end_turn") == 0)
 			r.kind = R_ANSWER;
 		else
@@ -275,6 +282,7 @@ claude_read_turn(const struct aiterm_host *host, const char *bytes,
 	struct recs rs;
 	size_t *starts, n, i, from, to, nanswers = 0;
 	const char *error_text = NULL, *last_answer = NULL;
+	const char *error_reason = "api_error";
 	bool ended = false, interrupted = false, waiting = false;
 	bool error_last = false;	/* nothing of the turn after the error */
 
@@ -309,7 +317,10 @@ claude_read_turn(const struct aiterm_host *host, const char *bytes,
 			error_last = false;
 			break;
 		case R_API_ERROR:
+		case R_LIMIT:
 			error_text = r->text;
+			error_reason = r->kind == R_LIMIT ? "rate_limited" :
+			    "api_error";
 			error_last = true;
 			break;
 		case R_END:
@@ -332,7 +343,7 @@ claude_read_turn(const struct aiterm_host *host, const char *bytes,
 	}
 	if (error_text != NULL && (ended || error_last)) {
 		turn->state = AITERM_TURN_ERROR;
-		turn->reason = "api_error";
+		turn->reason = error_reason;
 		host->buf_add(turn->answer, error_text, strlen(error_text));
 	} else if (interrupted && !ended) {
 		turn->state = AITERM_TURN_ERROR;

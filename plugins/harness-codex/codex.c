@@ -26,8 +26,10 @@
  * the launch's cwd begun after it only fits: the core binds it when the
  * launch's own process holds it open.  A turn is an event_msg task_started;
  * it ends with task_complete (last_agent_message, or error) or
- * turn_aborted, matched by turn_id.  Text typed while it runs (Enter)
- * joins the same turn; Tab queues a new one.
+ * turn_aborted, matched by turn_id; an error whose codex_error_info is
+ * usage_limit_exceeded (a 429 usage_limit_reached from the model) is the
+ * vendor's usage limit, rate_limited with its message.  Text typed while
+ * it runs (Enter) joins the same turn; Tab queues a new one.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -85,11 +87,23 @@ static const struct hl_known known[] = {
 	    "config_error", NULL },
 };
 
+/*
+ * The conversation's blocks (prompt, answer, error) and the error a turn
+ * ended on the usage limit writes last (AGT-LIMIT; ADR 0011).
+ */
+#define COMPOSER	"\xe2\x80\xba"
+static const char *const blocks[] = { COMPOSER " ", "\xe2\x80\xa2 ",
+    "\xe2\x96\xa0 ", NULL };
+static const char *const limits[] = {
+	"You\xe2\x80\x99ve hit your usage limit",
+	NULL,
+};
+
 static void
 codex_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 {
-	const char *rest;
-	size_t n;
+	const char *rest, *said;
+	size_t n, slen;
 
 	if (hl_match_known(s, known, sizeof known / sizeof known[0], v))
 		return;
@@ -107,7 +121,12 @@ codex_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 		 */
 		v->state = AITERM_SCREEN_STARTING;
 		v->reason = "loading";
-	} else if (hl_line_starting(s, "\xe2\x80\xba", &rest, &n)) {
+	} else if (hl_line_starting(s, COMPOSER, &rest, &n) &&
+	    hl_last_block(s, COMPOSER, blocks, limits, &said, &slen)) {
+		/* A notice, not a card: the composer under it takes a prompt. */
+		v->state = AITERM_SCREEN_RATE_LIMITED;
+		v->reason = "usage_limit_notice";
+	} else if (hl_line_starting(s, COMPOSER, &rest, &n)) {
 		v->state = AITERM_SCREEN_INPUT_READY;
 		v->reason = n == 0 || (n == strlen("Ask Codex to do anything") &&
 		    memcmp(rest, "Ask Codex to do anything", n) == 0) ?
@@ -266,7 +285,7 @@ static int
 each_event(json_t *o, size_t index, void *arg)
 {
 	struct turns *t = arg;
-	const char *type = hl_str(o, "payload.type"), *tid, *msg;
+	const char *type = hl_str(o, "payload.type"), *tid, *msg, *info;
 	json_t *p = json_object_get(o, "payload");
 
 	(void)index;
@@ -293,9 +312,12 @@ each_event(json_t *o, size_t index, void *arg)
 			t->host->buf_add(t->turn->answer, msg, strlen(msg));
 		} else {
 			msg = hl_str(p, "error.message");
+			info = hl_str(p, "error.codex_error_info");
 			t->turn->state = AITERM_TURN_ERROR;
-			t->turn->reason = msg != NULL ? "api_error" :
-			    "no_answer";
+			/* The vendor's usage limit (AGT-LIMIT; ADR 0011). */
+			t->turn->reason = info != NULL && strcmp(info,
+			    "usage_limit_exceeded") == 0 ? "rate_limited" :
+			    msg != NULL ? "api_error" : "no_answer";
 			if (msg != NULL)
 				t->host->buf_add(t->turn->answer, msg,
 				    strlen(msg));

@@ -22,7 +22,13 @@
  *   - the project id is the real cwd with every byte but A-Z a-z 0-9 as
  *     "-" and the leading "-" dropped;
  *   - the agent process holds its session's transcript open while it
- *     runs (as Codex --no-daemon, Claude Code and Grok Build do).
+ *     runs (as Codex --no-daemon, Claude Code and Grok Build do);
+ *   - a turn ended on the usage limit draws a limit screen in place of
+ *     the composer ("┌─ Usage limit reached", the words, "u upgrade ·
+ *     esc dismiss"), which Esc dismisses (AGT-LIMIT; ADR 0011);
+ *   - a prompt the user's beforeSubmitPrompt hook refused is shown with
+ *     "! Hook blocked with message: <words>" under it, the composer
+ *     empty, nothing in the transcript (ADR 0017).
  *
  * Launch: `cursor-agent [--model MODEL]` in the real cwd; the trust prompt
  * is answered only when the launch says trust_project.  The session's
@@ -115,14 +121,31 @@ typed(const struct aiterm_screen *s, bool *box)
 	    memcmp(text, PLACEHOLDER, n) == 0);
 }
 
+/* The limit screen: its heading and its keys, no composer (ASSUMED). */
+#define LIMIT_HEADING	"\xe2\x94\x8c\xe2\x94\x80 Usage limit reached"
+#define LIMIT_KEYS	"\xe2\x94\x82 u upgrade \xc2\xb7 esc dismiss"
+
+/* The conversation's blocks: a prompt, a notice (ASSUMED). */
+static const char *const blocks[] = { "> ", "! ", NULL };
+static const char *const refusals[] = { AITERM_HOOK_BLOCKED_WORDS, NULL };
+
 static void
 cursor_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 {
 	bool box, has = typed(s, &box);
 	bool queued = hl_has(s, "Follow-ups (");
+	const char *rest, *said;
+	size_t n, slen;
 
 	if (hl_match_known(s, known, sizeof known / sizeof known[0], v))
 		return;
+	if (!box && hl_line_starting(s, LIMIT_HEADING, &rest, &n) &&
+	    hl_has(s, LIMIT_KEYS)) {
+		v->state = AITERM_SCREEN_RATE_LIMITED;
+		v->reason = "usage_limit_card";
+		v->dialog = "cursor_usage_limit";
+		return;
+	}
 	v->dialog = has ? AITERM_INPUT_TYPED : queued ? AITERM_INPUT_QUEUED :
 	    NULL;
 	if (hl_has(s, "ctrl+c to stop")) {
@@ -131,6 +154,10 @@ cursor_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 	} else if (box) {
 		v->state = AITERM_SCREEN_INPUT_READY;
 		v->reason = has ? "composer_has_text" : "composer_empty";
+		/* The prompt just sent was refused by the user's hook. */
+		if (!has && hl_last_block(s, COMPOSER, blocks, refusals,
+		    &said, &slen))
+			v->reason = AITERM_USER_HOOK_BLOCKED;
 	} else {
 		v->dialog = NULL;
 		v->state = s->len == 0 ? AITERM_SCREEN_STARTING :
@@ -141,10 +168,14 @@ cursor_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 
 /* "a" picks "Trust this workspace", only when the launch says so. */
 HL_KEYS(trust_keys, { AITERM_INPUT_TEXT, "a" });
+/* Esc dismisses the limit screen; "u" (upgrade) is never pressed. */
+HL_KEYS(dismiss_keys, { AITERM_INPUT_KEY, "Escape" });
 
 static const struct aiterm_input_step *
 cursor_startup_keys(const char *dialog, int trust_project)
 {
+	if (dialog != NULL && strcmp(dialog, "cursor_usage_limit") == 0)
+		return dismiss_keys;
 	if (dialog != NULL && strcmp(dialog, "workspace_trust") == 0 &&
 	    trust_project)
 		return trust_keys;

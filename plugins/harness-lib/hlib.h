@@ -60,6 +60,18 @@ bool	hl_line_starting(const struct aiterm_screen *s, const char *prefix,
 bool	hl_box_text(const struct aiterm_screen *s, const char *prefix,
 	    const char **text, size_t *len);
 /*
+ * A notice as the conversation's last block (hlib-block.c: a usage
+ * limit's words, a hook's refusal): the last line above the last
+ * composer line (a line starting with composer) that starts with one of
+ * marks (NULL-ended: the prompt, answer and error glyphs, each with its
+ * space) begins with one of notices; *line and *len get it (from the
+ * notice on).  An older notice with a prompt or answer under it is no
+ * notice.
+ */
+bool	hl_last_block(const struct aiterm_screen *s, const char *composer,
+	    const char *const *marks, const char *const *notices,
+	    const char **line, size_t *len);
+/*
  * 0 when model is NULL or made of letters, digits and - . _ : /; else -1
  * with err naming cli and an example name.
  */

@@ -219,3 +219,49 @@ test('Codex CLI: every tool result the model reads carries its facts; views.cjs 
 	checkRun(t, 'codex', r);
 	checkShown(t, 'codex', r);
 });
+
+/*
+ * Issue 33 (AGT-LIMIT; ADR 0011, 0017): the new agent results as Claude
+ * Code and Codex show them to the model (text only: neither asks for
+ * structuredContent), counted.  The agent is the Cursor stand-in
+ * (tests/harness/cursor-standin, its screens assumed), whose limit screen
+ * and hook refusal go through the same core as every harness's.
+ */
+test('AGT-LIMIT: a usage-limited turn, blocked/rate_limited, and a prompt the user\'s hook refused, as the model reads them', T, async (t) => {
+	const { AgentRig } = require('../harness/lib/agent-rig.cjs');
+	const { startCursorMock, seedCursor, cursorBinary } = require('../harness/lib/cursor-mock.cjs');
+	const mock = await startCursorMock({ defaultText: 'Default answer.' });
+	t.after(() => mock.close());
+	const rig = new AgentRig(t, { caps: {}, env: { CURSOR_STANDIN_MODEL_URL: mock.url, CURSOR_API_KEY: 'mock-cursor-key' } });
+	fs.symlinkSync(cursorBinary(), path.join(rig.dirs.bin, 'cursor-agent'));
+	seedCursor(rig.dirs.home, { hooks: { beforeSubmitPrompt: [{ command: `${process.execPath} -e 'process.stdout.write(JSON.stringify({continue:false,user_message:"Not during the freeze."}))'` }] } });
+	await rig.start();
+	const launch = async (prompt) => rig.call('agent_launch', { harness: 'cursor-cli', cwd: rig.dirs.work, trust_project: true, prompt });
+	const views = [];
+	const count = (tool, r, want) => {
+		assert.equal(r.result.structuredContent, undefined, 'a client that did not ask gets no structuredContent');
+		for (const [name, seen] of [['claude', claudeView(r.result, tool)], ['codex', body(codexView(r.result))]]) {
+			for (const re of want)
+				assert.match(seen, re, `${name} ${tool}: the model reads it: ${JSON.stringify(seen)}`);
+			views.push(tokens(seen));
+			t.diagnostic(`${name} ${tool}: ${tokens(seen)} tokens: ${JSON.stringify(seen).slice(0, 300)}`);
+		}
+	};
+	/* The hook refuses the launch's prompt: initial_prompt failed, the hook's words. */
+	const l = await launch('Deploy now');
+	count('agent_launch', l, [/^initial_prompt: failed$/m, /^prompt: USER_HOOK_BLOCKED: .*Not during the freeze\.$/m]);
+	const id = l.text.match(/ in (\S+) \(launch /)[1];
+	const s = await rig.call('pty_send', { session_id: id, text: 'Deploy anyway' });
+	assert.equal(s.isError, true, s.text);
+	count('pty_send', s, [/USER_HOOK_BLOCKED: .*Not during the freeze\./]);
+	fs.rmSync(path.join(rig.dirs.home, '.cursor', 'hooks.json'));
+	mock.push({ type: 'status', status: 429, body: { error: { type: 'usage_limit_exceeded', message: 'You\'ve hit your usage limit for mock-model.' } } });
+	await rig.call('pty_send', { session_id: id, text: 'Now?' });
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	count('pty_read', a, [/^You've hit your usage limit for mock-model\.\n\[turn 1 ended with an error \(rate_limited\)/]);
+	const o = await rig.call('pty_observe', { session_id: id });
+	count('pty_observe', o, [/; screen blocked\/rate_limited;/]);
+	for (const n of views)
+		assert.ok(n < 160, `each new result stays small: ${views}`);
+	t.diagnostic(`issue 33 results: ${views.length} views, ${views.reduce((x, y) => x + y, 0)} tokens in all`);
+});

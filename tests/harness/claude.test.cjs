@@ -270,3 +270,40 @@ test('AGT-START: a broken ~/.claude/settings.json stops at Claude\'s settings di
 	assert.equal(mock.main.length, 0, 'nothing reached the model');
 	assert.equal(fs.readFileSync(path.join(rig.dirs.home, '.claude', 'settings.json'), 'utf8'), '{ not json', 'the user\'s settings are untouched');
 });
+
+/*
+ * A 429 rate_limit_error: Claude Code 2.1.332 writes "API Error: Request
+ * rejected (429) · <message>" with "error":"rate_limit" (a claude.ai login
+ * gets "You've hit your ... limit" the same way) under its composer.
+ */
+const LIMIT_BODY = { type: 'error', error: { type: 'rate_limit_error', message: 'This request would exceed your account\'s rate limit. Please try again later.' } };
+
+test('AGT-LIMIT PTY-OBSERVE DLV-CORE: a usage limit ends the turn rate_limited with Claude\'s words; observe says blocked; the next turn is not taken for limited by the old notice', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t, {}, { CLAUDE_CODE_MAX_RETRIES: '0' });
+	mock.push({ type: 'error', status: 429, body: LIMIT_BODY });
+	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'Will be limited' });
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 30 });
+	assert.match(a.text, /^API Error: Request rejected \(429\) · This request would exceed your account's rate limit\. Please try again later\.\n\[turn 1 ended with an error \(rate_limited\)/, a.text);
+	assert.equal(a.sc.reason, 'rate_limited');
+	let obs;
+	for (let i = 0; i < 30 && !/screen blocked\//.test((obs = await rig.call('pty_observe', { session_id: id })).text); i++)
+		await new Promise((r) => setTimeout(r, 100));
+	assert.match(obs.text, /; screen blocked\/rate_limited;/, obs.text);
+	assert.equal(obs.sc.screen.state, 'blocked');
+	/* The delivery record says it too. */
+	let list;
+	for (let i = 0; i < 30 && !/\trate_limited$/m.test((list = await rig.call('parent_deliveries', { session_id: id })).text); i++)
+		await new Promise((r) => setTimeout(r, 100));
+	assert.match(list.text, /^\S+\tready\t\S+ turn 1\trate_limited$/m, list.text);
+	/* Nothing was retried or sent again by Aiterm. */
+	assert.equal(mock.main.length, 1);
+	/* A new prompt is a plain new turn; the old notice in the scrollback is history. */
+	mock.push({ type: 'text', text: 'After the limit.' });
+	const s = await rig.call('pty_send', { session_id: id, text: 'Again?', wait: true, timeout: 30 });
+	assert.match(s.text, /^After the limit\.\n\[turn 2 done/, s.text);
+	assert.match((await rig.call('pty_read', { session_id: id, screen: true })).text, /Request rejected \(429\)/);
+	const idle = await rig.call('pty_observe', { session_id: id });
+	assert.match(idle.text, /; screen input_ready\/composer_empty;/, idle.text);
+	assert.equal(mock.main.filter((r) => JSON.stringify(r.body.messages).includes('Will be limited')).length, 2, 'turn 2 carries turn 1 as history only');
+});

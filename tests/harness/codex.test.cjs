@@ -127,3 +127,30 @@ test('AGT-SEND: Codex, text sent while a turn runs steers it: one turn, its answ
 	const steered = mock.requests.filter((r) => r.url.includes('/responses') && JSON.stringify(r.body).includes('Steer it this way'));
 	assert.ok(steered.length >= 1, 'the steer reached the model in turn 1');
 });
+
+test('AGT-LIMIT PTY-OBSERVE DLV-CORE: Codex on its usage limit (429 usage_limit_reached): rate_limited with Codex\'s words, observe says blocked; the next turn is done, not limited by the old notice', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	const reset = Math.floor(Date.now() / 1000) + 3 * 3600;
+	mock.push({ type: 'status', status: 429, body: { error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: reset } } });
+	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt: 'Will be limited' });
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	/* The rollout's task_complete error, codex_error_info usage_limit_exceeded. */
+	assert.match(a.text, /^You’ve hit your usage limit\. .*\n\[turn 1 ended with an error \(rate_limited\)/, a.text);
+	assert.equal(a.sc.reason, 'rate_limited');
+	let obs;
+	for (let i = 0; i < 30 && !/screen blocked\//.test((obs = await rig.call('pty_observe', { session_id: id })).text); i++)
+		await new Promise((r) => setTimeout(r, 100));
+	assert.match(obs.text, /; screen blocked\/rate_limited;/, obs.text);
+	let list;
+	for (let i = 0; i < 30 && !/\trate_limited$/m.test((list = await rig.call('parent_deliveries', { session_id: id })).text); i++)
+		await new Promise((r) => setTimeout(r, 100));
+	assert.match(list.text, /^\S+\tready\t\S+ turn 1\trate_limited$/m, list.text);
+	const asked = mock.requests.filter((r) => JSON.stringify(r.body || {}).includes('Will be limited') && r.kind !== 'title').length;
+	mock.push({ type: 'text', text: 'Codex after the limit.' });
+	const s = await rig.call('pty_send', { session_id: id, text: 'Again?', wait: true, timeout: 60 });
+	assert.match(s.text, /^Codex after the limit\.\n\[turn 2 done/, s.text);
+	assert.match((await rig.call('pty_read', { session_id: id, screen: true })).text, /hit your usage limit/);
+	assert.match((await rig.call('pty_observe', { session_id: id })).text, /; screen input_ready\/composer_empty;/);
+	assert.equal(asked, 1, 'the limited prompt was sent once, never again');
+});

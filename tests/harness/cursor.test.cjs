@@ -221,3 +221,59 @@ test('AGT-SEND: the stand-in runs the documented stop hook (a followup_message i
 	assert.equal(inputs[0].status, 'completed');
 	assert.equal(inputs[0].transcript_path, a.sc.transcript);
 });
+
+/* ASSUMED (cursor-standin/agent.cjs): the limit's 429 and its words. */
+const LIMIT_WORDS = 'You\'ve hit your usage limit for mock-model. Switch to Auto or upgrade to keep going.';
+
+test('AGT-LIMIT PTY-OBSERVE DLV-CORE: Cursor (stand-in) on its limit screen: rate_limited with its words, observe blocked; the next send dismisses it once (Esc, never upgrade) and runs a new turn', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push({ type: 'status', status: 429, body: { error: { type: 'usage_limit_exceeded', message: LIMIT_WORDS } } });
+	const l = await launch(rig, { prompt: 'Will be limited' });
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^You've hit your usage limit for mock-model\. Switch to Auto or upgrade to keep going\.\n\[turn 1 ended with an error \(rate_limited\)/, a.text);
+	const obs = await rig.call('pty_observe', { session_id: id });
+	assert.match(obs.text, /; screen blocked\/rate_limited;/, obs.text);
+	let list;
+	for (let i = 0; i < 30 && !/\trate_limited$/m.test((list = await rig.call('parent_deliveries', { session_id: id })).text); i++)
+		await new Promise((r) => setTimeout(r, 100));
+	assert.match(list.text, /^\S+\tready\t\S+ turn 1\trate_limited$/m, list.text);
+	assert.equal(mock.requests.filter((r) => r.kind === 'main').length, 1);
+	mock.push({ type: 'text', text: 'Cursor after the limit.' });
+	const s = await rig.call('pty_send', { session_id: id, text: 'Again?' });
+	assert.equal(s.isError, false, s.text);
+	assert.match(s.text, /^pane_input_recovery: cursor_usage_limit_dismissed\nturn 2: /, s.text);
+	const b = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(b.text, /^Cursor after the limit\.\n\[turn 2 done/, b.text);
+	assert.equal(mock.requests.filter((r) => r.kind === 'main').length, 2, 'one request for turn 2; turn 1 not sent again on its own');
+	assert.match((await rig.call('pty_observe', { session_id: id })).text, /; screen input_ready\/composer_empty;/);
+});
+
+test('AGT-SEND AGT-LAUNCH: Cursor (stand-in), a prompt the user\'s beforeSubmitPrompt hook refuses is USER_HOOK_BLOCKED with the hook\'s words, not a receipt; initial_prompt=failed; the next allowed prompt is turn 1', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	const hook = path.join(rig.dirs.root, 'gate.cjs');
+	fs.writeFileSync(hook, `let s='';process.stdin.on('data',(d)=>s+=d).on('end',()=>{
+		const i = JSON.parse(s);
+		if (/secret/.test(i.prompt)) process.stdout.write(JSON.stringify({ continue: false, user_message: 'Prompts naming a secret are not allowed here.' }));
+		else process.stdout.write(JSON.stringify({ continue: true }));
+	});`);
+	fs.writeFileSync(path.join(rig.dirs.home, '.cursor', 'hooks.json'), JSON.stringify({ version: 1, hooks: { beforeSubmitPrompt: [{ command: `node ${hook}` }] } }));
+	const l = await launch(rig, { prompt: 'Tell me the secret' });
+	assert.equal(l.isError, false, l.text);
+	assert.match(l.text, /^initial_prompt: failed\nprompt: USER_HOOK_BLOCKED: the user's hook refused the prompt: Prompts naming a secret are not allowed here\.$/m, l.text);
+	assert.equal(l.sc.initial_prompt, 'failed');
+	assert.equal(l.sc.dispatch, 'failed');
+	assert.equal(l.sc.code, 'USER_HOOK_BLOCKED');
+	assert.doesNotMatch(l.text, /^(answer|delivery): /m, 'no answer or delivery is promised');
+	const id = sid(l.text);
+	const s = await rig.call('pty_send', { session_id: id, text: 'Another secret, please' });
+	assert.equal(s.isError, true, s.text);
+	assert.match(s.text, /USER_HOOK_BLOCKED: the user's hook refused the prompt: Prompts naming a secret are not allowed here\./, s.text);
+	assert.equal(mock.requests.filter((r) => r.kind === 'main').length, 0, 'nothing reached the model');
+	/* An allowed prompt: a plain receipt; the old refusal above it is history. */
+	mock.push({ type: 'text', text: 'Allowed answer.' });
+	const ok = await rig.call('pty_send', { session_id: id, text: 'A plain question', wait: true, timeout: 60 });
+	assert.equal(ok.isError, false, ok.text);
+	assert.match(ok.text, /^Allowed answer\.\n\[turn 1 done/, ok.text);
+	assert.match((await rig.call('pty_read', { session_id: id, screen: true })).text, /Hook blocked with message:/);
+});

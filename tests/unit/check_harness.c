@@ -277,6 +277,14 @@ static const struct screen_case claude2_screens[] = {
 	{ "api-error", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
 	{ "permission-bash", AITERM_SCREEN_APPROVAL, "permission_dialog",
 	    NULL },
+	/*
+	 * A 429 rate_limit: the notice is the last block (AGT-LIMIT); after
+	 * a later turn it is history in the scrollback.
+	 */
+	{ "usage-limit", AITERM_SCREEN_RATE_LIMITED, "usage_limit_notice",
+	    NULL },
+	{ "usage-limit-then-turn", AITERM_SCREEN_INPUT_READY,
+	    "composer_empty", NULL },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -288,6 +296,11 @@ static const struct turn_case claude2_turns[] = {
 	/* No turn_duration after the error: the error is the last record. */
 	{ "turn-then-api-error", 2, 1, AITERM_TURN_ERROR, "api_error", NULL,
 	    "API Error: 529" },
+	/* "error":"rate_limit": the vendor's limit, in its words. */
+	{ "usage-limit-then-turn", 2, 0, AITERM_TURN_ERROR, "rate_limited",
+	    NULL, "API Error: Request rejected (429)" },
+	{ "usage-limit-then-turn", 2, 1, AITERM_TURN_DONE, "turn_duration",
+	    "After the limit.", NULL },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL },
 };
 
@@ -388,6 +401,11 @@ static const struct screen_case codex_screens[] = {
 	{ "running", AITERM_SCREEN_RUNNING, "esc_to_interrupt", NULL },
 	{ "queued-tab", AITERM_SCREEN_RUNNING, "esc_to_interrupt", NULL },
 	{ "approval-exec", AITERM_SCREEN_APPROVAL, "command_approval", NULL },
+	/* The usage limit's notice last (AGT-LIMIT); then history. */
+	{ "usage-limit", AITERM_SCREEN_RATE_LIMITED, "usage_limit_notice",
+	    NULL },
+	{ "usage-limit-then-turn", AITERM_SCREEN_INPUT_READY,
+	    "composer_empty", NULL },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -403,6 +421,11 @@ static const struct turn_case codex_turns[] = {
 	    NULL, "interrupted" },
 	{ "error-turn", 1, 0, AITERM_TURN_ERROR, "api_error", NULL,
 	    "unexpected status 529" },
+	/* task_complete's codex_error_info usage_limit_exceeded. */
+	{ "usage-limit-then-turn", 2, 0, AITERM_TURN_ERROR, "rate_limited",
+	    NULL, "You\xe2\x80\x99ve hit your usage limit." },
+	{ "usage-limit-then-turn", 2, 1, AITERM_TURN_DONE, "task_complete",
+	    "Codex after the limit.", NULL },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL },
 };
 
@@ -913,6 +936,17 @@ static const struct screen_case cursor_screens[] = {
 	    AITERM_INPUT_QUEUED },
 	{ "running-typed", AITERM_SCREEN_RUNNING, "generating",
 	    AITERM_INPUT_TYPED },
+	/* Issue 33: the limit screen, which Esc dismisses (AGT-LIMIT). */
+	{ "usage-limit", AITERM_SCREEN_RATE_LIMITED, "usage_limit_card",
+	    "cursor_usage_limit" },
+	/* The same box quoted in an answer, the composer under it: no card. */
+	{ "usage-limit-words", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
+	/* A prompt the user's hook refused is the last block (ADR 0017). */
+	{ "hook-blocked", AITERM_SCREEN_INPUT_READY, AITERM_USER_HOOK_BLOCKED,
+	    NULL },
+	{ "hook-blocked-then-turn", AITERM_SCREEN_INPUT_READY,
+	    "composer_empty", NULL },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -942,6 +976,12 @@ START_TEST(test_cursor_screens)
 	ck_assert_ptr_nonnull(k);
 	ck_assert_int_eq(k[0].kind, AITERM_INPUT_TEXT);
 	ck_assert_str_eq(k[0].arg, "a");
+	/* The limit screen: Esc, once; never the upgrade key. */
+	k = h.ops->startup_keys("cursor_usage_limit", 0);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(k[0].kind, AITERM_INPUT_KEY);
+	ck_assert_str_eq(k[0].arg, "Escape");
+	ck_assert_int_eq(k[1].kind, AITERM_INPUT_END);
 	/* Submit is CSI 13 u typed after the paste, never a plain Enter. */
 	for (k = h.ops->submit; k->kind != AITERM_INPUT_END; k++)
 		ck_assert(k->kind != AITERM_INPUT_KEY);

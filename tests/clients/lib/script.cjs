@@ -181,9 +181,9 @@ function sse(res, event, data) {
 	res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-function json(res, status, obj) {
+function json(res, status, obj, headers = {}) {
 	const s = JSON.stringify(obj);
-	res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(s) });
+	res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(s) });
 	res.end(s);
 }
 

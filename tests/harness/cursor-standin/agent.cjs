@@ -35,6 +35,16 @@
  * first follow-up into the running turn ("enter steer"): the running
  * request is abandoned, the text joins the turn, and the turn ends once.
  *
+ * ASSUMED as well (issue 33): a usage limit is a 429 from the model whose
+ * body is {"error": {"type": "usage_limit_exceeded", "message": words}};
+ * the turn ends with an error (the words) and the limit screen
+ * (screens.limit) takes the composer's place until Esc dismisses it
+ * ("u" would open the upgrade page: the stand-in does nothing).  The
+ * documented beforeSubmitPrompt hook (input: prompt; output: continue,
+ * user_message) that answers continue:false keeps the prompt from the
+ * model and the transcript; the screen shows the prompt and "Hook blocked
+ * with message: <user_message>" under it, and the composer is emptied.
+ *
  * Knobs for fault injection (stand-in only): CURSOR_STANDIN_IGNORE_
  * SUBMIT_WHILE_RUNNING=1 leaves text submitted during a turn in the
  * composer; CURSOR_STANDIN_IGNORE_STEER=1 leaves follow-ups queued;
@@ -85,8 +95,15 @@ async function ask(messages, model, signal, onText) {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ model, stream: true, messages }),
 	});
-	if (!res.ok)
-		throw new Error(`model error ${res.status}: ${(await res.text()).slice(0, 300)}`);
+	if (!res.ok) {
+		const body = await res.text();
+		const e = new Error(`model error ${res.status}: ${body.slice(0, 300)}`);
+		e.status = res.status;
+		try {
+			e.body = JSON.parse(body);
+		} catch { /* not JSON */ }
+		throw e;
+	}
 	let text = '';
 	let buf = '';
 	const dec = new TextDecoder();

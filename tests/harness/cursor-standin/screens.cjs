@@ -86,12 +86,34 @@ function running(tick, followups) {
 	return rows;
 }
 
-/* ASSUMED: the conversation above the composer (prompts and answers). */
+/*
+ * ASSUMED: the usage-limit screen, drawn instead of the composer after a
+ * turn ended on the limit: a box headed "Usage limit reached", the
+ * vendor's words, and its keys ("u" upgrade, Esc dismiss) as its last
+ * line.
+ */
+function limit(words, model, cwd) {
+	const rows = ['┌─ Usage limit reached ' + '─'.repeat(WIDTH - 24) + '┐'];
+	for (let w = words; w.length; w = w.slice(WIDTH - 4))
+		rows.push(boxLine(w.slice(0, WIDTH - 4)));
+	rows.push(boxLine(''), boxLine('u upgrade · esc dismiss'));
+	rows.push('└' + '─'.repeat(WIDTH - 2) + '┘');
+	rows.push(`  ${model} · ${cwd}`);
+	return rows;
+}
+
+/*
+ * ASSUMED: the conversation above the composer (prompts and answers); a
+ * notice (a hook's refusal, issue 33: the words after "Hook blocked with
+ * message:" are the CLI's documented ones) under a "! ".
+ */
 function history(entries, height) {
 	const rows = [' Cursor Agent (stand-in)', ''];
 	for (const e of entries) {
 		if (e.role === 'user')
 			rows.push(`> ${e.text.split('\n')[0]}`);
+		else if (e.role === 'notice')
+			rows.push(`! ${e.text}`);
 		else
 			for (const l of e.text.split('\n'))
 				rows.push(`  ${l}`);
@@ -102,10 +124,10 @@ function history(entries, height) {
 
 /* One idle or running frame. */
 function main(st, rows) {
-	const bottom = composer(st.input, st.model, st.cwd);
+	const bottom = st.limit ? limit(st.limit, st.model, st.cwd) : composer(st.input, st.model, st.cwd);
 	const mid = st.running ? running(st.tick, st.followups) : [];
 	const top = history(st.history, Math.max(2, rows - bottom.length - mid.length - 1));
 	return [...top, ...mid, ...bottom];
 }
 
-module.exports = { loading, login, trust, composer, running, history, main, PLACEHOLDER };
+module.exports = { loading, login, trust, composer, limit, running, history, main, PLACEHOLDER };

@@ -81,6 +81,14 @@ function run(o) {
 		} catch (e) {
 			if (ctl.signal.aborted)
 				return;	/* steered: the next request runs */
+			const err = e.body && e.body.error;
+			if (e.status === 429 && err && err.type === 'usage_limit_exceeded') {
+				/* ASSUMED (agent.cjs): the limit screen, the words as the error. */
+				st.history.pop();
+				st.limit = err.message;
+				endTurn('error', err.message);
+				return;
+			}
 			live.text = `Error: ${e.message}`;
 			endTurn('error', e.message);
 		}
@@ -124,6 +132,17 @@ function run(o) {
 		}
 		const text = st.input;
 		st.input = '';
+		/* The documented beforeSubmitPrompt hook; continue:false keeps it back. */
+		const r = runHooks(process.env.HOME, 'beforeSubmitPrompt', {
+			conversation_id: sid, generation_id: crypto.randomUUID(), workspace_roots: [cwd],
+			transcript_path: tr.file, prompt: text, attachments: [],
+		});
+		if (r && r.continue === false) {
+			st.history.push({ role: 'user', text });
+			st.history.push({ role: 'notice', text: `Hook blocked with message: ${r.user_message || 'no message'}` });
+			draw();
+			return;
+		}
 		startTurn(text);
 	}
 
@@ -139,6 +158,14 @@ function run(o) {
 		}
 		if (st.loading || st.phase === 'login')
 			return;	/* loading; a browser sign-in is the user's */
+		if (st.limit) {
+			/* ASSUMED: Esc dismisses the limit screen; "u" (upgrade) and the rest do nothing. */
+			if (k === '\x1b') {
+				st.limit = null;
+				draw();
+			}
+			return;
+		}
 		if (st.phase === 'trust') {
 			if (k === 'a') {
 				st.phase = 'main';
@@ -179,6 +206,16 @@ function run(o) {
 			if (pending[0] === '\x1b') {
 				const m = pending.match(/^\x1b\[[0-9;?>]*[ -/]*[@-~]/);
 				if (!m) {
+					if (pending === '\x1b') {
+						/* A lone Esc (the key), unless more follows at once. */
+						setTimeout(() => {
+							if (pending === '\x1b') {
+								pending = '';
+								key('\x1b');
+							}
+						}, 40);
+						return;
+					}
 					if (/^\x1b(\[[0-9;?>]*)?$/.test(pending))
 						return;	/* incomplete */
 					pending = pending.slice(1);

@@ -126,6 +126,8 @@ class AgentRig {
 		}, opts.env || {});
 		this.servers = [];
 		this.nextId = 1;
+		/* opts.caps: the client's capabilities ({}: a client like Claude Code or Codex). */
+		this.caps = opts.caps || STRUCTURED_CAPS;
 		if (t)
 			t.after(() => this.cleanup());
 	}
@@ -142,7 +144,7 @@ class AgentRig {
 		const srv = new RawServer(child, this.dirs, this.env);
 		this.servers.push(srv);
 		/* this.clientInfo: the parent the server sees (default the wire test's). */
-		await srv.initialize('2025-11-25', 'init', STRUCTURED_CAPS, this.clientInfo);
+		await srv.initialize('2025-11-25', 'init', this.caps, this.clientInfo);
 		this.srv = srv;
 		return srv;
 	}

@@ -8,7 +8,7 @@
  *   {type:'text', text, chunks (pieces, default 1), delayMs (between
  *    pieces), holdMs (before message_start)}
  *   {type:'tool', name, input, id, text (optional text block before)}
- *   {type:'error', status, body}        plain JSON error, no stream
+ *   {type:'error', status, body, headers}  plain JSON error, no stream
  *
  * Any of them may carry when(body): it answers the first main-loop
  * request for which that holds (two sessions on one mock).
@@ -96,7 +96,7 @@ async function startClaudeMock(opts = {}) {
 				if (act.type === 'error') {
 					if (act.holdMs)
 						await sleep(act.holdMs);
-					json(res, act.status || 529, act.body || { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+					json(res, act.status || 529, act.body || { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, act.headers);
 					rec.lastEvent = Date.now();
 					return;
 				}
