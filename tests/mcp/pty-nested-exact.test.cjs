@@ -177,32 +177,88 @@ test('PTY-DONE issue 34: ten commands in ssh, 20 times, the same result byte for
 	const results = await sameEveryTime(c, id, commands(work), 20, promptRe);
 	t.diagnostic(`200 commands in ssh in ${Date.now() - started} ms`);
 	assertContent(results, work);
+
+	/*
+	 * A command not waited for, and the next typed while it sleeps: the
+	 * remote tty echoes that line amid the first one's output.  The
+	 * waited result keeps the first one's output and ends with its own.
+	 */
+	await c.ok('pty_send', { session_id: id, text: 'sleep 0.5; echo first-$((1+1))' });
+	res = await c.run(id, 'echo second-$((1+2))', { timeout: 20 });
+	assert.equal(res.sc.via, 'sentinel', show(res.r));
+	assert.equal(res.sc.exit_code, 0, show(res.r));
+	const lines = res.text.split('\n');
+	assert.ok(lines.includes('first-2'), `the earlier command's output is kept: ${show(res.r)}`);
+	assert.equal(lines[lines.length - 1], 'second-3', `ours comes last: ${show(res.r)}`);
+	assertClean(res, promptRe, 'typed ahead');
 });
 
-test('PTY-DONE issue 34: ten commands in bash started in bash, 5 times, the same result', T, async (t) => {
-	if (!which('bash')) {
-		skip(t, 'no-bash', 'bash is not installed');
-		return;
-	}
+/*
+ * A nested shell started by hand in our bash (enter, whose prompt
+ * matches until): the ten commands rounds times in it, in work (made by
+ * makeWork), then back out.
+ */
+async function inLocalNested(t, { name, enter, until, promptRe, work, rounds, user }) {
 	const rig = new Rig(t);
-	const work = path.join(rig.dirs.root, 'work');
-	makeWork(work);
 	const c = await rig.server();
-	const o = await c.open({ name: 'bash-in-bash', shell: 'bash' });
+	const o = await c.open({ name, shell: 'bash' });
 	const id = o.sc.session_id;
-	/* A bash of the user's own, without our integration, and a prompt of its own. */
-	let res = await c.ok('pty_send', {
-		session_id: id, text: "env -u PROMPT_COMMAND PS1='inner\\$ ' bash --norc --noprofile",
-		until: 'inner[$#] $', until_regex: true, timeout: 20,
-	});
+	let res = await c.ok('pty_send', { session_id: id, text: enter, until, until_regex: true, timeout: 20 });
 	assert.equal(res.sc.complete, true, show(res.r));
-	res = await c.run(id, 'echo "$PS1"', { timeout: 20 });
-	assert.equal(res.sc.via, 'sentinel', `a nested bash: ${show(res.r)}`);
-	const results = await sameEveryTime(c, id, commands(work), 5, /inner[$#]|[$#] ?$/);
+	res = await c.run(id, 'unset HISTFILE', { timeout: 20 });
+	assert.equal(res.sc.via, 'sentinel', `a nested shell: ${show(res.r)}`);
+	if (user) {
+		res = await c.run(id, 'id -un', { timeout: 20 });
+		assert.equal(res.text, user, `runs as ${user}: ${show(res.r)}`);
+	}
+	const results = await sameEveryTime(c, id, commands(work), rounds, promptRe);
 	assertContent(results, work);
 	/* Back in our shell, whose own marks end commands again. */
 	res = await c.run(id, 'exit', { timeout: 20 });
 	assert.equal(res.sc.complete, true, show(res.r));
 	res = await c.expectExit(id, 'echo local-$((1+2))', 0);
 	assert.equal(res.text, 'local-3', show(res.r));
+}
+
+test('PTY-DONE issue 34: ten commands in bash started in bash, 5 times, the same result', T, async (t) => {
+	if (!which('bash')) {
+		skip(t, 'no-bash', 'bash is not installed');
+		return;
+	}
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'aiterm-nested-'));
+	t.after(() => fs.rmSync(work, { recursive: true, force: true }));
+	makeWork(work);
+	/* A bash of the user's own, without our integration, and a prompt of its own. */
+	await inLocalNested(t, {
+		name: 'bash-in-bash', enter: "env -u PROMPT_COMMAND PS1='inner\\$ ' bash --norc --noprofile",
+		until: 'inner[$#] $', promptRe: /inner[$#]|[$#] ?$/, work, rounds: 5,
+	});
+});
+
+test('PTY-DONE issue 34: ten commands after su to another user, 3 times, the same result', T, async (t) => {
+	if (!process.getuid || process.getuid() !== 0) {
+		skip(t, 'not-root', 'su to another user without a password needs root');
+		return;
+	}
+	if (!which('su') || !which('bash')) {
+		skip(t, 'no-su', 'su or bash is not installed');
+		return;
+	}
+	let nobody;
+	try {
+		nobody = execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim();
+	} catch {
+		skip(t, 'no-su', 'there is no user nobody to su to');
+		return;
+	}
+	/* A folder that user owns (the rig's is ours alone). */
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'aiterm-nested-'));
+	t.after(() => fs.rmSync(work, { recursive: true, force: true }));
+	fs.chmodSync(work, 0o755);
+	makeWork(work);
+	execFileSync('chown', ['-R', `${nobody}`, work]);
+	await inLocalNested(t, {
+		name: 'su-nobody', enter: 'su -s /bin/bash - nobody',
+		until: '[$#] $', promptRe: /nobody@|[$#] ?$/, work, rounds: 3, user: 'nobody',
+	});
 });
