@@ -191,6 +191,21 @@ test('PTY-DONE issue 34: ten commands in ssh, 20 times, the same result byte for
 	assert.ok(lines.includes('first-2'), `the earlier command's output is kept: ${show(res.r)}`);
 	assert.equal(lines[lines.length - 1], 'second-3', `ours comes last: ${show(res.r)}`);
 	assertClean(res, promptRe, 'typed ahead');
+
+	/*
+	 * Between commands the prompt is what there is: a plain read shows
+	 * it (nothing held back is lost), and the next result still has none.
+	 */
+	let read;
+	for (let i = 0; i < 50; i++) {
+		read = await c.ok('pty_read', { session_id: id });
+		if (/[$#]$/.test(read.text))
+			break;
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	assert.ok(promptRe.test(read.text.split('\n').pop()), `a plain read shows the prompt: ${show(read.r)}`);
+	res = await c.run(id, 'echo after-read', { timeout: 20 });
+	assert.equal(res.text, 'after-read', show(res.r));
 });
 
 /*
