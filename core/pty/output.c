@@ -282,6 +282,33 @@ command_split(const struct output_request *req, const struct log_slice *slice)
 	    (size_t)(req->command->offset - slice->from) : 0;
 }
 
+/*
+ * A nested command (a sentinel with its start mark, shell/sentinel.h)
+ * whose output starts in this read.
+ */
+static bool
+nested_starts_in(const struct output_request *req,
+    const struct log_slice *slice)
+{
+	return command_starts_in(req, slice) &&
+	    req->command->mark == MARK_SENTINEL &&
+	    req->command->nonce[0] != '\0';
+}
+
+/*
+ * The line such a command was typed on starts after the last LF before
+ * its offset (at 0 when the read starts in that line): from there up to
+ * its C mark is the nested prompt and the echo, which the render holds
+ * (issue 34).
+ */
+static size_t
+typed_line_start(const char *head, size_t split)
+{
+	while (split > 0 && head[split - 1] != '\n')
+		split--;
+	return split;
+}
+
 static bool
 blank(const char *p, size_t len)
 {
@@ -335,7 +362,8 @@ output_collect(const struct output_request *req, struct output_text *out,
 	struct render r;
 	char *log = session_path(req->session, "output.log");
 	char *command = NULL;
-	size_t split, before;
+	size_t split, line_at, before;
+	bool nested;
 	int rc = -1;
 
 	render_init(&r, 0, REGION_OUTPUT, NULL, NULL);
@@ -349,13 +377,21 @@ output_collect(const struct output_request *req, struct output_text *out,
 	render_init(&r, slice.from, (enum render_region)cur.region,
 	    req->meta->token, req->nonce);
 	r.drop_prompt = req->meta->start_marks;
+	r.hold_between = true;
 	render_track_lines(&r, cur.line);
 	r.on_mark = note_mark;
 	r.arg = out;
 	/* raw: the bytes as the terminal got them; marks still counted. */
 	split = command_split(req, &slice);
-	render_feed(&r, buf_str(&slice.head), split, req->raw ? NULL :
+	nested = nested_starts_in(req, &slice);
+	line_at = nested ? typed_line_start(buf_str(&slice.head), split) :
+	    split;
+	render_feed(&r, buf_str(&slice.head), line_at, req->raw ? NULL :
 	    &rendered);
+	if (nested)
+		render_hold_from_here(&r);
+	render_feed(&r, buf_str(&slice.head) + line_at, split - line_at,
+	    req->raw ? NULL : &rendered);
 	before = rendered.len;
 	render_feed(&r, buf_str(&slice.head) + split, slice.head.len - split,
 	    req->raw ? NULL : &rendered);
@@ -363,6 +399,7 @@ output_collect(const struct output_request *req, struct output_text *out,
 		buf_add(&rendered, slice.head.data == NULL ? "" :
 		    slice.head.data, slice.head.len);
 	if (slice.truncated) {
+		render_flush(&r, req->raw ? NULL : &rendered);
 		buf_printf(&rendered, "\n[… %llu bytes omitted",
 		    (unsigned long long)(slice.to - slice.from -
 		    slice.head.len - slice.tail.len));
@@ -380,6 +417,8 @@ output_collect(const struct output_request *req, struct output_text *out,
 			buf_add(&rendered, slice.tail.data == NULL ? "" :
 			    slice.tail.data, slice.tail.len);
 	}
+	/* A nested prompt with no command after it yet is what there is. */
+	render_flush(&r, req->raw ? NULL : &rendered);
 	command = command_text(req, &slice, out, &rendered, before);
 	reduce(&rendered, cur.line, r.line_of, r.nline_of, req->meta->cols,
 	    req->raw, command, req->exit_code >= 0 ? req->exit_code :

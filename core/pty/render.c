@@ -12,7 +12,8 @@ render_init(struct render *r, uint64_t base, enum render_region region,
 {
 	memset(r, 0, sizeof *r);
 	osc133_init(&r->parser);
-	r->region = region;
+	/* A cursor file's unknown region reads as output: nothing is lost. */
+	r->region = (unsigned)region < REGION_COUNT ? region : REGION_OUTPUT;
 	r->token = token;
 	r->nonce = nonce;
 	r->next = base;
@@ -90,6 +91,14 @@ track(struct render *r, const char *data, size_t len, bool kept)
 	}
 }
 
+/* Text of the region that goes to the output (REGION_BETWEEN: unheld). */
+static bool
+kept_region(const struct render *r)
+{
+	return r->region == REGION_OUTPUT ||
+	    (r->region == REGION_BETWEEN && !r->hold_between);
+}
+
 static void
 keep(struct render *r, const char *data, size_t len, struct aiterm_buf *out)
 {
@@ -107,16 +116,87 @@ keep(struct render *r, const char *data, size_t len, struct aiterm_buf *out)
 		len -= skip;
 		data += skip;
 	}
+	if (r->region == REGION_BETWEEN && r->hold_between && out != NULL) {
+		if (r->between.len == 0) {
+			r->between_line = r->line;
+			r->between_at_start = r->at_line_start;
+		}
+		if (r->tracking)
+			track(r, data, len, false);
+		buf_add(&r->between, data, len);
+		return;
+	}
 	if (r->tracking)
-		track(r, data, len, out != NULL && r->region == REGION_OUTPUT);
-	if (out != NULL && r->region == REGION_OUTPUT && len > 0)
+		track(r, data, len, out != NULL && kept_region(r));
+	if (out != NULL && kept_region(r) && len > 0)
 		buf_add(out, data, len);
+}
+
+void
+render_flush(struct render *r, struct aiterm_buf *out)
+{
+	unsigned long long line = r->line;
+
+	if (r->between.len == 0)
+		return;
+	if (out != NULL) {
+		if (r->tracking) {
+			/* Its lines are counted again, as kept ones. */
+			r->line = r->between_line;
+			r->at_line_start = r->between_at_start;
+			track(r, r->between.data, r->between.len, true);
+			r->line = line;
+		}
+		buf_add(out, r->between.data, r->between.len);
+	}
+	buf_reset(&r->between);
+}
+
+void
+render_hold_from_here(struct render *r)
+{
+	if (r->region == REGION_OUTPUT && !r->keep_all)
+		r->region = REGION_BETWEEN;
+}
+
+/*
+ * The region one of our marks opens.  A nested command's C mark ends the
+ * held prompt and echo (dropped), its D mark starts the next (held); any
+ * other mark of ours gives the held text back first.
+ */
+static void
+enter(struct render *r, const struct osc133_mark *m, struct aiterm_buf *out)
+{
+	bool nested = r->nonce != NULL && strcmp(m->token, r->nonce) == 0;
+
+	if (r->region == REGION_BETWEEN && m->kind == 'C')
+		buf_reset(&r->between);
+	else if (r->region == REGION_BETWEEN)
+		render_flush(r, out);
+	r->region = region_after(m->kind);
+	if (m->kind == 'D' && nested)
+		r->region = REGION_BETWEEN;
+	if (!r->drop_prompt && m->kind == 'A')
+		r->region = REGION_PROMPT_LINE;
+	if (r->keep_all)
+		r->region = REGION_OUTPUT;
+}
+
+/*
+ * Another command's sentinel end (typed ahead of ours): what was held
+ * before it was that command's output.
+ */
+static bool
+other_nested_end(const struct osc133_mark *m)
+{
+	return m->kind == 'D' && m->has_exit && m->token[0] != '\0';
 }
 
 void
 render_free(struct render *r)
 {
 	buf_free(&r->hold);
+	buf_free(&r->between);
 	free(r->line_of);
 	r->line_of = NULL;
 	r->nline_of = r->cap_line_of = 0;
@@ -153,14 +233,13 @@ render_feed(struct render *r, const char *data, size_t len,
 		if (osc133_feed(&r->parser, p + off, n - off, &used, &m)) {
 			keep(r, p + off, (size_t)(m.start - pos), out);
 			if (render_is_ours(r, &m)) {
-				r->region = region_after(m.kind);
-				if (!r->drop_prompt && m.kind == 'A')
-					r->region = REGION_PROMPT_LINE;
-				if (r->keep_all)
-					r->region = REGION_OUTPUT;
+				enter(r, &m, out);
 				if (r->on_mark != NULL)
 					r->on_mark(r->arg, &m);
 			} else {
+				if (r->region == REGION_BETWEEN &&
+				    other_nested_end(&m))
+					render_flush(r, out);
 				keep(r, p + (m.start - base),
 				    (size_t)(m.end - m.start), out);
 			}

@@ -196,14 +196,15 @@ build_line(const struct send_request *req, struct send_outcome *out,
 		buf_add(line, text, len);
 	}
 	if (rc == 0 && out->cmd.mark == MARK_SENTINEL) {
-		size_t before = line->len;
+		size_t suffix_at;
 
+		/* Its start and end marks around it (issue 34). */
 		session_random_hex(out->cmd.nonce, SESSION_TOKEN_LEN);
-		rc = sentinel_build(out->cmd.dialect, out->cmd.nonce, line,
-		    err);
+		rc = sentinel_wrap(out->cmd.dialect, out->cmd.nonce, line,
+		    &suffix_at, err);
 		if (rc == 0)
-			out->echo_suffix = xstrndup(line->data + before,
-			    line->len - before);
+			out->echo_suffix = xstrndup(line->data + suffix_at,
+			    line->len - suffix_at);
 	}
 	buf_free(&clean);
 	return rc;

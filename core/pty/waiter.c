@@ -204,6 +204,8 @@ on_mark(void *arg, const struct osc133_mark *m)
 		w->o.marks_ahead--;
 		return;
 	}
+	if (w->nonce != NULL && strcmp(m->token, w->nonce) == 0)
+		w->result.mark_end = m->end;
 	finish(w, true, VIA_SENTINEL, m->exit_code, m->start);
 }
 

@@ -41,6 +41,11 @@ struct waiter_result {
 	enum waiter_via	 via;
 	int		 exit_code;	/* -1 when unknown */
 	uint64_t	 end;		/* output of the command ends here */
+	/*
+	 * sentinel by a nested command's own D mark (its nonce): just past
+	 * that mark, where its result ends (0 otherwise).
+	 */
+	uint64_t	 mark_end;
 	uint64_t	 scanned;	/* the log was read up to here */
 	double		 duration_ms;
 };

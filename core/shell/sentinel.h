@@ -1,18 +1,23 @@
 /*
- * Sentinels: how the end of a command and its exit status are seen in a
- * shell where Aiterm's integration is absent (ssh, a container, a shell
- * started by hand).  A suffix is appended to the command line that makes
- * the shell print an OSC 133 D mark with a per-command nonce:
+ * Sentinels: how the start and the end of a command and its exit status
+ * are seen in a shell where Aiterm's integration is absent (ssh, a
+ * container, a shell started by hand).  The command line is wrapped so
+ * that the shell prints an OSC 133 C mark with a per-command nonce just
+ * before the command runs and a D mark with its status just after:
  *
- *   POSIX       ; printf '\033]133;D;%s;aiterm=<nonce>\007' "$?"
- *   fish        ; printf '\033]133;D;%s;aiterm=<nonce>\007' $status
- *   PowerShell  ; $__aitermS = if ($?) { 0 } elseif ($LASTEXITCODE) { $LASTEXITCODE } else { 1 }; Write-Host -NoNewline "$([char]27)]133;D;$__aitermS;aiterm=<nonce>$([char]7)"
+ *   POSIX       printf '\033]133;C;aiterm=<nonce>\007'; <cmd>; printf '\033]133;D;%s;aiterm=<nonce>\007' "$?"
+ *   fish        printf '\033]133;C;aiterm=<nonce>\007'; <cmd>; printf '\033]133;D;%s;aiterm=<nonce>\007' $status
+ *   PowerShell  Write-Host -NoNewline "$([char]27)]133;C;aiterm=<nonce>$([char]7)"; <cmd>; $__aitermS = if ($?) { 0 } elseif ($LASTEXITCODE) { $LASTEXITCODE } else { 1 }; Write-Host -NoNewline "$([char]27)]133;D;$__aitermS;aiterm=<nonce>$([char]7)"
+ *
+ * The two marks are printed by the shell that runs the command, in the
+ * order of its output: everything the command printed lies between them,
+ * and nothing else (issue 34).  The nested shell's prompt and the echo of
+ * the line come before C; the next prompt comes after D.
  *
  * The command line itself, echoed by the terminal, shows the ESC only as
  * the text "\033" or "$([char]27)", never as the byte, so the echo never
- * matches: only the mark the shell prints does.  The mark is an OSC, which
- * terminals do not display, and the reader strips it; the echo of the
- * suffix is the caller's to remove (it has the exact string).
+ * matches: only the marks the shell prints do.  The marks are OSCs, which
+ * terminals do not display, and the reader strips them (pty/render.h).
  *
  * The suffix follows a complete command.  A line that ends in a comment,
  * '&' or an open quote would swallow or break it: append it to a line from
@@ -36,6 +41,15 @@
  */
 int	sentinel_build(enum shell_dialect dialect, const char *nonce,
 	    struct aiterm_buf *out, struct aiterm_error *err);
+
+/*
+ * Wrap the command line in line with the start and end marks for dialect
+ * (in place).  *suffix_at (may be NULL) is where the end mark's text
+ * starts in the wrapped line.  Returns 0, or -1 with an error as
+ * sentinel_build (line unchanged).
+ */
+int	sentinel_wrap(enum shell_dialect dialect, const char *nonce,
+	    struct aiterm_buf *line, size_t *suffix_at, struct aiterm_error *err);
 
 /*
  * Find the first real sentinel mark for nonce in raw terminal output

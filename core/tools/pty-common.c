@@ -213,7 +213,12 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		.nonce = pw->have_cmd && pw->cmd.nonce[0] != '\0' ?
 		    pw->cmd.nonce : NULL,
 		.echo_suffix = pw->echo_suffix,
-		.to = r != NULL ? r->scanned : UINT64_MAX,
+		/*
+		 * A nested command's result ends at its end mark: the prompt
+		 * after it is the next command's to drop (issue 34).
+		 */
+		.to = r == NULL ? UINT64_MAX : r->mark_end > 0 ? r->mark_end :
+		    r->scanned,
 		.raw = pw->raw, .advance = true,
 		/* on_done has marked the command done when its end was seen. */
 		.command = pw->have_cmd ? &pw->cmd : NULL,

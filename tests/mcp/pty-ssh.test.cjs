@@ -6,12 +6,10 @@
  * never fires on its own echo and never shows in what the AI reads.
  * Skipped when /usr/sbin/sshd (or ssh, ssh-keygen) is absent.
  */
-const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { Rig, hasLine, countLine, show } = require('./lib/pty.cjs');
-const { sshdUnavailable, startSshd } = require('./lib/sshd.cjs');
-const { skip } = require('./lib/skip.cjs');
+const { hasLine, countLine, show } = require('./lib/pty.cjs');
+const { sshRig } = require('./lib/sshd.cjs');
 
 const T = { timeout: 90000 };
 
@@ -23,17 +21,10 @@ function assertClean(res) {
 }
 
 test('PTY-DONE ssh to a real sshd: nested completion via sentinel, exit codes, no sentinel text', T, async (t) => {
-	const why = sshdUnavailable();
-	if (why) {
-		skip(t, 'no-sshd', why);
+	const s = await sshRig(t, 'nested');
+	if (!s)
 		return;
-	}
-	const rig = new Rig(t);
-	const sshd = await startSshd(path.join(rig.dirs.root, 'sshd'));
-	rig.cleanups.push(() => sshd.stop());
-	const c = await rig.server();
-	const o = await c.open({ name: 'nested', shell: 'bash' });
-	const id = o.sc.session_id;
+	const { sshd, c, id } = s;
 	await c.expectExit(id, 'true', 0);
 
 	let res = await c.ok('pty_send', {

@@ -1506,17 +1506,74 @@ START_TEST(sentinel_find_marks)
 }
 END_TEST
 
-/* The sentinel after an eval line reports the text's status. */
+START_TEST(sentinel_wrap_strings)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_buf b = BUF_INIT;
+	size_t at = 0;
+
+	buf_adds(&b, "make");
+	ck_assert_int_eq(sentinel_wrap(SHELL_POSIX, "n1", &b, &at, &err), 0);
+	ck_assert_str_eq(buf_str(&b), "printf '\\033]133;C;aiterm=n1\\007'; "
+	    "make; printf '\\033]133;D;%s;aiterm=n1\\007' \"$?\"");
+	ck_assert_str_eq(buf_str(&b) + at,
+	    "; printf '\\033]133;D;%s;aiterm=n1\\007' \"$?\"");
+	buf_reset(&b);
+	buf_adds(&b, "ls");
+	ck_assert_int_eq(sentinel_wrap(SHELL_POWERSHELL, "n1", &b, NULL,
+	    &err), 0);
+	ck_assert(strncmp(buf_str(&b), "Write-Host -NoNewline "
+	    "\"$([char]27)]133;C;aiterm=n1$([char]7)\"; ls; $__aitermS", 63) == 0);
+	buf_reset(&b);
+	buf_adds(&b, "ls");
+	ck_assert_int_eq(sentinel_wrap(SHELL_UNKNOWN, "n1", &b, NULL, &err),
+	    -1);
+	ck_assert_str_eq(buf_str(&b), "ls");
+	error_clear(&err);
+	buf_free(&b);
+}
+END_TEST
+
+/* The [start, end) of the first mark of kind with token in data. */
+static bool
+find_mark(const struct aiterm_buf *data, char kind, const char *token,
+    size_t *start, size_t *end)
+{
+	struct osc133_parser p;
+	struct osc133_mark m;
+	size_t off = 0, used;
+
+	osc133_init(&p);
+	while (off < data->len && osc133_feed(&p, data->data + off,
+	    data->len - off, &used, &m)) {
+		off += used;
+		if (m.kind == kind && strcmp(m.token, token) == 0) {
+			*start = (size_t)m.start;
+			*end = (size_t)m.end;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The sentinel around an eval line reports the text's status, and the
+ * text's output is exactly what lies between its start and end marks
+ * (issue 34).
+ */
 START_TEST(sentinel_posix_real)
 {
 	static const struct {
 		const char	*text;
 		int		 code;
+		const char	*output;
 	} cases[] = {
-		{ "true", 0 },
-		{ "false", 1 },
-		{ "echo out\n(exit 42)\n", 42 },
+		{ "true", 0, "" },
+		{ "false", 1, "" },
+		{ "echo out\n(exit 42)\n", 42, "out\n" },
+		{ "printf no-newline", 0, "no-newline" },
 	};
+	size_t c_start, c_end, d_start, d_end;
 	struct aiterm_buf line = BUF_INIT, got = BUF_INIT;
 	struct aiterm_error err = ERROR_INIT;
 	struct text t;
@@ -1533,12 +1590,19 @@ START_TEST(sentinel_posix_real)
 		buf_reset(&got);
 		t = (struct text){ "", cases[i].text, strlen(cases[i].text) };
 		build_posix(&t, 0, &line);
-		ck_assert_int_eq(sentinel_build(SHELL_POSIX, "Nonce-1", &line,
-		    &err), 0);
+		ck_assert_int_eq(sentinel_wrap(SHELL_POSIX, "Nonce-1", &line,
+		    NULL, &err), 0);
 		run_shell(shell, buf_str(&line), home, &got);
 		ck_assert(sentinel_find(got.data, got.len, "Nonce-1", &code,
 		    NULL, NULL));
 		ck_assert_int_eq(code, cases[i].code);
+		ck_assert(find_mark(&got, 'C', "Nonce-1", &c_start, &c_end));
+		ck_assert(find_mark(&got, 'D', "Nonce-1", &d_start, &d_end));
+		ck_assert_uint_eq(c_start, 0);
+		ck_assert_uint_eq(d_end, got.len);
+		ck_assert_uint_eq(d_start - c_end, strlen(cases[i].output));
+		ck_assert(memcmp(got.data + c_end, cases[i].output,
+		    d_start - c_end) == 0);
 		/* The command text itself holds no mark. */
 		ck_assert(!sentinel_find(line.data, line.len, "Nonce-1", NULL,
 		    NULL, NULL));
@@ -1944,6 +2008,7 @@ make_shell_suite(void)
 	tc = tcase_create("Sentinel");
 	tcase_add_test(tc, sentinel_strings);
 	tcase_add_test(tc, sentinel_find_marks);
+	tcase_add_test(tc, sentinel_wrap_strings);
 	tcase_add_loop_test(tc, sentinel_posix_real, 0, nposix);
 	tcase_add_test(tc, sentinel_interactive_bash);
 	suite_add_tcase(s, tc);

@@ -183,4 +183,25 @@ async function startSshd(dir, opts = {}) {
 	};
 }
 
-module.exports = { sshdUnavailable, fakeUserUnavailable, startSshd, SSHD };
+/*
+ * A rig (lib/pty.cjs) with sshd started in it, a server and a bash
+ * session named name: { rig, sshd, c, id }; null, with t skipped as
+ * no-sshd, when sshd cannot run here.
+ */
+async function sshRig(t, name) {
+	const { Rig } = require('./pty.cjs');
+	const { skip } = require('./skip.cjs');
+	const why = sshdUnavailable();
+	if (why) {
+		skip(t, 'no-sshd', why);
+		return null;
+	}
+	const rig = new Rig(t);
+	const sshd = await startSshd(path.join(rig.dirs.root, 'sshd'));
+	rig.cleanups.push(() => sshd.stop());
+	const c = await rig.server();
+	const o = await c.open({ name, shell: 'bash' });
+	return { rig, sshd, c, id: o.sc.session_id };
+}
+
+module.exports = { sshdUnavailable, fakeUserUnavailable, startSshd, sshRig, SSHD };
