@@ -15,6 +15,8 @@
  * copy of /etc/passwd and a one-line /etc/shadow bind-mounted over the real ones
  * there), with its own login shell, home and password: the machine's
  * real accounts are not touched.  Needs root (fakeUserUnavailable).
+ * banner: text sshd prints before authentication (its Banner file), as a
+ * real host's login banner (issue 34).
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -103,6 +105,9 @@ async function startSshd(dir, opts = {}) {
 	const auth = path.join(dir, 'authorized_keys');
 	const cfg = path.join(dir, 'sshd_config');
 	const pidFile = path.join(dir, 'sshd.pid');
+	const banner = path.join(dir, 'banner');
+	if (opts.banner)
+		fs.writeFileSync(banner, opts.banner);
 	execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'aiterm-test-host', '-f', hostKey], { stdio: 'ignore' });
 	execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', opts.passphrase || '', '-C', 'aiterm-test-user', '-f', key], { stdio: 'ignore' });
 	fs.copyFileSync(key + '.pub', auth);
@@ -130,6 +135,7 @@ async function startSshd(dir, opts = {}) {
 			'PrintLastLog no',
 			'UseDNS no',
 			'LogLevel VERBOSE',
+			...(opts.banner ? [`Banner ${banner}`] : []),
 			'',
 		].join('\n'));
 		const argv = [SSHD, '-D', '-e', '-f', cfg];
