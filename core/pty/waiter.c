@@ -68,6 +68,25 @@ struct waiter {
 	struct waiter_result	 result;
 };
 
+/*
+ * REPLs that keep their terminal key by key while they work on a line
+ * (their own line editor: node's readline), so that only their next
+ * prompt, not the terminal's mode, says the work is done.
+ */
+static const char *const raw_repls[] = { "node", "deno", "bun", NULL };
+
+static bool
+raw_repl(const char *program)
+{
+	size_t i;
+
+	for (i = 0; raw_repls[i] != NULL; i++) {
+		if (strcmp(raw_repls[i], program) == 0)
+			return true;
+	}
+	return false;
+}
+
 static const char *const via_names[] = {
 	[VIA_EXIT] = "exit",
 	[VIA_SENTINEL] = "sentinel",
@@ -399,7 +418,8 @@ pane_done(void *arg)
 		finish(w, true, VIA_QUIESCENT, -1, w->scanned);
 	else if (w->q_prompting)
 		finish_input(w);
-	else if (w->o.expect_prompt && w->q_canon == 1)
+	else if (w->o.expect_prompt && (w->q_canon == 1 ||
+	    (w->q_canon == 0 && raw_repl(w->q_program))))
 		/*
 		 * It took the line and works on it (a line editor gives the
 		 * terminal back to line mode meanwhile): its output, the

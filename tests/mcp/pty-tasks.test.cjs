@@ -203,6 +203,18 @@ test('PTY-OPEN command python3: a REPL task in 6 calls, each send ending at the 
 	task.noTimeoutRunOut();
 });
 
+test('PTY-OPEN command node: a REPL that stays raw while it works ends at its next prompt', T, async (t) => {
+	const rig = new Rig(t);
+	const c = await rig.server();
+	const o = await c.open({ shell: 'bash', command: 'node' });
+	assert.match(o.text, /\n>\n\[node waits for input(?: · [\d.]+s)?\]$/, show(o.r));
+	const t0 = Date.now();
+	const r = await c.run(o.sc.session_id, 'await new Promise((ok) => setTimeout(ok, 1500)); 6 * 7', { timeout: 10 });
+	assert.ok(Date.now() - t0 >= 1500, `returned after ${Date.now() - t0} ms: ${show(r.r)}`);
+	assert.ok(hasLine(r.text, '42'), show(r.r));
+	assert.equal(r.sc.via, 'input', show(r.r));
+});
+
 test('PTY-DONE a program that reads keys with no prompt line still ends at quiet, not at its timeout', T, async (t) => {
 	const rig = new Rig(t);
 	const c = await rig.server();
