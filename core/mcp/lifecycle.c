@@ -28,7 +28,7 @@ static const char *const log_levels_above[] = { "critical", "alert",
 static const char instructions[] =
     "Aiterm gives you persistent terminals (tmux sessions) that survive "
     "restarts. Open one, send text or keys, read the reduced output, close "
-    "it. SSH, containers and REPLs are commands typed into a terminal. "
+    "it. pty_open command starts SSH, a container shell or a REPL in it. "
     "agent_launch runs an agent CLI (Claude Code, Codex) in one; its "
     "answers come from its own transcript.";
 

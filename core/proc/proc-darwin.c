@@ -355,3 +355,11 @@ proc_open_files(long pid, struct proc_file **files, size_t *n)
 	free(fds);
 	return 0;
 }
+
+int
+proc_tty_canonical(long pid)
+{
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+}

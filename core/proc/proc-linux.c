@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <termios.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -567,4 +568,29 @@ proc_open_files(long pid, struct proc_file **files, size_t *n)
 	}
 	closedir(d);
 	return 0;
+}
+
+int
+proc_tty_canonical(long pid)
+{
+	char link[64], tty[PATH_MAX];
+	struct termios t;
+	ssize_t n;
+	int fd, rc;
+
+	snprintf(link, sizeof link, "/proc/%ld/fd/0", pid);
+	if ((n = readlink(link, tty, sizeof tty - 1)) <= 0)
+		return -1;
+	tty[n] = '\0';
+	if (strncmp(tty, "/dev/", 5) != 0)
+		return -1;
+	/* Not our controlling terminal; the pane's processes keep it open. */
+	fd = open(tty, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd == -1)
+		return -1;
+	rc = tcgetattr(fd, &t);
+	close(fd);
+	if (rc != 0)
+		return -1;
+	return (t.c_lflag & ICANON) != 0;
 }

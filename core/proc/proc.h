@@ -122,6 +122,14 @@ int	proc_open_files(long pid, struct proc_file **files, size_t *n);
  */
 int	proc_environ(long pid, struct aiterm_buf *out);
 
+/*
+ * Whether the terminal on pid's standard input reads by lines (ICANON
+ * on: 1) or key by key (0: a line editor, a REPL or ssh at its prompt, a
+ * full-screen program).  -1 when it cannot be told (gone, not a terminal,
+ * not ours; macOS: not supported).
+ */
+int	proc_tty_canonical(long pid);
+
 /* One row of the process table for pid.  Returns 0, or -1 when it is gone. */
 int	proc_stat_get(long pid, struct proc_stat *ps);
 

@@ -120,6 +120,7 @@ route(const struct send_request *req, const struct aiterm_pane_info *info,
 	} else {
 		out->route = SEND_DIRECT;
 		out->cmd.mark = MARK_NONE;
+		out->prompting = proc_tty_canonical(info->pid) == 0;
 	}
 	if (req->raw || !req->enter) {
 		/* Typed as is: only our own prompt hook can still mark it. */

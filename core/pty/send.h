@@ -58,6 +58,11 @@ struct send_outcome {
 	struct session_command	cmd;
 	long			shell_pid;
 	enum send_route		route;
+	/*
+	 * SEND_DIRECT: the program read its terminal key by key when the
+	 * text was typed (at a prompt: a REPL, a line editor; issue 34).
+	 */
+	bool			prompting;
 	char			*echo_suffix;	/* the sentinel text, to drop */
 	struct send_job		*hold;		/* req.hold: send_release it */
 	struct shell_removed	 removed;	/* what sanitising took out */

@@ -59,11 +59,34 @@ struct waiter {
 	bool			 asking;
 	int			 q_state, q_dead_status;
 	bool			 q_shell_fg;
+	bool			 q_prompting;	/* another program waits for input */
+	uint64_t		 q_from;	/* scanned when it was asked */
+	int			 q_canon;	/* its terminal reads lines: 1 */
+	char			 q_program[64];
 	long			 q_pid;
 	uint64_t		 started;	/* uv_now */
 	bool			 finished;
 	struct waiter_result	 result;
 };
+
+/*
+ * REPLs that keep their terminal key by key while they work on a line
+ * (their own line editor: node's readline), so that only their next
+ * prompt, not the terminal's mode, says the work is done.
+ */
+static const char *const raw_repls[] = { "node", "deno", "bun", NULL };
+
+static bool
+raw_repl(const char *program)
+{
+	size_t i;
+
+	for (i = 0; raw_repls[i] != NULL; i++) {
+		if (strcmp(raw_repls[i], program) == 0)
+			return true;
+	}
+	return false;
+}
 
 static const char *const via_names[] = {
 	[VIA_EXIT] = "exit",
@@ -71,6 +94,7 @@ static const char *const via_names[] = {
 	[VIA_UNTIL] = "until",
 	[VIA_QUIESCENT] = "quiescent",
 	[VIA_NESTED] = "nested",
+	[VIA_INPUT] = "input",
 	[VIA_TIMEOUT] = "timeout",
 	[VIA_LOST] = "lost",
 };
@@ -206,6 +230,8 @@ on_mark(void *arg, const struct osc133_mark *m)
 	}
 	if (w->nonce != NULL && strcmp(m->token, w->nonce) == 0)
 		w->result.mark_end = m->end;
+	w->result.by_shell = w->token != NULL && strcmp(m->token,
+	    w->token) == 0;
 	finish(w, true, VIA_SENTINEL, m->exit_code, m->start);
 }
 
@@ -307,6 +333,8 @@ pane_work(void *arg)
 	long pgrp, tpgid;
 
 	w->q_shell_fg = false;
+	w->q_prompting = false;
+	w->q_canon = -1;
 	w->q_dead_status = -1;
 	w->q_state = 0;
 	memset(&info, 0, sizeof info);
@@ -320,8 +348,27 @@ pane_work(void *arg)
 	else if (info.dead) {
 		w->q_dead_status = info.dead_status;
 		w->q_state = 1;
-	} else if (proc_tty_foreground(info.pid, &pgrp, &tpgid) == 0)
+	} else if (proc_tty_foreground(info.pid, &pgrp, &tpgid) == 0) {
 		w->q_shell_fg = pgrp == tpgid;
+		/*
+		 * A prompt: the cursor after text on its line, the terminal
+		 * read key by key (a line editor, a REPL, ssh).
+		 */
+		w->q_canon = w->q_shell_fg ? -1 : proc_tty_canonical(info.pid);
+		w->q_prompting = !w->q_shell_fg && info.cursor_x > 0 &&
+		    w->q_canon == 0;
+		snprintf(w->q_program, sizeof w->q_program, "%s",
+		    info.command);
+	}
+}
+
+/* Another program waits for input: the wait ends, naming it. */
+static void
+finish_input(struct waiter *w)
+{
+	snprintf(w->result.program, sizeof w->result.program, "%s",
+	    w->q_program);
+	finish(w, true, VIA_INPUT, -1, w->scanned);
 }
 
 static void on_quiet(uv_timer_t *t);
@@ -331,6 +378,7 @@ static void
 pane_done(void *arg)
 {
 	struct waiter *w = arg;
+	bool moved;
 
 	w->jobs--;
 	w->asking = false;
@@ -349,8 +397,19 @@ pane_done(void *arg)
 		finish(w, true, VIA_EXIT, w->q_dead_status, w->scanned);
 		return;
 	}
+	/*
+	 * A prompt counts once something was printed since the wait began,
+	 * and nothing came while the pane was asked (quiet still).
+	 */
+	moved = w->scanned != w->q_from;
+	if (moved || w->scanned <= w->o.from)
+		w->q_prompting = false;
 	if (w->exited && ++w->rechecks > EXITED_RECHECKS) {
 		finish(w, true, VIA_EXIT, -1, w->scanned);
+		return;
+	}
+	if (w->o.input_end && w->until == NULL && w->q_prompting) {
+		finish_input(w);
 		return;
 	}
 	if (w->o.expect_mark || w->until != NULL) {
@@ -365,6 +424,9 @@ pane_done(void *arg)
 		else if (w->exited)
 			uv_timer_start(&w->quiet, on_quiet, EXITED_RECHECK_MS,
 			    0);
+		else if (w->o.input_end && w->until == NULL && moved)
+			uv_timer_start(&w->quiet, on_quiet, w->o.quiet_ms,
+			    w->o.quiet_ms);
 		else
 			uv_timer_stop(&w->quiet);
 		return;
@@ -374,8 +436,24 @@ pane_done(void *arg)
 		uv_timer_start(&w->quiet, on_quiet, EXITED_RECHECK_MS, 0);
 		return;
 	}
+	if (!w->q_shell_fg && moved) {
+		/* Output came meanwhile: not quiet after all. */
+		uv_timer_start(&w->quiet, on_quiet, w->o.quiet_ms,
+		    w->o.quiet_ms);
+		return;
+	}
 	if (w->q_shell_fg)
 		finish(w, true, VIA_QUIESCENT, -1, w->scanned);
+	else if (w->q_prompting)
+		finish_input(w);
+	else if (w->o.expect_prompt && (w->q_canon == 1 ||
+	    (w->q_canon == 0 && raw_repl(w->q_program))))
+		/*
+		 * It took the line and works on it (a line editor gives the
+		 * terminal back to line mode meanwhile): its output, the
+		 * next prompt among it, asks again.
+		 */
+		uv_timer_stop(&w->quiet);
 	else
 		finish(w, false, VIA_NESTED, -1, w->scanned);
 }
@@ -391,6 +469,7 @@ on_quiet(uv_timer_t *t)
 		return;
 	w->asking = true;
 	w->jobs++;
+	w->q_from = w->scanned;
 	muxjob_run(pane_work, pane_done, w);
 }
 

@@ -9,6 +9,11 @@
  *   until       the literal or regex appeared in the output
  *   quiescent   no output for quiet_ms with the shell in the foreground,
  *               only when no mark is expected
+ *   input       no output for quiet_ms, another program in the foreground
+ *               that waits for input: the terminal reads key by key
+ *               (ICANON off) and the cursor sits after text on its line
+ *               (a prompt); when no mark is expected, or when input_end
+ *               says that a program taking the terminal ends the wait
  *   nested      no output for quiet_ms, no mark expected, and something
  *               other than the shell in the foreground: complete=false
  *   timeout     complete=false
@@ -32,6 +37,7 @@ enum waiter_via {
 	VIA_UNTIL,
 	VIA_QUIESCENT,
 	VIA_NESTED,
+	VIA_INPUT,	/* another program waits for input (issue 34) */
 	VIA_TIMEOUT,
 	VIA_LOST,	/* the session disappeared */
 };
@@ -48,6 +54,10 @@ struct waiter_result {
 	uint64_t	 mark_end;
 	uint64_t	 scanned;	/* the log was read up to here */
 	double		 duration_ms;
+	/* VIA_SENTINEL: the session's own shell marked it (not a nonce). */
+	bool		 by_shell;
+	/* VIA_INPUT: the program that waits, as the multiplexer names it. */
+	char		 program[64];
 };
 
 struct waiter_opts {
@@ -62,6 +72,18 @@ struct waiter_opts {
 	const char		*nonce;		/* command nonce, may be NULL */
 	const char		*until;		/* may be NULL */
 	bool			 until_regex;
+	/*
+	 * A program that takes the terminal from the shell and waits for
+	 * input ends the wait even though a mark is due (a send that started
+	 * ssh or python3 from the shell; issue 34).  Not with until.
+	 */
+	bool			 input_end;
+	/*
+	 * Typed to a program at its prompt: with no mark due, quiet while
+	 * its terminal is back in line mode (it works on the line) does not
+	 * end the wait; its next prompt does (input).
+	 */
+	bool			 expect_prompt;
 	double			 timeout_s;
 	unsigned		 quiet_ms;
 	long			 shell_pid;	/* for the foreground test */

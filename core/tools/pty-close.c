@@ -146,7 +146,8 @@ pty_close_call(struct tool_call *call)
 const struct tool_entry tool_pty_close = {
 	.name = "pty_close",
 	.title = "Close a terminal",
-	.description = "Close one session and end every process it started: "
+	.description = "Close one session and end every process it started "
+	    "(ssh, REPLs: no exit needed): "
 	    "what outlives the terminal's hangup gets SIGTERM, then SIGKILL, "
 	    "and the result names it (killed). Closing a closed session is "
 	    "not an error.",

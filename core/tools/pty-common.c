@@ -19,7 +19,10 @@ struct pending_wait {
 	char			*prefix;	/* pty_sanitized's line */
 	json_t			*sanitized;	/* and its object */
 	bool			 raw;
+	bool			 off_shell;	/* sent past the shell (nested, direct) */
 	double			 timeout;
+	char			*head;		/* the open's lines (pty_open command) */
+	json_t			*head_sc;	/* and its fields */
 	struct session_meta	 meta;
 	struct session_command	 cmd;
 	bool			 have_cmd;
@@ -36,6 +39,8 @@ pty_wait_args(json_t *args, struct pty_wait *w, struct aiterm_error *err)
 	w->wait = json_is_true(json_object_get(args, "wait")) ||
 	    w->until != NULL;
 	w->timeout = t == NULL ? PTY_DEFAULT_TIMEOUT : json_number_value(t);
+	w->head = NULL;
+	w->head_sc = NULL;
 	if (w->until != NULL && w->until_regex &&
 	    waiter_check_regex(w->until, err) != 0)
 		return -1;
@@ -83,6 +88,11 @@ status_line(struct aiterm_buf *b, const struct waiter_result *r,
 		buf_printf(b, "[no completion evidence: a program other than "
 		    "the shell is in the foreground; pass until=... to wait "
 		    "for its prompt%s]", dur);
+		break;
+	case VIA_INPUT:
+		/* The session changed hands: say to whom (issue 34). */
+		buf_printf(b, "[%s waits for input%s]", r->program[0] != '\0' ?
+		    r->program : "the program", dur);
 		break;
 	case VIA_TIMEOUT:
 		buf_printf(b, "[still running after %gs; pty_read wait=true "
@@ -243,6 +253,8 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		session_command_write(pw->session, &pw->cmd, &err);
 		error_clear(&err);
 	}
+	if (pw->head != NULL)
+		buf_adds(&text, pw->head);
 	if (pw->prefix != NULL)
 		buf_adds(&text, pw->prefix);
 	buf_add(&text, out.text.data == NULL ? "" : out.text.data,
@@ -250,9 +262,15 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 	if (text.len > 0 && text.data[text.len - 1] != '\n')
 		buf_addc(&text, '\n');
 	result = result_json(pw->session, r, &out, "output");
+	if (pw->head_sc != NULL)
+		json_object_update_missing(result, pw->head_sc);
 	if (pw->sanitized != NULL)
 		json_object_set(result, "sanitized", pw->sanitized);
 	lost_report(pw->session, &out, &text, result);
+	/* Typed past the shell, ended by the shell's own mark: it is back. */
+	if (r != NULL && r->via == VIA_SENTINEL && r->by_shell &&
+	    pw->off_shell)
+		buf_adds(&text, "[back at the shell]\n");
 	if (r != NULL)
 		status_line(&text, r, pw->timeout, out.text.len > 0);
 	else
@@ -287,6 +305,8 @@ pending_free(struct pending_wait *pw)
 	free(pw->session);
 	free(pw->echo_suffix);
 	free(pw->prefix);
+	free(pw->head);
+	json_decref(pw->head_sc);
 	json_decref(pw->sanitized);
 	free(pw);
 }
@@ -400,7 +420,10 @@ pty_wait_and_reply(struct tool_call *call, const char *session,
 	if (sent != NULL)
 		pw->prefix = pty_sanitized(&sent->removed, &pw->sanitized);
 	pw->raw = raw;
+	pw->off_shell = sent != NULL && sent->route != SEND_SHELL;
 	pw->timeout = w->timeout;
+	pw->head = w->head != NULL ? xstrdup(w->head) : NULL;
+	pw->head_sc = json_incref(w->head_sc);
 	if (session_meta_read(session, &pw->meta, &err) != 0) {
 		tool_call_fail(call, "%s", error_msg(&err));
 		goto out_free;
@@ -430,6 +453,11 @@ pty_wait_and_reply(struct tool_call *call, const char *session,
 	    NULL;
 	o.until = w->until;
 	o.until_regex = w->until_regex;
+	/* A program the shell started and that now waits ends the wait. */
+	o.input_end = sent != NULL && sent->route == SEND_SHELL;
+	/* Typed to a program at its prompt: its next prompt ends the wait. */
+	o.expect_prompt = sent != NULL && sent->route == SEND_DIRECT &&
+	    sent->prompting;
 	o.timeout_s = w->timeout;
 	o.quiet_ms = PTY_QUIET_MS;
 	o.done = on_done;

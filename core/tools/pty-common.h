@@ -40,7 +40,8 @@
 	"\"session_id\":{\"type\":\"string\"}," \
 	"\"complete\":{\"type\":[\"boolean\",\"null\"]}," \
 	"\"via\":{\"type\":[\"string\",\"null\"],\"enum\":[\"exit\"," \
-	"\"sentinel\",\"until\",\"quiescent\",\"nested\",\"timeout\",\"lost\"," \
+	"\"sentinel\",\"until\",\"quiescent\",\"nested\",\"input\",\"timeout\"," \
+	"\"lost\"," \
 	"null]}," \
 	"\"exit_code\":{\"type\":[\"integer\",\"null\"]}," \
 	"\"duration_ms\":{\"type\":[\"number\",\"null\"]}," \
@@ -69,6 +70,12 @@ struct pty_wait {
 	const char	*until;
 	bool		 until_regex;
 	double		 timeout;
+	/*
+	 * pty_open's command: its lines before the output, its fields in
+	 * the structured result (borrowed; pty_wait_args sets them NULL).
+	 */
+	const char	*head;
+	json_t		*head_sc;
 };
 
 /* Read the wait arguments; -1 with err (bad regex). */

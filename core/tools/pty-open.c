@@ -14,6 +14,7 @@
 #include "shell/launch.h"
 #include "state/stateroot.h"
 #include "tools/on-mux.h"
+#include "tools/pty-common.h"
 #include "tools/pty-ready.h"
 #include "tools/tool.h"
 #include "util/buf.h"
@@ -97,8 +98,93 @@ has_start_marks(const char *shell)
 struct open_ready {
 	char	 log[PATH_MAX];
 	char	 token[SESSION_TOKEN_LEN + 1];
+	char	 id[SESSION_ID_MAX + 1];
 	bool	 integration;
 };
+
+/*
+ * pty_open{command} (issue 34): once the shell is ready the command is
+ * typed as pty_send would type it, and the call ends as a waited send
+ * does, after the open's own lines: a program that takes the terminal
+ * (ssh, python3) once it waits for input, anything else at its end.
+ */
+struct open_command {
+	struct tool_call	*call;
+	char			 id[SESSION_ID_MAX + 1];
+	struct pty_wait		 w;
+	struct send_job		*job;	/* until open_sent */
+	char			*head;	/* the open's text */
+	json_t			*head_sc;
+};
+
+static void
+open_command_free(struct open_command *oc)
+{
+	free(oc->head);
+	json_decref(oc->head_sc);
+	free(oc);
+}
+
+/* Cancelled while the command waits for its turn: it is not typed. */
+static void
+open_command_cancel(struct tool_call *call)
+{
+	struct open_command *oc = tool_call_data(call);
+
+	send_cancel(oc->job);
+}
+
+static void
+open_sent(void *arg, int status, const struct aiterm_error *err,
+    struct send_outcome *out)
+{
+	struct open_command *oc = arg;
+
+	tool_call_set_data(oc->call, NULL, NULL);
+	if (status != 0) {
+		tool_call_fail(oc->call, "pty_open: %s is open, but its command "
+		    "was not typed: %s", oc->id, error_msg(err));
+	} else if (tool_call_cancelled(oc->call)) {
+		send_release(out->hold);
+		tool_call_fail(oc->call, "cancelled (%s is open)", oc->id);
+	} else {
+		oc->w.head = oc->head;
+		oc->w.head_sc = oc->head_sc;
+		pty_wait_and_reply(oc->call, oc->id, &oc->w, out, false);
+	}
+	open_command_free(oc);
+}
+
+/* The shell is ready (text NULL: the call was cancelled meanwhile). */
+static void
+open_command_start(struct tool_call *call, char *text, json_t *structured,
+    void *arg)
+{
+	struct open_command *oc = arg;
+	json_t *cmd = json_object_get(tool_call_args(call), "command");
+	struct send_request req;
+	struct send_job *job;
+
+	if (text == NULL) {
+		open_command_free(oc);
+		return;
+	}
+	oc->head = text;
+	oc->head_sc = structured;
+	memset(&req, 0, sizeof req);
+	req.session = oc->id;
+	req.text = json_string_value(cmd);
+	req.len = json_string_length(cmd);
+	req.enter = true;
+	req.hold = true;
+	req.turn_ms = oc->w.timeout > 0 ? (unsigned)(oc->w.timeout *
+	    1000.0) : 0;
+	/* NULL: open_sent has run and oc is gone already. */
+	if ((job = send_text_async(&req, open_sent, oc)) != NULL) {
+		oc->job = job;
+		tool_call_set_data(call, oc, open_command_cancel);
+	}
+}
 
 /* On the multiplexer's thread: the session's files and its terminal. */
 static void
@@ -234,6 +320,7 @@ open_work(json_t *args, struct mux_result *r)
 	ready = xcalloc(1, sizeof *ready);
 	snprintf(ready->log, sizeof ready->log, "%s", log);
 	snprintf(ready->token, sizeof ready->token, "%s", meta.token);
+	snprintf(ready->id, sizeof ready->id, "%s", meta.id);
 	ready->integration = meta.integration;
 	r->more = ready;
 	goto out;
@@ -257,18 +344,53 @@ static void
 open_then(struct tool_call *call, struct mux_result *r)
 {
 	struct open_ready *ready = r->more;
+	struct open_command *oc = NULL;
+	struct aiterm_error err = ERROR_INIT;
 
+	if (json_object_get(tool_call_args(call), "command") != NULL) {
+		oc = xcalloc(1, sizeof *oc);
+		oc->call = call;
+		snprintf(oc->id, sizeof oc->id, "%s", ready->id);
+		pty_wait_args(tool_call_args(call), &oc->w, &err);
+		oc->w.wait = true;
+	}
 	if (ready->integration)
 		pty_ready_reply(call, r->text, r->structured, ready->log,
-		    ready->token);
+		    ready->token, oc != NULL ? open_command_start : NULL, oc);
+	else if (oc != NULL)
+		open_command_start(call, r->text, r->structured, oc);
 	else
 		tool_call_reply(call, r->text, r->structured);
+	error_clear(&err);
 	free(ready);
+}
+
+/* Arguments that only a command uses, and a command that says nothing. */
+static int
+open_args_check(json_t *args, struct aiterm_error *err)
+{
+	const char *cmd = json_string_value(json_object_get(args, "command"));
+
+	if (cmd == NULL && (json_object_get(args, "until") != NULL ||
+	    json_object_get(args, "timeout") != NULL))
+		return error_set(err, "until and timeout wait for command; "
+		    "give command too (or drop them)");
+	if (cmd != NULL && cmd[strspn(cmd, " \t\r\n")] == '\0')
+		return error_set(err, "command is empty: give the command to "
+		    "start (ssh host, python3), or leave command out");
+	return 0;
 }
 
 static void
 pty_open_call(struct tool_call *call)
 {
+	struct aiterm_error err = ERROR_INIT;
+
+	if (open_args_check(tool_call_args(call), &err) != 0) {
+		tool_call_fail(call, "pty_open: %s", error_msg(&err));
+		error_clear(&err);
+		return;
+	}
 	tool_call_on_mux_then(call, "pty_open", open_work, open_then);
 }
 
@@ -276,9 +398,9 @@ const struct tool_entry tool_pty_open = {
 	.name = "pty_open",
 	.title = "Open a terminal",
 	.description = "Open a persistent terminal (a shell in tmux). It "
-	    "survives server restarts; ssh, docker and REPLs are commands you "
-	    "type into it. Returns session_id and the command a person runs "
-	    "to watch.",
+	    "survives server restarts. Returns session_id and the command a "
+	    "person runs to watch. command (ssh host, python3, docker exec "
+	    "-it c bash): run it there, reply as pty_send wait=true.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"name\":{\"type\":\"string\",\"description\":\"Session id to "
 	    "use (A-Z a-z 0-9 _ -).\"},"
@@ -290,9 +412,16 @@ const struct tool_entry tool_pty_open = {
 	    "\"rows\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":500,"
 	    "\"description\":\"Default 40 (5-500).\"},"
 	    "\"env_vars\":{\"type\":\"object\",\"additionalProperties\":"
-	    "{\"type\":\"string\"}}},\"additionalProperties\":false}",
+	    "{\"type\":\"string\"}},"
+	    "\"command\":{\"type\":\"string\"},"
+	    "\"until\":{\"type\":\"string\",\"minLength\":1},"
+	    "\"timeout\":{\"type\":\"number\",\"minimum\":0,\"maximum\":"
+	    "3600,\"description\":\"Seconds for command, default 10, max "
+	    "3600.\"}},"
+	    "\"additionalProperties\":false}",
+	/* With command, also a waited send's result (PTY_SHELL_PROPS). */
 	.output_schema = "{\"type\":\"object\",\"properties\":{"
-	    "\"session_id\":{\"type\":\"string\"},\"shell\":{\"type\":"
+	    PTY_SHELL_PROPS ",\"shell\":{\"type\":"
 	    "\"string\"},\"cwd\":{\"type\":\"string\"},\"cols\":{\"type\":"
 	    "\"integer\"},\"rows\":{\"type\":\"integer\"},\"integration\":"
 	    "{\"type\":\"boolean\"},\"attach\":{\"type\":\"string\"}},"

@@ -26,6 +26,8 @@ struct ready {
 	json_t			*structured;
 	char			*log;
 	char			*needle;
+	pty_ready_cb		 then;
+	void			*arg;
 };
 
 static void
@@ -65,16 +67,24 @@ ready_end(struct ready *r, bool cancelled)
 	if (r->done)
 		return;
 	r->done = true;
-	if (cancelled)
+	if (cancelled) {
 		tool_call_fail(r->call, "pty_open: cancelled while the shell "
 		    "started (the session exists; pty_close it or use it)");
-	else {
+		if (r->then != NULL)
+			r->then(r->call, NULL, NULL, r->arg);
+	} else {
 		buf_adds(&b, r->text);
 		if (!prompt_seen(r))
 			buf_printf(&b, "[the shell has not shown its prompt "
 			    "after %d ms; pty_read screen=true shows it]\n",
 			    PTY_READY_MAX_MS);
-		tool_call_reply(r->call, buf_steal(&b, NULL), r->structured);
+		tool_call_set_data(r->call, NULL, NULL);
+		if (r->then != NULL)
+			r->then(r->call, buf_steal(&b, NULL), r->structured,
+			    r->arg);
+		else
+			tool_call_reply(r->call, buf_steal(&b, NULL),
+			    r->structured);
 		r->structured = NULL;
 	}
 	uv_timer_stop(&r->timer);
@@ -108,11 +118,13 @@ on_cancel(struct tool_call *call)
 
 void
 pty_ready_reply(struct tool_call *call, char *text, json_t *structured,
-    const char *log, const char *token)
+    const char *log, const char *token, pty_ready_cb then, void *arg)
 {
 	struct ready *r = xcalloc(1, sizeof *r);
 
 	r->call = call;
+	r->then = then;
+	r->arg = arg;
 	r->text = text;
 	r->structured = structured;
 	r->log = xstrdup(log);

@@ -16,11 +16,20 @@
 #define PTY_READY_MAX_MS	5000
 
 /*
- * Reply to call with text and structured (both stolen) once log holds the
- * first prompt mark carrying token, or after PTY_READY_MAX_MS (the text
- * then says the shell has not shown its prompt yet).
+ * What comes once the shell is ready: given text and structured (both
+ * stolen), or text NULL when the call was cancelled meanwhile (it has
+ * failed already; only arg is left to free).
+ */
+typedef void (*pty_ready_cb)(struct tool_call *call, char *text,
+    json_t *structured, void *arg);
+
+/*
+ * Once log holds the first prompt mark carrying token, or after
+ * PTY_READY_MAX_MS (the text then says the shell has not shown its
+ * prompt yet): then(call, text, structured, arg), or with then NULL a
+ * reply to call with text and structured (both stolen).
  */
 void	pty_ready_reply(struct tool_call *call, char *text, json_t *structured,
-	    const char *log, const char *token);
+	    const char *log, const char *token, pty_ready_cb then, void *arg);
 
 #endif

@@ -49,6 +49,12 @@ const STEPS = [
 	{ tool: 'pty_read', args: { session_id: 'no-such-session' }, want: [/unknown session 'no-such-session'/], error: true },
 	{ tool: 'pty_key', args: { session_id: SID, key: 'no-such-key' }, want: [/no-such-key/], error: true },
 	{ tool: 'pty_close', args: { session_id: SID }, want: [/^closed mv$/m] },
+	/* Issue 34: open and start a REPL in one call; each send ends at its next prompt. */
+	{ tool: 'pty_open', args: { name: 'mv2', command: 'python3 -q' },
+		want: [/^opened mv2 \(/, /\n>>>\n\[python3 waits for input(?: · [\d.]+s)?\]$/] },
+	{ tool: 'pty_send', args: { session_id: 'mv2', text: 'import time; time.sleep(1); print(6*7)', wait: true },
+		want: [/^42$/m, /\[python3 waits for input · [\d.]+s\]$/] },
+	{ tool: 'pty_close', args: { session_id: 'mv2' }, want: [/^closed mv2$/m] },
 ];
 
 /* The text after Codex's "Wall time" header (the whole text for Claude). */

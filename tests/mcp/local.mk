@@ -28,6 +28,7 @@ EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/schema-both.test.cjs \
 	tests/mcp/pane-env.test.cjs \
 	tests/mcp/pty-close.test.cjs \
+	tests/mcp/pty-tasks.test.cjs \
 	tests/mcp/setup-files.test.cjs \
 	tests/mcp/integral.test.cjs \
 	tests/mcp/sockpath.test.cjs \

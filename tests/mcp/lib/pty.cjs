@@ -47,9 +47,10 @@ function countLine(text, s) {
  * says that the model needs, the text must say too.  Checked on every
  * successful call of the suites that ask for structuredContent.
  */
-function textCarries(name, text, sc) {
+function textCarries(name, text, sc, args) {
 	const why = `${name}: the text carries what structuredContent says: ${JSON.stringify(sc).slice(0, 600)}\ntext: ${text.slice(-600)}`;
-	const p = parseText(name, text);
+	/* pty_open's args say whether a command's result follows (issue 34). */
+	const p = parseText(name, text, name === 'pty_open' ? args : undefined);
 	if (sc.mode === 'output' && sc.via !== null) {
 		assert.equal(p.via, sc.via, why);
 		assert.equal(p.complete, sc.complete, why);
@@ -110,7 +111,7 @@ class Conn {
 			`${name} ${JSON.stringify(args).slice(0, 300)} failed: ${show(r)}\nserver stderr:\n${this.stderr().slice(-2000)}`);
 		const text = textOf(r);
 		if (r.structuredContent)
-			textCarries(name, text, r.structuredContent);
+			textCarries(name, text, r.structuredContent, args);
 		return { r, text, sc: r.structuredContent };
 	}
 

@@ -6,7 +6,8 @@
  * and by the suites to check that the text agrees with it.
  *
  * parseText(tool, text, args) -> an object with the fields the text states:
- *   pty_open:    session_id, shell, cols, rows, attach
+ *   pty_open:    session_id, shell, cols, rows, attach; with args.command
+ *                also the output facts of its command (issue 34)
  *   agent_launch: session_id, launch_id, attach
  *   pty_send/pty_read (output): complete, via, exit_code, line_ranges
  *                (every fold hint), omitted (the widest of them)
@@ -25,6 +26,7 @@ const STATUS = [
 	{ re: /\[until matched(?: · [\d.]+s)?\]\s*$/, via: 'until', complete: true },
 	{ re: /\[quiet, shell idle(?: · [\d.]+s)?\]\s*$/, via: 'quiescent', complete: true },
 	{ re: /\[no completion evidence: [^\]]*\]\s*$/, via: 'nested', complete: false },
+	{ re: /\[\S+(?: \S+)? waits for input(?: · [\d.]+s)?\]\s*$/, via: 'input', complete: true },
 	{ re: /\[still running after [^\]]*\]\s*$/, via: 'timeout', complete: false },
 	{ re: /\[(?:no new output; )?still running\]\s*$/, via: null, complete: false },
 	{ re: /\[no new output\]\s*$/, via: null, complete: null },
@@ -60,11 +62,17 @@ function outputFacts(text, args) {
 }
 
 const PARSERS = {
-	pty_open(text) {
+	pty_open(text, args) {
 		const m = text.match(/^opened (\S+) \((.*), (\d+)x(\d+)\)$/m);
 		const w = text.match(/^watch: (.*)$/m);
-		return m ? { session_id: m[1], shell: m[2], cols: Number(m[3]), rows: Number(m[4]),
+		const open = m ? { session_id: m[1], shell: m[2], cols: Number(m[3]), rows: Number(m[4]),
 			attach: w ? w[1] : undefined } : {};
+		if (!m || !args || typeof args.command !== 'string')
+			return open;
+		/* The command's result follows the open's lines (and its note, if any). */
+		let rest = text.slice(text.indexOf(w ? w[0] : m[0]) + (w ? w[0] : m[0]).length + 1);
+		rest = rest.replace(/^\[the shell has not shown its prompt[^\]]*\]\n/, '');
+		return Object.assign(outputFacts(rest, { wait: true }), open);
 	},
 	agent_launch(text) {
 		const m = text.match(/^launched \S+ \S+ in (\S+) \(launch (\S+)\)$/m);
