@@ -24,6 +24,8 @@ dist_backend_DATA += plugins/harness-codex/backends/codex.yaml
 # ADR 0016), spawned by receiver-codex, run through aiterm-hook.  A program
 # beside aiterm-hook, not a plugin: it links the core.
 bin_PROGRAMS += aiterm-hook-codex
-aiterm_hook_codex_SOURCES = plugins/harness-codex/hook.c
+aiterm_hook_codex_SOURCES = plugins/harness-codex/hook.c \
+	plugins/harness-codex/appserver.c plugins/harness-codex/appserver.h \
+	plugins/harness-codex/steer.c
 aiterm_hook_codex_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS)
 aiterm_hook_codex_LDADD = hook/libhook.la core/libaiterm.la $(DEP_LIBS)
