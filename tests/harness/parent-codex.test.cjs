@@ -52,6 +52,10 @@ async function parentRig(t, opts = {}) {
 	assert.match(toml, /AITERM_CODEX_BIN/, 'the receiver knows which codex serves this home');
 	fs.writeFileSync(cfg, toml.replace(/^\[mcp_servers\.aiterm\]\n/m, '[mcp_servers.aiterm]\ndefault_tools_approval_mode = "approve"\n'));
 	let steer = null;
+	const before = {
+		hooks: fs.existsSync(path.join(d.codex, 'hooks.json')) ? fs.readFileSync(path.join(d.codex, 'hooks.json'), 'utf8') : null,
+		config: fs.readFileSync(cfg, 'utf8'),
+	};
 	if (opts.steer) {
 		steer = JSON.parse(execFileSync(path.join(BUILD, 'aiterm-setup'), ['--json', '--server', wrapper, '--codex-steer', 'enable'],
 			{ env: rig.env, encoding: 'utf8', timeout: 120000 }));
@@ -59,7 +63,7 @@ async function parentRig(t, opts = {}) {
 	}
 	rig.show(t);
 	await rig.start();
-	return { rig, d, parentMock, childMock, wrapper, steer };
+	return { rig, d, parentMock, childMock, wrapper, steer, before };
 }
 
 const bodyText = (r) => JSON.stringify(r.body || {});
@@ -145,7 +149,7 @@ test('DLV-CODEX Steer: an answer that arrives while the final reply is written c
 });
 
 test('DLV-CODEX Steer: a parent that already ended its turn gets the answer as its next turn (the queue)', T, async (t) => {
-	const { rig, d, parentMock, childMock } = await parentRig(t, { top: FREE, steer: true });
+	const { rig, d, parentMock, childMock, wrapper, before } = await parentRig(t, { top: FREE, steer: true });
 	childMock.push({ type: 'text', text: 'The child says 44.', holdMs: 3000 });
 	parentMock.push(
 		{ type: 'call', name: 'agent_launch', namespace: 'mcp__aiterm', args: { harness: 'claude-code', cwd: d.work, prompt: 'Child question?' } },
@@ -161,6 +165,16 @@ test('DLV-CODEX Steer: a parent that already ended its turn gets the answer as i
 	const rec = list.sc.deliveries.find((x) => x.parent === 'codex');
 	assert.equal(rec.state, 'submitted', list.text);
 	assert.equal(rec.codex_hook, undefined, 'no hook took it: the queue ran it');
+	/* disable: hooks.json and the approvals as they were, byte for byte. */
+	const dis = JSON.parse(execFileSync(path.join(BUILD, 'aiterm-setup'), ['--json', '--server', wrapper, '--codex-steer', 'disable'],
+		{ env: rig.env, encoding: 'utf8', timeout: 120000 }));
+	assert.equal(dis.aiterm.codex_steer, 'disabled', JSON.stringify(dis));
+	assert.equal(before.hooks, null);
+	assert.equal(fs.existsSync(path.join(d.codex, 'hooks.json')), false, 'there was no hooks.json');
+	/* The TUI itself appends its [tui] notes; everything else as it was. */
+	const after = fs.readFileSync(path.join(d.codex, 'config.toml'), 'utf8');
+	assert.ok(after.startsWith(before.config), `config.toml byte for byte up to what Codex added: ${after}`);
+	assert.doesNotMatch(after.slice(before.config.length), /hooks/, 'no approval of ours left');
 });
 
 test('DLV-CODEX Steer: hooks racing for one queued answer: exactly one prints it', T, async (t) => {
