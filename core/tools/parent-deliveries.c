@@ -93,6 +93,9 @@ parent_deliveries_call(struct tool_call *call)
 		    codexhook_seen(&v[i]) : NULL;
 		hook_state = json_string_value(json_object_get(hook, "state"));
 		hook_error = json_string_value(json_object_get(hook, "error"));
+		/* Taken off the queue, its output unconfirmed: unknown. */
+		if (hook_error != NULL)
+			v[i].state = DELIVERY_UNKNOWN;
 		buf_printf(&t, "%s\t%s\t%s turn %u%s%s%s%s%s%s%s%s\n", v[i].id,
 		    delivery_state_name(v[i].state), v[i].session, v[i].turn,
 		    v[i].remote[0] != '\0' ? " on " : "", v[i].remote,
