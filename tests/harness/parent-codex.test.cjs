@@ -19,6 +19,7 @@ const { startClaudeMock } = require('./lib/claude-mock.cjs');
 const { until, sleep } = require('./lib/until.cjs');
 const { startCodexMock } = require('./lib/codex-mock.cjs');
 const { wrapperScript } = require('../mcp/lib/server.cjs');
+const { tokens } = require('../clients/lib/common.cjs');
 
 const T = { timeout: 240000 };
 const BUILD = path.dirname(process.env.AITERM_MCP || path.join(process.env.top_builddir, 'aiterm-mcp'));
@@ -113,6 +114,10 @@ test('DLV-CODEX Steer: a parent mid tool loop gets the child\'s answer in the sa
 	assert.ok(turnOf(receipt), 'Codex names its turn');
 	assert.equal(turnOf(got), turnOf(receipt), 'the same turn: Steer, not the queue\'s next turn');
 	assert.match(text, /Aiterm: the answer of \S+ \(turn 1, delivery d[0-9a-f]{16}\):\\nThe child says 42\./);
+	/* What the model reads of it: a developer message of the hook's text (counted). */
+	const steered = (got.body.input || []).find((i) => i.role === 'developer' && JSON.stringify(i.content).includes('The child says 42.'));
+	assert.ok(steered, 'Codex hands the hook\'s additionalContext to the model as a developer message');
+	t.diagnostic(`the Steer hand-over as the model reads it: ${tokens(steered.content[0].text)} tokens: ${JSON.stringify(steered.content[0].text)}`);
 	/* It came after a tool's output of this turn, not as a new user turn. */
 	const idx = parentMock.requests.indexOf(got);
 	assert.ok(parentMock.requests.slice(parentMock.requests.indexOf(receipt), idx).every((r) => turnOf(r) === turnOf(receipt)));
