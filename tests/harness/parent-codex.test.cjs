@@ -97,17 +97,29 @@ test('DLV-CODEX: the child\'s answer reaches the Codex parent through its thread
 const FREE = ['approval_policy = "never"', 'sandbox_mode = "danger-full-access"'];
 const sleepCall = (d, s) => ({ type: 'call', name: 'exec_command', args: { cmd: `sleep ${s}`, workdir: d.work } });
 
-test('DLV-CODEX Steer: a parent mid tool loop gets the child\'s answer in the same turn (PostToolUse)', T, async (t) => {
-	const { rig, d, parentMock, childMock } = await parentRig(t, { top: FREE, steer: true });
-	childMock.push({ type: 'text', text: 'The child says 42.', holdMs: 2000 });
-	parentMock.push({ type: 'call', name: 'agent_launch', namespace: 'mcp__aiterm', args: { harness: 'claude-code', cwd: d.work, prompt: 'Child question?' } });
-	for (let i = 0; i < 8; i++)
-		parentMock.push(sleepCall(d, 3));
-	parentMock.push({ type: 'text', text: 'Done with the loop.' });
-	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: d.work, prompt: 'Ask the child, keep working' }, 120000);
+/*
+ * The parent's model launches a Claude Code child (which answers answer
+ * after holdMs) and then goes on with actions; the request that carried
+ * the receipt and the first that carries the answer.
+ */
+async function askChild(p, answer, holdMs, actions) {
+	p.childMock.push({ type: 'text', text: answer, holdMs });
+	p.parentMock.push({ type: 'call', name: 'agent_launch', namespace: 'mcp__aiterm', args: { harness: 'claude-code', cwd: p.d.work, prompt: 'Child question?' } },
+		...actions);
+	const l = await p.rig.call('agent_launch', { harness: 'codex-cli', cwd: p.d.work, prompt: 'Ask the child' }, 120000);
 	assert.equal(l.isError, false, l.text);
-	const receipt = await until('the parent\'s tool result', () => parentMock.requests.find((r) => /delivery: d[0-9a-f]{16} waiting; the answer comes back by itself/.test(bodyText(r))), 120000);
-	const got = await until('the answer in the parent\'s requests', () => parentMock.requests.find((r) => bodyText(r).includes('The child says 42.')), 120000);
+	const receipt = await until('the parent\'s tool result', () => p.parentMock.requests.find((r) => /delivery: d[0-9a-f]{16} waiting; the answer comes back by itself/.test(bodyText(r))), 120000);
+	const got = await until('the answer in the parent\'s requests', () => p.parentMock.requests.find((r) => bodyText(r).includes(answer)), 120000);
+	return { receipt, got };
+}
+
+test('DLV-CODEX Steer: a parent mid tool loop gets the child\'s answer in the same turn (PostToolUse)', T, async (t) => {
+	const p = await parentRig(t, { top: FREE, steer: true });
+	const { rig, d, parentMock } = p;
+	const loop = [];
+	for (let i = 0; i < 8; i++)
+		loop.push(sleepCall(d, 3));
+	const { receipt, got } = await askChild(p, 'The child says 42.', 2000, [...loop, { type: 'text', text: 'Done with the loop.' }]);
 	const text = bodyText(got);
 	const at = text.indexOf('Aiterm: the answer');
 	t.diagnostic(`the parent read: ${text.slice(Math.max(0, at - 300), at + 200)}`);
@@ -136,35 +148,24 @@ test('DLV-CODEX Steer: a parent mid tool loop gets the child\'s answer in the sa
 });
 
 test('DLV-CODEX Steer: an answer that arrives while the final reply is written continues the same turn (Stop)', T, async (t) => {
-	const { rig, d, parentMock, childMock } = await parentRig(t, { top: FREE, steer: true });
-	childMock.push({ type: 'text', text: 'The child says 43.', holdMs: 1000 });
-	parentMock.push(
-		{ type: 'call', name: 'agent_launch', namespace: 'mcp__aiterm', args: { harness: 'claude-code', cwd: d.work, prompt: 'Child question?' } },
+	const p = await parentRig(t, { top: FREE, steer: true });
+	const { receipt, got } = await askChild(p, 'The child says 43.', 1000, [
 		{ type: 'text', text: 'Writing my final reply slowly.', chunks: 4, delayMs: 500, holdMs: 15000 },
 		{ type: 'text', text: 'Now with the child\'s answer.' },
-	);
-	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: d.work, prompt: 'Ask the child' }, 120000);
-	assert.equal(l.isError, false, l.text);
-	const receipt = await until('the parent\'s tool result', () => parentMock.requests.find((r) => /delivery: d[0-9a-f]{16} waiting/.test(bodyText(r))), 120000);
-	const got = await until('the answer in the parent\'s requests', () => parentMock.requests.find((r) => bodyText(r).includes('The child says 43.')), 120000);
+	]);
 	assert.equal(turnOf(got), turnOf(receipt), 'the Stop hook continued the same turn');
-	const list = await rig.call('parent_deliveries', {});
+	const list = await p.rig.call('parent_deliveries', {});
 	const rec = list.sc.deliveries.find((x) => x.parent === 'codex');
 	assert.equal(rec.codex_hook && rec.codex_hook.state, 'emitted', list.text);
 });
 
 test('DLV-CODEX Steer: a parent that already ended its turn gets the answer as its next turn (the queue)', T, async (t) => {
-	const { rig, d, parentMock, childMock, wrapper, before } = await parentRig(t, { top: FREE, steer: true });
-	childMock.push({ type: 'text', text: 'The child says 44.', holdMs: 3000 });
-	parentMock.push(
-		{ type: 'call', name: 'agent_launch', namespace: 'mcp__aiterm', args: { harness: 'claude-code', cwd: d.work, prompt: 'Child question?' } },
+	const p = await parentRig(t, { top: FREE, steer: true });
+	const { rig, d, wrapper, before } = p;
+	const { receipt, got } = await askChild(p, 'The child says 44.', 3000, [
 		{ type: 'text', text: 'Launched the child; I will wait.' },
 		{ type: 'text', text: 'Got the child\'s answer.' },
-	);
-	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: d.work, prompt: 'Ask the child' }, 120000);
-	assert.equal(l.isError, false, l.text);
-	const receipt = await until('the parent\'s tool result', () => parentMock.requests.find((r) => /delivery: d[0-9a-f]{16} waiting/.test(bodyText(r))), 120000);
-	const got = await until('the answer in the parent\'s requests', () => parentMock.requests.find((r) => bodyText(r).includes('The child says 44.')), 120000);
+	]);
 	assert.notEqual(turnOf(got), turnOf(receipt), 'a turn of its own');
 	const list = await rig.call('parent_deliveries', {});
 	const rec = list.sc.deliveries.find((x) => x.parent === 'codex');
