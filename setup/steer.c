@@ -19,6 +19,7 @@
 #include "cfile.h"
 #include "hooks.h"
 #include "proc/proc.h"
+#include "state/atomic.h"
 #include "state/format.h"
 #include "state/stateroot.h"
 #include "steer.h"
@@ -281,6 +282,37 @@ codex_procs(const struct steer *s)
 	return v;
 }
 
+/* Each process of more not in list already (by pid and start) into it. */
+static void
+add_procs(json_t *list, json_t *more)
+{
+	json_t *p, *q;
+	size_t i, j;
+	bool have;
+
+	json_array_foreach(more, i, p) {
+		have = false;
+		json_array_foreach(list, j, q)
+			have = have || json_equal(p, q);
+		if (!have)
+			json_array_append(list, p);
+	}
+}
+
+/* A file's text (allocated), NULL when it cannot be read. */
+static char *
+file_text(const char *path)
+{
+	struct aiterm_error err = ERROR_INIT;
+	char *text = NULL;
+	size_t len;
+
+	if (file_read(path, &text, &len, &err) != 0)
+		text = NULL;
+	error_clear(&err);
+	return text;
+}
+
 /* The saved processes still running as themselves (kept in mine). */
 static json_t *
 still_running(struct steer *s)
@@ -341,7 +373,8 @@ enable(struct steer *s)
 	struct setup_outcome o;
 	struct cfile f;
 	json_t *table = NULL, *edits, *v, *before;
-	char *note = NULL;
+	char *note = NULL, *was = NULL, *now = NULL;
+	bool same;
 	int k, rc = -1;
 
 	if (list_ours(s) != 0 || (table = state_table(s)) == NULL)
@@ -361,12 +394,22 @@ enable(struct steer *s)
 		    s->mine);
 		json_decref(s->mine);
 	}
+	was = file_text(s->file);
 	if (hooks_install(HOOKS_CODEX, NULL, false, &o, &note) != 0) {
 		report_fatal(s->rep, o.code, "%s", o.message);
 		goto out;
 	}
+	now = file_text(s->file);
+	same = was != NULL && now != NULL && strcmp(was, now) == 0;
 	if (list_ours(s) != 0)
 		goto out;
+	/* In place and approved already: nothing to change, nobody to restart. */
+	if (same && approved(s)) {
+		facts(s, settled(s));
+		save(s);
+		rc = 0;
+		goto out;
+	}
 	for (k = 0; k < OUR_HOOKS; k++) {
 		if (s->ours[k] == NULL) {
 			fail(s, "CODEX_HOOKS_NOT_LISTED", "Codex does not list "
@@ -391,9 +434,9 @@ enable(struct steer *s)
 			json_object_set_new(v, "enabled", json_true());
 		json_array_append_new(edits, edit(key, v));
 	}
-	/* Whoever ran before now runs without our hooks: saved. */
+	/* Whoever runs now started without these hooks: saved. */
 	v = codex_procs(s);
-	json_array_extend(json_object_get(s->mine, "restart"), v);
+	add_procs(json_object_get(s->mine, "restart"), v);
 	json_decref(v);
 	save(s);
 	if (batch(s, edits) != 0 || list_ours(s) != 0)
@@ -408,6 +451,8 @@ enable(struct steer *s)
 	save(s);
 	rc = 0;
 out:
+	free(was);
+	free(now);
 	free(note);
 	setup_outcome_free(&o);
 	cfile_free(&f);

@@ -11,7 +11,7 @@
  * (Codex took it), failed (it refused, with why) or unknown (the answer
  * was lost on the way: it may or may not be queued; never resent).
  *
- * codex-post and codex-stop are the Steer hooks (steer.c).
+ * codex-post and codex-stop are the Steer hooks (hook-steer.c).
  */
 #include "config.h"
 
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "appserver.h"
+#include "hook-appserver.h"
 #include "deliver/waiter.h"
 #include "hook/hook.h"
 #include "util/xmalloc.h"

@@ -366,9 +366,14 @@ test('SET-HOOKS --codex-steer on Linux: our two hooks added and approved through
 	assert.equal(st1.exitCode, 0, show(st1));
 	assert.equal(st1.json.aiterm.codex_steer, 'ready', 'the older Codex ended');
 
-	/* Again: nothing moves (same place, same bytes). */
+	/* Again, with a Codex started after enable running: nothing moves, nobody to restart. */
+	const newer = spawn(cmd, [...pre, 'app-server'], { env: Object.assign({}, env, { CODEX_HOME: dirs.codex }), stdio: ['pipe', 'ignore', 'ignore'] });
+	t.after(() => { try { newer.kill(); } catch { /* gone */ } });
+	await delay(1500);
 	const hooksNow = fs.readFileSync(hooksFile, 'utf8');
 	const again = await setup(dirs, env, bin, ['--codex-steer', 'enable']);
+	newer.stdin.end();
+	newer.kill();
 	assert.equal(again.exitCode, 0, show(again));
 	assert.equal(again.json.aiterm.codex_steer, 'ready');
 	assert.equal(fs.readFileSync(hooksFile, 'utf8'), hooksNow);

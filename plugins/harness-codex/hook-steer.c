@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "appserver.h"
+#include "hook-appserver.h"
 #include "deliver/claim.h"
 #include "deliver/codexhook.h"
 #include "state/atomic.h"

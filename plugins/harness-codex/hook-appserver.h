@@ -34,7 +34,7 @@ json_t		*queued(json_t *all, const char *id);
 char		*answer_text(const struct delivery *d, const char *body,
 		    size_t len);
 
-/* The Steer hooks (steer.c): the hook's JSON input; exit status. */
+/* The Steer hooks (hook-steer.c): the hook's JSON input; exit status. */
 int		 steer_post(json_t *in);
 int		 steer_stop(json_t *in);
 

@@ -1,5 +1,5 @@
 /*
- * The Codex parent's app-server client (appserver.h).
+ * The Codex parent's app-server client (hook-appserver.h).
  */
 #include "config.h"
 
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "appserver.h"
+#include "hook-appserver.h"
 #include "util/xmalloc.h"
 
 const char *
