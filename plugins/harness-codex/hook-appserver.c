@@ -23,11 +23,12 @@ rpc_error(json_t *res)
 /*
  * Every queued submission of thread (all pages of thread/queue/list), a
  * new array; NULL when Codex refuses (no such thread) or does not answer
- * (*why).
+ * (*why, valid until the next call).
  */
 json_t *
 queue_all(struct linerpc *r, const char *thread, const char **why)
 {
+	static char msg[512];
 	json_t *all = json_array(), *res, *list;
 	const char *next;
 	char *cursor = NULL;
@@ -40,8 +41,10 @@ queue_all(struct linerpc *r, const char *thread, const char **why)
 		free(cursor);
 		cursor = NULL;
 		if (res == NULL || json_object_get(res, "error") != NULL) {
-			*why = res != NULL ? xstrdup(rpc_error(res)) :
-			    xstrdup(r->why != NULL ? r->why : "no answer");
+			snprintf(msg, sizeof msg, "%s", res != NULL ?
+			    rpc_error(res) : r->why != NULL ? r->why :
+			    "no answer");
+			*why = msg;
 			json_decref(res);
 			json_decref(all);
 			return NULL;

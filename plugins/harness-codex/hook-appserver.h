@@ -24,7 +24,7 @@ int		 codex_open(struct linerpc *r, const char *home,
 /*
  * Every queued submission of thread (all pages of thread/queue/list), a
  * new array; NULL when Codex refuses (no such thread) or does not answer
- * (*why, allocated).
+ * (*why, valid until the next call).
  */
 json_t		*queue_all(struct linerpc *r, const char *thread,
 		    const char **why);

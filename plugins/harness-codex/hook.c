@@ -55,7 +55,6 @@ hand_over(struct linerpc *r, struct delivery *d, const char *text)
 	if ((all = queue_all(r, d->conversation, &why)) == NULL) {
 		/* The thread is not there: Codex refuses it. */
 		finish(d, DELIVERY_FAILED, why);
-		free((char *)why);
 		return 1;
 	}
 	already = queued(all, d->id) != NULL;
