@@ -11,6 +11,7 @@
 
 #define CLAUDE_MATCHER	"mcp__aiterm__(agent_launch|pty_send)"
 #define HOOK_TIMEOUT_S	86400	/* seed 000: the receiver waits 24 h */
+#define KEPT	"\001aiterm-kept"	/* an entry whose place is kept */
 
 /* One hook of a set: the event, aiterm-hook's verb, how it is written. */
 struct hook {
@@ -18,19 +19,32 @@ struct hook {
 	const char	*verb;
 	bool		 matcher;	/* Claude: a matcher on our tools */
 	bool		 rewake;	/* Claude: asyncRewake, 24 h */
+	int		 timeout;	/* seconds when not 0 (Codex) */
 };
 
 static const struct hook claude_hooks[] = {
-	{ "PreToolUse", "claude-pre", true, false },
-	{ "PostToolUse", "claude-post", true, true },
-	{ "SessionEnd", "claude-end", false, false },
-	{ NULL, NULL, false, false },
+	{ "PreToolUse", "claude-pre", true, false, 0 },
+	{ "PostToolUse", "claude-post", true, true, 0 },
+	{ "SessionEnd", "claude-end", false, false, 0 },
+	{ NULL, NULL, false, false, 0 },
 };
 static const struct hook cursor_hooks[] = {
-	{ "afterMCPExecution", "cursor-after", false, false },
-	{ "postToolUse", "cursor-post", false, false },
-	{ NULL, NULL, false, false },
+	{ "afterMCPExecution", "cursor-after", false, false, 0 },
+	{ "postToolUse", "cursor-post", false, false, 0 },
+	{ NULL, NULL, false, false, 0 },
 };
+/*
+ * Codex (Steer, DLV-CODEX): synchronous, every tool; the hook reads the
+ * queue through `codex app-server`, which takes a few seconds to start.
+ */
+static const struct hook codex_hooks[] = {
+	{ "PostToolUse", "codex-post", false, false, CODEX_HOOK_TIMEOUT_S },
+	{ "Stop", "codex-stop", false, false, CODEX_HOOK_TIMEOUT_S },
+	{ NULL, NULL, false, false, 0 },
+};
+
+static char	*file_path(enum hookset);
+static json_t	*entry(enum hookset, const struct hook *, const char *);
 
 static const struct {
 	const struct hook	*hooks;
@@ -41,12 +55,25 @@ static const struct {
 	const char		*minimum;	/* client version, or NULL */
 	const char		*verb_prefix;	/* what makes a command ours */
 	bool			 argv;		/* "command" + "args": no shell */
+	bool			 in_place;	/* a reinstall keeps our place */
 } sets[] = {
 	[HOOKS_CLAUDE] = { claude_hooks, "CLAUDE_CONFIG_DIR", ".claude",
-	    "settings.json", true, CLAUDE_HOOKS_MIN, "claude-", true },
+	    "settings.json", true, CLAUDE_HOOKS_MIN, "claude-", true, false },
 	[HOOKS_CURSOR] = { cursor_hooks, NULL, ".cursor", "hooks.json", false,
-	    NULL, "cursor-", false },
+	    NULL, "cursor-", false, false },
+	/*
+	 * Codex's approvals are keyed by place (hooks.json:stop:G:H): ours
+	 * are appended, and a reinstall keeps them where they are.
+	 */
+	[HOOKS_CODEX] = { codex_hooks, "CODEX_HOME", ".codex", "hooks.json",
+	    true, NULL, "codex-", false, true },
 };
+
+char *
+hooks_file(enum hookset s)
+{
+	return file_path(s);
+}
 
 static char *
 file_path(enum hookset s)
@@ -145,7 +172,9 @@ strip(enum hookset s, json_t *root)
 	for (k = sets[s].hooks; k->event != NULL; k++) {
 		list = json_object_get(hooks, k->event);
 		for (i = json_array_size(list); i-- > 0;) {
-			if (entry_ours(s, json_array_get(list, i))) {
+			if (entry_ours(s, json_array_get(list, i)) &&
+			    json_object_get(json_array_get(list, i), KEPT) ==
+			    NULL) {
 				json_array_remove(list, i);
 				any = true;
 			}
@@ -156,6 +185,59 @@ strip(enum hookset s, json_t *root)
 	if (hooks != NULL && json_object_size(hooks) == 0)
 		json_object_del(root, "hooks");
 	return any;
+}
+
+/*
+ * A place kept: the first entry of ours in each event's list becomes the
+ * entry as it should be, marked so that strip keeps it (unmark takes the
+ * marks away).
+ */
+
+static void
+place_ours(enum hookset s, json_t *root, const char *program)
+{
+	json_t *list, *e;
+	const struct hook *k;
+	size_t i;
+
+	for (k = sets[s].hooks; k->event != NULL; k++) {
+		list = json_object_get(json_object_get(root, "hooks"),
+		    k->event);
+		for (i = 0; i < json_array_size(list); i++) {
+			if (!entry_ours(s, json_array_get(list, i)))
+				continue;
+			e = entry(s, k, program);
+			json_object_set_new(e, KEPT, json_true());
+			json_array_set_new(list, i, e);
+			break;
+		}
+	}
+}
+
+static bool
+placed(json_t *list)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(list, i, e) {
+		if (json_object_get(e, KEPT) != NULL)
+			return true;
+	}
+	return false;
+}
+
+static void
+unmark(json_t *hooks)
+{
+	const char *ev;
+	json_t *list, *e;
+	size_t i;
+
+	json_object_foreach(hooks, ev, list) {
+		json_array_foreach(list, i, e)
+			json_object_del(e, KEPT);
+	}
 }
 
 /*
@@ -190,6 +272,8 @@ entry(enum hookset s, const struct hook *k, const char *program)
 		json_object_set_new(h, "asyncRewake", json_true());
 		json_object_set_new(h, "timeout", json_integer(HOOK_TIMEOUT_S));
 	}
+	if (k->timeout != 0)
+		json_object_set_new(h, "timeout", json_integer(k->timeout));
 	g = json_object();
 	if (k->matcher)
 		json_object_set_new(g, "matcher", json_string(CLAUDE_MATCHER));
@@ -231,6 +315,16 @@ hooks_install(enum hookset s, const char *version, bool dry,
 		free(path);
 		return rc;
 	}
+	/* A shell command line: its quoting holds no quote. */
+	if (!sets[s].argv && (strchr(program, '\'') != NULL ||
+	    strchr(state_root(), '\'') != NULL)) {
+		rc = setup_fail(o, "HOOK_PATH_UNSUPPORTED", "parent hooks not "
+		    "installed: %s or the state folder %s holds a quote (')",
+		    program, state_root());
+		free(program);
+		free(path);
+		return rc;
+	}
 	if (!dry)
 		ensure_dir(path);
 	if (jconf_load(&c, path, o) != 0) {
@@ -240,6 +334,8 @@ hooks_install(enum hookset s, const char *version, bool dry,
 		return -1;
 	}
 	want = json_deep_copy(c.root);
+	if (sets[s].in_place)
+		place_ours(s, want, program);
 	strip(s, want);
 	if (s == HOOKS_CURSOR && json_object_get(want, "version") == NULL)
 		json_object_set_new(want, "version", json_integer(1));
@@ -252,8 +348,10 @@ hooks_install(enum hookset s, const char *version, bool dry,
 			list = json_array();
 			json_object_set_new(hooks, k->event, list);
 		}
-		json_array_append_new(list, entry(s, k, program));
+		if (!placed(list))
+			json_array_append_new(list, entry(s, k, program));
 	}
+	unmark(hooks);
 	if (json_equal(want, c.root)) {
 		*note = xasprintf("parent hooks already in %s", path);
 		rc = 0;

@@ -3,7 +3,9 @@
  * file, each running aiterm-hook with a verb.  Claude Code
  * (~/.claude/settings.json): PreToolUse, PostToolUse (asyncRewake) and
  * SessionEnd (DLV-CLAUDE), as argv arrays run without a shell.  Cursor (~/.cursor/hooks.json, version 1):
- * afterMCPExecution and postToolUse (DLV-CURSOR).  Everyone else's
+ * afterMCPExecution and postToolUse (DLV-CURSOR).  Codex
+ * ($CODEX_HOME/hooks.json): PostToolUse and Stop, synchronous, for
+ * Steer (DLV-CODEX, setup/steer.h).  Everyone else's
  * hooks, and their order, stay; ours are known by their command running
  * aiterm-hook with one of our verbs.
  */
@@ -21,7 +23,13 @@
  */
 #define CLAUDE_HOOKS_MIN	"2.1.259"
 
-enum hookset { HOOKS_CLAUDE, HOOKS_CURSOR };
+/* Codex's Steer hooks: seconds each may take (starting the app-server). */
+#define CODEX_HOOK_TIMEOUT_S	60
+
+enum hookset { HOOKS_CLAUDE, HOOKS_CURSOR, HOOKS_CODEX };
+
+/* The set's hook file ($CODEX_HOME/hooks.json ...), allocated. */
+char	*hooks_file(enum hookset set);
 
 /*
  * Install (or find in place) the set's hooks; *note for o's message.

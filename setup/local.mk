@@ -8,6 +8,7 @@ aiterm_setup_SOURCES = setup/main.c setup/setup.h \
 	setup/hooks.c setup/hooks.h \
 	setup/jsonedit.c setup/jsonedit.h setup/prereq.c setup/prereq.h \
 	setup/report.c setup/report.h setup/run.c setup/run.h \
-	setup/selftest.c setup/selftest.h
+	setup/selftest.c setup/selftest.h \
+	setup/steer.c setup/steer.h
 aiterm_setup_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS)
 aiterm_setup_LDADD = core/libaiterm.la $(DEP_LIBS)

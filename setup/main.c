@@ -25,6 +25,7 @@
 #include "report.h"
 #include "selftest.h"
 #include "setup.h"
+#include "steer.h"
 #include "state/atomic.h"
 #include "state/stateroot.h"
 #include "util/names.h"
@@ -255,27 +256,26 @@ each_client(struct setup_ctx *x, struct report *rep)
 }
 
 /*
- * --codex-steer: the seed's Steer option (a synchronous PostToolUse hook
- * into the running turn) is unsupported on Linux; the queue delivers on
- * every platform (ADR 0016).  Elsewhere it is not built yet.
+ * --codex-steer: Linux with the Codex CLI, setup/steer.h.  Elsewhere the
+ * Steer option is not built; the queue delivers on every platform (ADR
+ * 0016).
  */
-static void
+static int
 codex_steer(const struct setup_opts *o, struct report *rep)
 {
 #ifdef __linux__
-	const char *state = "unsupported", *why = "Codex's Steer option is "
-	    "not supported on Linux; answers reach Codex through its thread "
-	    "queue";
+	return steer_run(o->codex_steer, rep);
 #else
-	const char *state = "unsupported", *why = "Codex's Steer option is "
-	    "not built in this version; answers reach Codex through its "
-	    "thread queue";
-#endif
-	report_fact(rep, "codex_steer", json_string(state));
+	const char *why = "Codex's Steer option is not built on this "
+	    "platform; answers reach Codex through its thread queue";
+
+	report_fact(rep, "codex_steer", json_string("unsupported"));
 	if (strcmp(o->codex_steer, "enable") == 0)
 		report_fatal(rep, "CODEX_STEER_UNSUPPORTED", "%s", why);
 	else
 		report_fact(rep, "codex_steer_note", json_string(why));
+	return 0;
+#endif
 }
 
 /* --remove-claude/cursor-parent-hooks: that and nothing else. */
@@ -306,7 +306,8 @@ remove_hooks(struct setup_ctx *x, struct report *rep)
  * be the one typing, nothing that writes another product's config runs,
  * and there is no flag to say yes (ADR 0022).  The terminal is known by
  * AITERM_SESSION_ID and by what it cannot unset (setup/inpane.h).
- * --dry-run and the Codex Steer status write nothing and still run.
+ * --dry-run and the Codex Steer status write nothing and still run
+ * (enable and disable write Codex's hooks.json and config.toml).
  */
 static bool
 refused_in_pane(const struct setup_opts *o, struct report *rep)
@@ -314,7 +315,7 @@ refused_in_pane(const struct setup_opts *o, struct report *rep)
 	char *why;
 
 	if (o->dry_run || (o->codex_steer != NULL &&
-	    strcmp(o->codex_steer, "enable") != 0) || !inpane_detect(&why))
+	    strcmp(o->codex_steer, "status") == 0) || !inpane_detect(&why))
 		return false;
 	report_fatal(rep, "REFUSED_IN_AITERM_PANE", "this terminal is one "
 	    "Aiterm opened (%s), where an agent may be the one typing: "
@@ -336,7 +337,7 @@ main(int argc, char **argv)
 	struct report rep;
 	char *server = NULL, *why = NULL, *dir = NULL;
 	json_t *facts = NULL;
-	int rc, lock = -1;
+	int rc, lock = -1, steer = 0;
 
 	if ((rc = parse(argc, argv, &opts)) != 0 ||
 	    (rc = check_clients(opts.clients)) != 0)
@@ -365,7 +366,7 @@ main(int argc, char **argv)
 	x.env = setup_server_env(&opts);
 	x.owned = owned_load();
 	if (opts.codex_steer != NULL) {
-		codex_steer(&opts, &rep);
+		steer = codex_steer(&opts, &rep);
 		goto clients_done;
 	}
 	if (opts.remove_hooks) {
@@ -392,6 +393,8 @@ clients_done:
 	json_decref(x.owned);
 done:
 	rc = report_print(&rep);
+	if (rc == 0 && steer == STEER_EXIT_RESTART)
+		rc = STEER_EXIT_RESTART;
 	report_free(&rep);
 	if (lock >= 0)
 		close(lock);

@@ -6,4 +6,5 @@ core_libaiterm_la_SOURCES += \
 	core/deliver/receiver.c core/deliver/receiver.h core/deliver/origin.h \
 	core/deliver/child.c core/deliver/child.h \
 	core/deliver/claim.c core/deliver/claim.h \
+	core/deliver/codexhook.c core/deliver/codexhook.h \
 	core/deliver/waiter.c core/deliver/waiter.h

@@ -4,11 +4,15 @@
  * over is submitted, one whose hand-over was cut unknown, deliver/
  * claim.h; one nobody claimed within 24 hours turns failed here,
  * deliver/expire.h) and the command that prints a waiting or ready answer.
+ * A Codex parent's answer a Steer hook took says how (codex_hook: emitted,
+ * queued, unknown with CODEX_HOOK_DELIVERY_UNCONFIRMED; deliver/
+ * codexhook.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "deliver/claim.h"
+#include "deliver/codexhook.h"
 #include "deliver/expire.h"
 #include "remote/records.h"
 #include "state/stateroot.h"
@@ -73,7 +77,8 @@ parent_deliveries_call(struct tool_call *call)
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf t = BUF_INIT;
 	struct delivery *v;
-	json_t *list = json_array(), *j, *remote, *sc;
+	json_t *list = json_array(), *j, *remote, *sc, *hook;
+	const char *hook_state, *hook_error;
 	size_t n, i;
 
 	if (state_root_require(&err) != 0) {
@@ -84,11 +89,23 @@ parent_deliveries_call(struct tool_call *call)
 	}
 	v = load_all(session, &n);
 	for (i = 0; i < n && i < LIST_MAX; i++) {
-		buf_printf(&t, "%s\t%s\t%s turn %u%s%s%s%s\n", v[i].id,
+		hook = strcmp(v[i].parent, "codex") == 0 ?
+		    codexhook_seen(&v[i]) : NULL;
+		hook_state = json_string_value(json_object_get(hook, "state"));
+		hook_error = json_string_value(json_object_get(hook, "error"));
+		/* Taken off the queue, its output unconfirmed: unknown. */
+		if (hook_error != NULL)
+			v[i].state = DELIVERY_UNKNOWN;
+		buf_printf(&t, "%s\t%s\t%s turn %u%s%s%s%s%s%s%s%s\n", v[i].id,
 		    delivery_state_name(v[i].state), v[i].session, v[i].turn,
 		    v[i].remote[0] != '\0' ? " on " : "", v[i].remote,
-		    v[i].outcome[0] != '\0' ? "\t" : "", v[i].outcome);
+		    v[i].outcome[0] != '\0' ? "\t" : "", v[i].outcome,
+		    hook_state != NULL ? "\tsteer " : "", hook_state != NULL ?
+		    hook_state : "", hook_error != NULL ? " " : "",
+		    hook_error != NULL ? hook_error : "");
 		j = delivery_json(&v[i]);
+		if (hook != NULL)
+			json_object_set_new(j, "codex_hook", hook);
 		json_array_append_new(list, j);
 	}
 	if (n > LIST_MAX)
@@ -116,8 +133,10 @@ const struct tool_entry tool_parent_deliveries = {
 	.title = "Parent deliveries",
 	.description = "Read-only: the answers of child agents owed to their "
 	    "parent (newest first): id, state (waiting, ready, submitted, "
-	    "unknown, failed), session and turn, outcome; then those owed on "
-	    "other hosts (id, remote host, session).",
+	    "unknown, failed), session and turn, outcome, a Codex Steer "
+	    "hook's hand-over (codex_hook; CODEX_HOOK_DELIVERY_UNCONFIRMED "
+	    "when it cannot be confirmed); then those owed on other hosts "
+	    "(id, remote host, session).",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"session_id\":{\"type\":\"string\",\"description\":\"Only this "
 	    "agent session's.\"}},\"additionalProperties\":false}",

@@ -10,6 +10,8 @@
  * idle, after the running turn otherwise.  The record ends submitted
  * (Codex took it), failed (it refused, with why) or unknown (the answer
  * was lost on the way: it may or may not be queued; never resent).
+ *
+ * codex-post and codex-stop are the Steer hooks (hook-steer.c).
  */
 #include "config.h"
 
@@ -17,21 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hook-appserver.h"
 #include "deliver/waiter.h"
 #include "hook/hook.h"
-#include "util/linerpc.h"
 #include "util/xmalloc.h"
-
-#define RPC_MS	30000
-
-static const char *
-rpc_error(json_t *res)
-{
-	const char *m = json_string_value(json_object_get(json_object_get(res,
-	    "error"), "message"));
-
-	return m != NULL ? m : "";
-}
 
 /* The claim this program holds on the delivery it hands over. */
 static int claim = -1;
@@ -50,75 +41,24 @@ finish(struct delivery *d, enum delivery_state state, const char *why)
 		    delivery_state_name(state), why);
 }
 
-/* Whether a page of thread/queue/list holds our message already. */
-static bool
-queued(json_t *res, const char *id, const char **next)
-{
-	json_t *r = json_object_get(res, "result"), *item, *list;
-	size_t i;
-
-	list = json_object_get(r, "items");
-	if (list == NULL)
-		list = json_object_get(r, "data");
-	*next = json_string_value(json_object_get(r, "nextCursor"));
-	json_array_foreach(list, i, item) {
-		const char *c = json_string_value(json_object_get(item,
-		    "clientUserMessageId"));
-
-		if (c != NULL && strcmp(c, id) == 0)
-			return true;
-	}
-	return false;
-}
-
 static int
 hand_over(struct linerpc *r, struct delivery *d, const char *text)
 {
-	const char *bin = getenv("AITERM_CODEX_BIN"), *next = NULL;
-	char *argv[] = { (char *)(bin != NULL && *bin ? bin : "codex"),
-	    "app-server", NULL };
-	json_t *env = json_pack("{s:s}", "CODEX_HOME", d->home), *res;
-	char *cursor = NULL;
-	bool already = false;
-	int pages;
+	const char *why;
+	json_t *all, *res;
+	bool already;
 
-	if (linerpc_start(r, argv, env, false) != 0) {
-		json_decref(env);
-		finish(d, DELIVERY_FAILED, r->why);
+	if (codex_open(r, d->home, &why) != 0) {
+		finish(d, DELIVERY_FAILED, why);
 		return 1;
 	}
-	json_decref(env);
-	res = linerpc_call(r, "initialize", json_pack("{s:{s:s, s:s}, "
-	    "s:{s:b}}", "clientInfo", "name", "aiterm", "version",
-	    PACKAGE_VERSION, "capabilities", "experimentalApi", 1), RPC_MS);
-	if (res == NULL || json_object_get(res, "error") != NULL) {
-		finish(d, DELIVERY_FAILED, res != NULL ? rpc_error(res) : r->why);
-		json_decref(res);
+	if ((all = queue_all(r, d->conversation, &why)) == NULL) {
+		/* The thread is not there: Codex refuses it. */
+		finish(d, DELIVERY_FAILED, why);
 		return 1;
 	}
-	json_decref(res);
-	linerpc_notify(r, "initialized", NULL);
-	for (pages = 0; pages < 100 && !already; pages++) {
-		res = linerpc_call(r, "thread/queue/list", cursor != NULL ?
-		    json_pack("{s:s, s:s}", "threadId", d->conversation,
-		    "cursor", cursor) : json_pack("{s:s}", "threadId",
-		    d->conversation), RPC_MS);
-		if (res == NULL || json_object_get(res, "error") != NULL) {
-			/* The thread is not there: Codex refuses it. */
-			finish(d, DELIVERY_FAILED, res != NULL ? rpc_error(res) :
-			    r->why);
-			json_decref(res);
-			free(cursor);
-			return 1;
-		}
-		already = queued(res, d->id, &next);
-		free(cursor);
-		cursor = next != NULL ? xstrdup(next) : NULL;
-		json_decref(res);
-		if (cursor == NULL)
-			break;
-	}
-	free(cursor);
+	already = queued(all, d->id) != NULL;
+	json_decref(all);
 	if (already) {
 		finish(d, DELIVERY_SUBMITTED, NULL);
 		return 0;
@@ -166,8 +106,7 @@ queue(const char *id)
 		return rc < 0 ? 1 : 0;	/* someone else handed it over */
 	}
 	memset(&r, 0, sizeof r);
-	text = xasprintf("Aiterm: the answer of %s (turn %u, delivery %s):\n"
-	    "%.*s", d.session, d.turn, d.id, (int)len, body);
+	text = answer_text(&d, body, len);
 	rc = hand_over(&r, &d, text);
 	linerpc_stop(&r, 5000);
 	free(r.why);
@@ -178,6 +117,8 @@ queue(const char *id)
 
 static const struct hook_verb verbs[] = {
 	{ "codex-queue", NULL, queue },
+	{ "codex-post", steer_post, NULL },
+	{ "codex-stop", steer_stop, NULL },
 };
 
 int
@@ -185,5 +126,7 @@ main(int argc, char **argv)
 {
 	return hook_main(argc, argv, verbs, sizeof verbs / sizeof verbs[0],
 	    "usage: aiterm-hook codex-queue [--state-dir DIR] DELIVERY_ID\n"
+	    "       aiterm-hook codex-post|codex-stop [--state-dir DIR] "
+	    "< hook-input.json\n"
 	    "       aiterm-hook --help\n");
 }

@@ -20,10 +20,13 @@ PLUGIN_MANIFESTS += plugins/harness-codex/receiver-codex.yaml
 # The aiterm run backend of this CLI (ADR 0023), beside the others in
 # $(pkgdatadir)/backends.
 dist_backend_DATA += plugins/harness-codex/backends/codex.yaml
-# aiterm-hook-codex: the Codex parent's queue (codex-queue; DLV-CODEX,
-# ADR 0016), spawned by receiver-codex, run through aiterm-hook.  A program
-# beside aiterm-hook, not a plugin: it links the core.
+# aiterm-hook-codex: the Codex parent's queue (codex-queue, spawned by
+# receiver-codex) and Steer hooks (codex-post, codex-stop, which Codex
+# runs; DLV-CODEX, ADR 0016), run through aiterm-hook.  A program beside
+# aiterm-hook, not a plugin: it links the core.
 bin_PROGRAMS += aiterm-hook-codex
-aiterm_hook_codex_SOURCES = plugins/harness-codex/hook.c
+aiterm_hook_codex_SOURCES = plugins/harness-codex/hook.c \
+	plugins/harness-codex/hook-appserver.c plugins/harness-codex/hook-appserver.h \
+	plugins/harness-codex/hook-steer.c
 aiterm_hook_codex_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS)
 aiterm_hook_codex_LDADD = hook/libhook.la core/libaiterm.la $(DEP_LIBS)

@@ -3,8 +3,9 @@
 # installed header (issue 31, ADR 0001).  Every quoted #include of a
 # plugin's source must name a header of include/ ("aiterm/..."), of the
 # source's own folder, or of a plugin helper library (plugins/harness-lib,
-# plugins/reducers/lib).  The hook programs (plugins/harness-*/hook.c)
-# are programs beside aiterm-hook, linked with the core: not plugins.
+# plugins/reducers/lib).  The hook programs (plugins/harness-*/hook.c and
+# the hook-*.c, hook-*.h beside it) are programs beside aiterm-hook,
+# linked with the core: not plugins.
 # The build enforces the same with each plugin's include path; this
 # holds it for a new plugin target that forgets its _CPPFLAGS.
 set -eu
@@ -14,7 +15,7 @@ cd "$top_srcdir"
 helpers='plugins/harness-lib plugins/reducers/lib'
 bad=0
 for f in $(find plugins -type f \( -name '*.c' -o -name '*.h' \) \
-    ! -path 'plugins/harness-*/hook.c' | sort); do
+    ! -path 'plugins/harness-*/hook.c' ! -path 'plugins/harness-*/hook-*' | sort); do
 	dir=$(dirname "$f")
 	n=0
 	while IFS= read -r line; do

@@ -48,6 +48,9 @@ const STEPS = [
 	{ tool: 'diagnostics', args: {}, want: [/^aiterm-mcp \d/m, /^multiplexer: \S*tmux \S+ \(mux-tmux\)$/m] },
 	{ tool: 'pty_read', args: { session_id: 'no-such-session' }, want: [/unknown session 'no-such-session'/], error: true },
 	{ tool: 'pty_key', args: { session_id: SID, key: 'no-such-key' }, want: [/no-such-key/], error: true },
+	/* Codex Steer hand-overs (DLV-CODEX, seeded below): one emitted, one unconfirmed. */
+	{ tool: 'parent_deliveries', args: {}, want: [/^d0{15}1\tsubmitted\tagent-child turn 1\tdone\tsteer emitted$/m,
+		/^d0{15}2\tunknown\tagent-child turn 1\tdone\tsteer unknown CODEX_HOOK_DELIVERY_UNCONFIRMED$/m] },
 	{ tool: 'pty_close', args: { session_id: SID }, want: [/^closed mv$/m] },
 	/* Issue 34: open and start a REPL in one call; each send ends at its next prompt. */
 	{ tool: 'pty_open', args: { name: 'mv2', command: 'python3 -q' },
@@ -56,6 +59,30 @@ const STEPS = [
 		want: [/^42$/m, /\[python3 waits for input · [\d.]+s\]$/] },
 	{ tool: 'pty_close', args: { session_id: 'mv2' }, want: [/^closed mv2$/m] },
 ];
+
+/*
+ * Run before the server (its state root empty): two Codex deliveries a
+ * Steer hook took (deliver/codexhook.h), as the server and the hook
+ * write them: d...1 printed (emitted), d...2 taken by a hook that died.
+ */
+const SEED = `
+const fs = require('fs'), path = require('path');
+const root = process.argv[1];
+const dir = path.join(root, 'parent-deliveries'), hooks = path.join(root, 'codex-hooks');
+for (const d of [root, dir, hooks])
+	fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+const thread = '0190aaaa-bbbb-7ccc-8ddd-eeeeffff0000';
+for (const [n, st, pid] of [[1, 'emitted', process.pid], [2, 'removing', 2147483000]]) {
+	const id = 'd' + '0'.repeat(15) + n;
+	fs.writeFileSync(path.join(dir, id + '.body'), 'The child says 4' + n + '.\\n');
+	fs.writeFileSync(path.join(dir, id + '.claim'), 'codex-queue 1\\n');
+	fs.writeFileSync(path.join(dir, id + '.json'), JSON.stringify({ format: 1, id, session_id: 'agent-child', state: 'submitted',
+		parent: 'codex', turn: 1, event_cursor: '1:0', owner: { pid: 0, start: '' }, created_ms: Date.now() - n, updated_ms: Date.now(),
+		outcome: 'done', conversation: thread, home: '/nonexistent/codex' }));
+	fs.writeFileSync(path.join(hooks, id + '.0000000000000000.' + thread + '.0000000000000000'), JSON.stringify({
+		thread, delivery_id: id, body_sha256: '00', state: st, pid, start: '1' }));
+}
+`;
 
 /* The text after Codex's "Wall time" header (the whole text for Claude). */
 function body(seen) {
@@ -115,7 +142,8 @@ async function runBoth(client) {
 		const r = await run({
 			steps: script(),
 			server: process.execPath,
-			serverArgs: [path.join(__dirname, 'lib', 'tee.cjs'), log, '--', aitermBinary()],
+			serverArgs: [path.join(__dirname, 'lib', 'tee.cjs'), log, '--', '/bin/sh', '-c',
+				'"$0" -e "$1" "$AITERM_STATE_DIR" && exec "$2"', process.execPath, SEED, aitermBinary()],
 		});
 		/*
 		 * The server's end, as tee.cjs saw it: the client may take a

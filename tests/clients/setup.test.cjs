@@ -322,15 +322,76 @@ test('SET-RUN --plugins: the registered server loads only the harnesses and redu
 	assert.equal(harness.cli, 'not installed', 'a harness without its CLI is reported, not an error');
 });
 
-test('SET-HOOKS --codex-steer: unsupported on Linux (status says so, enable is refused, the queue still delivers)', T, async (t) => {
-	const { dirs, env, bin } = plainRun(t, []);
-	const st = await setup(dirs, env, bin, ['--codex-steer', 'status']);
-	assert.equal(st.exitCode, 0, show(st));
-	assert.equal(st.json.aiterm.codex_steer, 'unsupported');
+test('SET-HOOKS --codex-steer on Linux: our two hooks added and approved through codex app-server, restart_required while an older Codex runs, disable puts every byte back', T, async (t) => {
+	const { dirs, env, bin } = plainRun(t, ['codex']);
+	fs.mkdirSync(dirs.codex, { recursive: true });
+	const hooksFile = path.join(dirs.codex, 'hooks.json');
+	const cfgFile = path.join(dirs.codex, 'config.toml');
+	/* Someone else's hook and approval, written the way a person would. */
+	const hooksBefore = '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/bin/true"}]}]}}\n';
+	const cfgBefore = '# mine\nmodel = "x"\n\n[hooks.state."/elsewhere/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:00"\n';
+	fs.writeFileSync(hooksFile, hooksBefore);
+	fs.writeFileSync(cfgFile, cfgBefore);
+	const st0 = await setup(dirs, env, bin, ['--codex-steer', 'status']);
+	assert.equal(st0.exitCode, 0, show(st0));
+	assert.equal(st0.json.aiterm.codex_steer, 'disabled');
+	assert.equal(fs.readFileSync(hooksFile, 'utf8'), hooksBefore, 'status writes nothing');
+
+	/* A Codex of this home that predates the change: restart_required. */
+	const { cmd, pre } = codexCommand();
+	const { spawn } = require('node:child_process');
+	const older = spawn(cmd, [...pre, 'app-server'], { env: Object.assign({}, env, { CODEX_HOME: dirs.codex }), stdio: ['pipe', 'ignore', 'ignore'] });
+	t.after(() => { try { older.kill(); } catch { /* gone */ } });
+	await delay(1500);
 	const en = await setup(dirs, env, bin, ['--codex-steer', 'enable']);
-	assert.equal(en.exitCode, 1, show(en));
-	assert.equal(en.json.error.code, 'CODEX_STEER_UNSUPPORTED');
+	assert.equal(en.exitCode, 3, show(en));
+	assert.equal(en.json.aiterm.codex_steer, 'restart_required');
+	assert.ok(en.json.aiterm.codex_restart.length >= 1 && en.json.aiterm.codex_restart.every((p) => p.pid > 0 && p.start), show(en));
+	const hooks = en.json.aiterm.codex_steer_hooks;
+	assert.deepEqual(hooks.map((h) => [h.event, h.enabled, h.trust]), [['postToolUse', true, 'trusted'], ['stop', true, 'trusted']], show(en));
+	assert.deepEqual(hooks.map((h) => h.key), [`${hooksFile}:post_tool_use:0:0`, `${hooksFile}:stop:1:0`], 'ours come after the user\'s hook, whose key stays');
+	const written = JSON.parse(fs.readFileSync(hooksFile, 'utf8'));
+	assert.equal(written.hooks.Stop[0].hooks[0].command, '/bin/true', 'the user\'s hook stays first');
+	assert.match(written.hooks.PostToolUse[0].hooks[0].command, /aiterm-hook' codex-post --state-dir '/);
+	const cfg = fs.readFileSync(cfgFile, 'utf8');
+	assert.ok(cfg.includes('[hooks.state."/elsewhere/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:00"'), cfg);
+	for (const h of hooks)
+		assert.ok(cfg.includes(`[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = ${JSON.stringify(h.hash)}`), cfg);
+	assert.doesNotMatch(cfg, /dangerously|bypass|skip/i, 'no approval-skipping flag');
+	older.stdin.end();
+	older.kill();
+	await new Promise((r) => older.once('exit', r));
+	await delay(1000);
+	const st1 = await setup(dirs, env, bin, ['--codex-steer', 'status']);
+	assert.equal(st1.exitCode, 0, show(st1));
+	assert.equal(st1.json.aiterm.codex_steer, 'ready', 'the older Codex ended');
+
+	/* Again, with a Codex started after enable running: nothing moves, nobody to restart. */
+	const newer = spawn(cmd, [...pre, 'app-server'], { env: Object.assign({}, env, { CODEX_HOME: dirs.codex }), stdio: ['pipe', 'ignore', 'ignore'] });
+	t.after(() => { try { newer.kill(); } catch { /* gone */ } });
+	await delay(1500);
+	const hooksNow = fs.readFileSync(hooksFile, 'utf8');
+	const again = await setup(dirs, env, bin, ['--codex-steer', 'enable']);
+	newer.stdin.end();
+	newer.kill();
+	assert.equal(again.exitCode, 0, show(again));
+	assert.equal(again.json.aiterm.codex_steer, 'ready');
+	assert.equal(fs.readFileSync(hooksFile, 'utf8'), hooksNow);
+
+	const dis = await setup(dirs, env, bin, ['--codex-steer', 'disable']);
+	assert.equal(dis.exitCode, 0, show(dis));
+	assert.equal(dis.json.aiterm.codex_steer, 'disabled');
+	assert.equal(fs.readFileSync(hooksFile, 'utf8'), hooksBefore, 'hooks.json byte for byte');
+	assert.equal(fs.readFileSync(cfgFile, 'utf8'), cfgBefore, 'config.toml (approvals) byte for byte');
 	const bad = await C.run(SETUP, ['--codex-steer', 'sideways'], { env, timeoutMs: 10000 });
 	assert.equal(bad.exitCode, 2);
 	assert.match(bad.stderr, /--codex-steer wants enable, disable or status/);
+});
+
+test('SET-HOOKS --codex-steer without a Codex CLI: an explicit error, nothing written', T, async (t) => {
+	const { dirs, env, bin } = plainRun(t, []);
+	const en = await setup(dirs, env, bin, ['--codex-steer', 'enable']);
+	assert.equal(en.exitCode, 1, show(en));
+	assert.equal(en.json.error.code, 'CODEX_NOT_FOUND');
+	assert.equal(fs.existsSync(path.join(dirs.codex, 'hooks.json')), false);
 });

@@ -24,6 +24,7 @@ EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/state-format.test.cjs tests/mcp/upgrade.test.cjs \
 	tests/mcp/delivery-expiry.test.cjs \
 	tests/mcp/delivery-handover.test.cjs tests/mcp/delivery-remote.test.cjs \
+	tests/mcp/delivery-codex-steer.test.cjs \
 	tests/mcp/pty-concurrent.test.cjs \
 	tests/mcp/schema-both.test.cjs \
 	tests/mcp/pane-env.test.cjs \
