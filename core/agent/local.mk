@@ -10,4 +10,5 @@ core_libaiterm_la_SOURCES += \
 	core/agent/startup.c core/agent/startup.h \
 	core/agent/dispatch.c core/agent/dispatch.h \
 	core/agent/steer.c core/agent/steer.h \
+	core/agent/configure.c core/agent/configure.h \
 	core/agent/answer.c core/agent/answer.h
