@@ -100,16 +100,42 @@ upto(const char *p, const char *end, const char *stop)
 	return (size_t)(q - p);
 }
 
+/* Characters (UTF-8 lead bytes) in [p, q). */
+static size_t
+columns(const char *p, const char *q)
+{
+	size_t n = 0;
+
+	for (; p < q; p++) {
+		if (((unsigned char)*p & 0xc0) != 0x80)
+			n++;
+	}
+	return n;
+}
+
+/* One row at q (after the indentation and marker) into it. */
+static void
+row(struct hl_item *it, const char *q, const char *nl, bool sel)
+{
+	size_t d = upto(q, nl, "  ");
+
+	it->label = q;
+	it->label_len = upto(q, q + d, " (");
+	q = skip_blank(q + d, nl);
+	it->desc = q;
+	it->desc_len = upto(q, nl, "  ");
+	it->selected = sel;
+}
+
 size_t
 hl_list(const struct aiterm_screen *s, const char *heading,
     const char *marker, struct hl_item *items, size_t max)
 {
-	const char *p = s->text, *end = s->text + s->len, *nl, *q, *from;
-	size_t n = 0, ml = strlen(marker), d;
+	const char *p, *end = s->text + s->len, *nl, *q, *from = NULL;
+	size_t n = 0, ml = strlen(marker), d, col = 0, at;
 	bool sel;
 
 	/* From the line after the last heading. */
-	from = NULL;
 	for (p = s->text; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl == NULL)
@@ -119,13 +145,18 @@ hl_list(const struct aiterm_screen *s, const char *heading,
 		if (nl == end)
 			break;
 	}
-	if (from == NULL)
-		return 0;
-	for (p = from; p < end && n < max; p = nl + 1) {
+	/*
+	 * Numbered rows, and rows without a number (Codex numbers the first
+	 * nine only) whose text starts in the labels' column; the list ends
+	 * at a blank line after its first row.
+	 */
+	for (p = from; p != NULL && p < end && n < max; p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl == NULL)
 			nl = end;
 		q = skip_blank(p, nl);
+		if (q == nl && n > 0)
+			break;
 		sel = (size_t)(nl - q) >= ml && memcmp(q, marker, ml) == 0;
 		if (sel)
 			q = skip_blank(q + ml, nl);
@@ -133,14 +164,12 @@ hl_list(const struct aiterm_screen *s, const char *heading,
 			;
 		if (d > 0 && q + d + 1 < nl && q[d] == '.' && q[d + 1] == ' ') {
 			q = skip_blank(q + d + 1, nl);
-			d = upto(q, nl, "  ");
-			items[n].label = q;
-			items[n].label_len = upto(q, q + d, " (");
-			q = skip_blank(q + d, nl);
-			items[n].desc = q;
-			items[n].desc_len = upto(q, nl, "  ");
-			items[n].selected = sel;
-			n++;
+			col = columns(p, q);
+			row(&items[n++], q, nl, sel);
+		} else if (n > 0 && q < nl) {
+			at = columns(p, q);
+			if (at + 2 >= col && at <= col + 2)
+				row(&items[n++], q, nl, sel);
 		}
 		if (nl == end)
 			break;
