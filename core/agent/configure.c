@@ -252,6 +252,7 @@ look_done(void *arg)
 
 	if (c->closing != 0) {
 		c->closed_ok = c->st == AITERM_SCREEN_INPUT_READY &&
+		    !c->pending &&
 		    c->move.next != AITERM_MODEL_KEYS &&
 		    c->move.next != AITERM_MODEL_REFUSED;
 		if (c->closed_ok || uv_now(core_loop()) >= c->closing)
