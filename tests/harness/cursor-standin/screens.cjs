@@ -86,12 +86,30 @@ function running(tick, followups) {
 	return rows;
 }
 
-/* ASSUMED: the conversation above the composer (prompts and answers). */
+/*
+ * ASSUMED (issue 33): the picker `/model` opens, the catalog's ids
+ * numbered, "→" at the selected one, the current one marked; Enter takes
+ * it, Escape closes it.  Cursor names an effort in its model ids.
+ */
+function modelPicker(ids, at, current) {
+	const rows = [' Cursor Agent', '', ' Select a model', ''];
+	ids.forEach((id, i) => rows.push(`${i === at ? ' → ' : '   '}${i + 1}. ${id.padEnd(16)}  ` +
+		`${id.replace(/-/g, ' ')}${id === current ? ' (current)' : ''}`));
+	rows.push('', ' ↑/↓ to move · enter to select · esc to cancel');
+	return rows;
+}
+
+/*
+ * ASSUMED: the conversation above the composer (prompts and answers, and
+ * notes such as "· Model set to <id>" after a /model pick).
+ */
 function history(entries, height) {
 	const rows = [' Cursor Agent (stand-in)', ''];
 	for (const e of entries) {
 		if (e.role === 'user')
 			rows.push(`> ${e.text.split('\n')[0]}`);
+		else if (e.role === 'note')
+			rows.push(`· ${e.text}`);
 		else
 			for (const l of e.text.split('\n'))
 				rows.push(`  ${l}`);
@@ -108,4 +126,4 @@ function main(st, rows) {
 	return [...top, ...mid, ...bottom];
 }
 
-module.exports = { loading, login, trust, composer, running, history, main, PLACEHOLDER };
+module.exports = { loading, login, trust, composer, running, history, main, modelPicker, PLACEHOLDER };
