@@ -358,6 +358,7 @@ agent_configure(const char *session, const char *model, const char *effort,
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct lock_owner owner;
+	struct agent_record rec;
 	struct cfg *c = xcalloc(1, sizeof *c);
 	int st;
 
@@ -369,6 +370,13 @@ agent_configure(const char *session, const char *model, const char *effort,
 	snprintf(c->code, sizeof c->code, "AGENT");
 	uv_timer_init(core_loop(), &c->look);
 	c->look.data = c;
+	/* No agent.json: no agent session (and no folder to lock in). */
+	if (agent_record_read(session, &rec, NULL) != 0) {
+		fail(c, "%s is not an agent session (agent_launch starts one); "
+		    "nothing was typed", session);
+		return;
+	}
+	agent_record_free(&rec);
 	c->lock = session_path(session, "send.lock");
 	st = lock_acquire(c->lock, &owner, &err);
 	if (st != LOCK_ACQUIRED) {

@@ -12,6 +12,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
 const { startClaudeMock } = require('./lib/claude-mock.cjs');
+const { tokens } = require('../clients/lib/common.cjs');
 
 const T = { timeout: 120000 };
 
@@ -89,6 +90,8 @@ test('AGT-TURN AGT-SEND AGT-CONFIGURE: two turns back to back, each its own answ
 	assert.equal(c.isError, false, c.text);
 	assert.match(c.text, new RegExp(`^configured ${id} \\(claude-code\\): model \\(launch default\\) -> Sonnet [\\d.]+, effort \\(unset\\) -> high\nconfirmed on the screen: Set model to Sonnet [\\d.]+ for this session only with high effort$`), c.text);
 	assert.equal(c.sc.effort, 'high');
+	/* Its receipt as the model reads it (model view, ADR 0006). */
+	t.diagnostic(`agent_configure receipt: ${tokens(c.text)} tokens`);
 	assert.equal(c.sc.confirmed_by, 'screen');
 	const n = mock.main.length;
 	mock.push({ type: 'text', text: 'Third answer.' });
