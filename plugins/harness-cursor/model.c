@@ -54,11 +54,7 @@ cursor_model_step(const struct aiterm_screen *s,
 				    "/model offers %s", names);
 			return;
 		}
-		m->next = AITERM_MODEL_KEYS;
-		if ((m->keys = hl_list_toward(rows, n, at)) == NULL) {
-			m->keys = hl_enter_keys;
-			m->state |= COMMITTED;
-		}
+		hl_list_take(rows, n, at, COMMITTED, m);
 		return;
 	}
 	if ((m->state & COMMITTED) != 0 &&

@@ -140,11 +140,7 @@ grok_model_step(const struct aiterm_screen *s,
 			    "%s", names);
 			return;
 		}
-		m->next = AITERM_MODEL_KEYS;
-		if ((m->keys = hl_list_toward(items, n, at)) == NULL) {
-			m->keys = hl_enter_keys;
-			m->state |= COMMITTED;
-		}
+		hl_list_take(items, n, at, COMMITTED, m);
 		return;
 	}
 	if ((m->state & COMMITTED) == 0 ||

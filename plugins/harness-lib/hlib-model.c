@@ -220,6 +220,17 @@ hl_list_toward(const struct hl_item *items, size_t n, int target)
 }
 
 void
+hl_list_take(const struct hl_item *items, size_t n, int target,
+    unsigned taken, struct aiterm_model_move *m)
+{
+	m->next = AITERM_MODEL_KEYS;
+	if ((m->keys = hl_list_toward(items, n, target)) == NULL) {
+		m->keys = hl_enter_keys;
+		m->state |= taken;
+	}
+}
+
+void
 hl_list_names(const struct hl_item *items, size_t n, char *out, size_t size)
 {
 	size_t i, o = 0;

@@ -144,6 +144,13 @@ int	hl_list_selected(const struct hl_item *items, size_t n);
 /* Up or Down toward row target from the selected one; NULL when on it. */
 const struct aiterm_input_step *hl_list_toward(const struct hl_item *items,
 	    size_t n, int target);
+/*
+ * One step to take row target of a list whose Enter takes the selected
+ * row: Up or Down toward it, else Enter with the taken bits set in
+ * m->state.
+ */
+void	hl_list_take(const struct hl_item *items, size_t n, int target,
+	    unsigned taken, struct aiterm_model_move *m);
 /* "Label, Label, ..." of the rows into out. */
 void	hl_list_names(const struct hl_item *items, size_t n, char *out,
 	    size_t size);

@@ -144,7 +144,7 @@ START_TEST(test_abi_refused)
 	assert_refused("abi-too-new.yaml",
 	    "module ABI 2.99 is newer than this Aiterm's 2.3");
 	assert_refused("abi-major.yaml",
-	    "module ABI 1.2 has major 1, this Aiterm speaks major 2");
+	    "module ABI 1.3 has major 1, this Aiterm speaks major 2");
 	assert_refused("abi-manifest-new.yaml",
 	    "manifest ABI 2.7 is newer than this Aiterm's 2.3");
 	/* The receiver table of 2.0 was never implemented (ADR 0019). */
