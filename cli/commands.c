@@ -68,6 +68,13 @@ const struct cli_command cli_commands[] = {
 		.notes = "  aiterm approval worker           (show it)\n"
 		    "  aiterm approval worker yes --digest D\n",
 	},
+	{
+		.name = "configure", .tool = "agent_configure",
+		.summary = "change a running agent's model (and effort) in "
+		    "place",
+		.positional = { "session_id", "model" }, .required = 2,
+		.notes = "  aiterm configure worker sonnet --effort high\n",
+	},
 	{ .name = NULL },
 };
 

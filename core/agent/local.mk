@@ -11,4 +11,5 @@ core_libaiterm_la_SOURCES += \
 	core/agent/dispatch.c core/agent/dispatch.h \
 	core/agent/refused.c core/agent/refused.h \
 	core/agent/steer.c core/agent/steer.h \
+	core/agent/configure.c core/agent/configure.h \
 	core/agent/answer.c core/agent/answer.h

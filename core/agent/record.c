@@ -58,6 +58,8 @@ agent_record_write(const char *session, const struct agent_record *r,
 	    "confirmed_by", r->confirmed_by,
 	    "dispatched_ms", (json_int_t)r->dispatched_ms,
 	    "running_mark", r->running_mark);
+	if (o != NULL && r->effort[0] != '\0')
+		json_object_set_new(o, "effort", json_string(r->effort));
 	/* Only while it is owed: a record without it reads as checked. */
 	if (o != NULL && r->startup_check_ms > 0)
 		json_object_set_new(o, "startup_check_ms",
@@ -87,6 +89,7 @@ agent_record_read(const char *session, struct agent_record *r,
 	copy(r->binary, sizeof r->binary, o, "binary");
 	copy(r->version, sizeof r->version, o, "version");
 	copy(r->model, sizeof r->model, o, "model");
+	copy(r->effort, sizeof r->effort, o, "effort");
 	copy(r->cwd, sizeof r->cwd, o, "cwd");
 	copy(r->home, sizeof r->home, o, "home");
 	copy(r->transcript, sizeof r->transcript, o, "transcript");

@@ -31,6 +31,8 @@ struct agent_record {
 	char		 binary[PATH_MAX];
 	char		 version[64];
 	char		 model[128];		/* "" the harness default */
+	/* agent_configure's effort ("" the CLI's own); written when set. */
+	char		 effort[32];
 	char		 cwd[PATH_MAX];		/* real path */
 	char		 home[PATH_MAX];
 	long long	 started_ms;

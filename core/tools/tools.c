@@ -13,6 +13,7 @@ extern const struct tool_entry tool_pty_observe;
 extern const struct tool_entry tool_agent_launch;
 extern const struct tool_entry tool_agent_approval;
 extern const struct tool_entry tool_claude_approval;
+extern const struct tool_entry tool_agent_configure;
 extern const struct tool_entry tool_parent_deliveries;
 extern const struct tool_entry tool_diagnostics;
 extern const struct tool_entry tool_test_sleep;
@@ -28,6 +29,7 @@ const struct tool_entry *const tool_table[] = {
 	&tool_agent_launch,
 	&tool_agent_approval,
 	&tool_claude_approval,
+	&tool_agent_configure,
 	&tool_parent_deliveries,
 	&tool_diagnostics,
 	&tool_test_sleep,

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AITERM_ABI_MAJOR 2
-#define AITERM_ABI_MINOR 2
+#define AITERM_ABI_MINOR 3
 
 #define AITERM_PLUGIN_SYMBOL "aiterm_plugin_describe"
 
@@ -399,6 +399,32 @@ struct aiterm_approval {
 	const char *const	*choices;
 };
 
+/* What agent_configure asks for (ABI 2.3). */
+struct aiterm_model_goal {
+	const char	*model;		/* as the caller named it */
+	const char	*effort;	/* NULL: whatever the CLI keeps */
+};
+
+enum aiterm_model_next {
+	AITERM_MODEL_WAIT = 0,	/* nothing it knows on screen yet: look again */
+	AITERM_MODEL_KEYS,	/* press keys, then look again */
+	AITERM_MODEL_SET,	/* the CLI confirms the change (model, effort) */
+	AITERM_MODEL_REFUSED,	/* not offered: code and said; keys close it */
+};
+
+struct aiterm_model_move {
+	unsigned			 state;	/* the plugin's, kept by the core */
+	enum aiterm_model_next		 next;
+	const struct aiterm_input_step	*keys;
+	/* SET: the model and effort as the CLI confirmed them ("" none). */
+	char				 model[128];
+	char				 effort[32];
+	/* SET: the confirmation as shown; REFUSED: what the CLI offers. */
+	char				 said[512];
+	/* REFUSED: a static suffix, "MODEL_NOT_OFFERED", ... */
+	const char			*code;
+};
+
 struct aiterm_harness_ops {
 	/* Program names to look for on PATH, first found wins; NULL-ended. */
 	const char *const	*binaries;
@@ -503,6 +529,25 @@ struct aiterm_harness_ops {
 	 */
 	int	(*model_check)(const struct aiterm_host *host, const char *out,
 		    size_t len, const char *model, struct aiterm_error *err);
+
+	/* ABI 2.3 */
+
+	/*
+	 * Changing a running agent's model in place (agent_configure, ADR
+	 * 0034): the keys that open the CLI's own model command from an
+	 * idle, empty composer ("/model", Enter); NULL when it has none.
+	 */
+	const struct aiterm_input_step	*model_open;
+	/*
+	 * One step toward goal on the screen now, into move (the core zeroes
+	 * it but for move->state, which is the plugin's own between looks,
+	 * 0 at the first).  The core presses move->keys and looks again
+	 * until SET or REFUSED, or its deadline.  Never another model: a
+	 * model or an effort the picker does not offer is REFUSED.
+	 */
+	void	(*model_step)(const struct aiterm_screen *screen,
+		    const struct aiterm_model_goal *goal,
+		    struct aiterm_model_move *move);
 };
 
 /*

@@ -74,6 +74,8 @@ static const struct aiterm_harness_ops ops = {
 	.read_turn = claude_read_turn,
 	.approval = claude_approval,
 	.approval_keys = claude_approval_keys,
+	.model_open = claude_model_open,
+	.model_step = claude_model_step,
 };
 
 static const struct aiterm_plugin plugin = {

@@ -17,6 +17,11 @@ int	claude_approval(const struct aiterm_host *host,
 const struct aiterm_input_step *claude_approval_keys(const char *choice);
 extern const struct aiterm_input_step claude_submit[];
 
+/* model.c */
+extern const struct aiterm_input_step claude_model_open[];
+void	claude_model_step(const struct aiterm_screen *s,
+	    const struct aiterm_model_goal *g, struct aiterm_model_move *m);
+
 /* transcript.c */
 int	claude_transcript_dir(const struct aiterm_host *host,
 	    const struct aiterm_transcript_query *q, struct aiterm_buf *dir,

@@ -2,7 +2,8 @@
 pluginexec_LTLIBRARIES += plugins/harness-claude/harness_claude.la
 plugins_harness_claude_harness_claude_la_SOURCES = \
 	plugins/harness-claude/claude.c plugins/harness-claude/claude.h \
-	plugins/harness-claude/screen.c plugins/harness-claude/transcript.c
+	plugins/harness-claude/screen.c plugins/harness-claude/transcript.c \
+	plugins/harness-claude/model.c
 plugins_harness_claude_harness_claude_la_CPPFLAGS = $(harness_cppflags)
 plugins_harness_claude_harness_claude_la_CFLAGS = $(harness_cflags)
 plugins_harness_claude_harness_claude_la_LDFLAGS = $(plugin_ldflags)

@@ -128,6 +128,27 @@ text_of(json_t *content)
 	return out;
 }
 
+/* The records of a slash command Claude Code ran itself (2.1.332). */
+static bool
+local_command(json_t *o, json_t *content)
+{
+	static const char *const marks[] = { "<local-command-caveat>",
+	    "<command-name>", "<local-command-stdout>",
+	    "<local-command-stderr>" };
+	const char *row = hl_str(o, "rowSource"), *t;
+	size_t i;
+
+	if (row != NULL && strcmp(row, "local") == 0)
+		return true;
+	if ((t = json_string_value(content)) == NULL)
+		return false;
+	for (i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+		if (strncmp(t, marks[i], strlen(marks[i])) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int
 collect(json_t *o, size_t index, void *arg)
 {
@@ -144,6 +165,12 @@ collect(json_t *o, size_t index, void *arg)
 	if (strcmp(type, "user") == 0) {
 		json_t *c = json_object_get(msg, "content");
 
+		/*
+		 * A slash command run in the CLI (agent_configure's /model),
+		 * recorded when the next prompt goes: no prompt of a turn.
+		 */
+		if (local_command(o, c))
+			return 0;
 		r.kind = json_is_string(c) ? R_PROMPT : R_USER;
 		r.text = text_of(c);
 		/* A tool result's own text counts for a queued message too. */

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "codex.h"
 #include "hlib.h"
 
 static const char *const binaries[] = { "codex", NULL };
@@ -380,6 +381,8 @@ static const struct aiterm_harness_ops ops = {
 	.read_turn = codex_read_turn,
 	.approval = codex_approval,
 	.approval_keys = codex_approval_keys,
+	.model_open = codex_model_open,
+	.model_step = codex_model_step,
 };
 
 static const struct aiterm_plugin plugin = {

@@ -1,6 +1,7 @@
 # plugins/harness-codex: the Codex CLI (codex-cli).
 pluginexec_LTLIBRARIES += plugins/harness-codex/harness_codex.la
-plugins_harness_codex_harness_codex_la_SOURCES = plugins/harness-codex/codex.c
+plugins_harness_codex_harness_codex_la_SOURCES = plugins/harness-codex/codex.c \
+	plugins/harness-codex/codex.h plugins/harness-codex/model.c
 plugins_harness_codex_harness_codex_la_CPPFLAGS = $(harness_cppflags)
 plugins_harness_codex_harness_codex_la_CFLAGS = $(harness_cflags)
 plugins_harness_codex_harness_codex_la_LDFLAGS = $(plugin_ldflags)

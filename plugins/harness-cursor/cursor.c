@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "hlib.h"
 
 static const char *const binaries[] = { "cursor-agent", "agent", NULL };
@@ -182,8 +183,7 @@ cursor_startup_keys(const char *dialog, int trust_project)
 	return NULL;
 }
 
-/* CSI 13 u: Enter in the extended keyboard protocol (submits). */
-#define SUBMIT_KEY	"\x1b[13u"
+#define SUBMIT_KEY	CURSOR_SUBMIT_KEY
 
 /*
  * The text pasted, a pause (so the key is not part of the paste), the
@@ -387,6 +387,8 @@ static const struct aiterm_harness_ops ops = {
 	.read_turn = cursor_read_turn,
 	.catalog_args = catalog_args,
 	.model_check = cursor_model_check,
+	.model_open = cursor_model_open,
+	.model_step = cursor_model_step,
 };
 
 static const struct aiterm_plugin plugin = {

@@ -1,6 +1,7 @@
 # plugins/harness-cursor: the Cursor CLI agent (cursor-cli; a stand-in in the tests).
 pluginexec_LTLIBRARIES += plugins/harness-cursor/harness_cursor.la
-plugins_harness_cursor_harness_cursor_la_SOURCES = plugins/harness-cursor/cursor.c
+plugins_harness_cursor_harness_cursor_la_SOURCES = plugins/harness-cursor/cursor.c \
+	plugins/harness-cursor/cursor.h plugins/harness-cursor/model.c
 plugins_harness_cursor_harness_cursor_la_CPPFLAGS = $(harness_cppflags)
 plugins_harness_cursor_harness_cursor_la_CFLAGS = $(harness_cflags)
 plugins_harness_cursor_harness_cursor_la_LDFLAGS = $(plugin_ldflags)

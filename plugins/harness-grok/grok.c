@@ -409,6 +409,8 @@ static const struct aiterm_harness_ops ops = {
 	.approval_keys = grok_approval_keys,
 	.catalog_args = catalog_args,
 	.model_check = grok_model_check,
+	.model_open = grok_model_open,
+	.model_step = grok_model_step,
 };
 
 static const struct aiterm_plugin plugin = {

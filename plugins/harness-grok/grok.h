@@ -13,4 +13,9 @@ int	grok_approval(const struct aiterm_host *host,
 	    const struct aiterm_screen *s, struct aiterm_approval *a);
 const struct aiterm_input_step *grok_approval_keys(const char *choice);
 
+/* model.c: agent_configure (ABI 2.3). */
+extern const struct aiterm_input_step grok_model_open[];
+void	grok_model_step(const struct aiterm_screen *s,
+	    const struct aiterm_model_goal *g, struct aiterm_model_move *m);
+
 #endif

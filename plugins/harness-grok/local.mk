@@ -1,7 +1,8 @@
 # plugins/harness-grok: the Grok Build CLI (grok-cli).
 pluginexec_LTLIBRARIES += plugins/harness-grok/harness_grok.la
 plugins_harness_grok_harness_grok_la_SOURCES = plugins/harness-grok/grok.c \
-	plugins/harness-grok/grok.h plugins/harness-grok/screen.c
+	plugins/harness-grok/grok.h plugins/harness-grok/screen.c \
+	plugins/harness-grok/model.c
 plugins_harness_grok_harness_grok_la_CPPFLAGS = $(harness_cppflags)
 plugins_harness_grok_harness_grok_la_CFLAGS = $(harness_cflags)
 plugins_harness_grok_harness_grok_la_LDFLAGS = $(plugin_ldflags)

@@ -112,6 +112,62 @@ void	hl_content_text(const struct aiterm_host *host, json_t *content,
 	    struct aiterm_buf *out);
 
 /*
+ * Model pickers (hlib-model.c; agent_configure, ABI 2.3).  The keys that
+ * move through a list.
+ */
+extern const struct aiterm_input_step hl_up_keys[];
+extern const struct aiterm_input_step hl_down_keys[];
+extern const struct aiterm_input_step hl_left_keys[];
+extern const struct aiterm_input_step hl_right_keys[];
+/*
+ * A name as a comparable key: ASCII letters and digits lowercased, every
+ * run of other ASCII bytes one '-', other bytes dropped ("GPT-6.1 Terra"
+ * and "gpt-6.1-terra" are both "gpt-6-1-terra").
+ */
+void	hl_norm(const char *s, size_t n, char *out, size_t size);
+/*
+ * Whether shown (n bytes) names model, compared by hl_norm; with prefix,
+ * also when model is prefix-shown ("claude-sonnet-5-5" for "Sonnet 5.5").
+ */
+bool	hl_names_model(const char *shown, size_t n, const char *model,
+	    const char *prefix);
+/* Whether shown is model or of its family ("Sonnet 5.5" for "sonnet"). */
+bool	hl_names_family(const char *shown, size_t n, const char *model);
+/* One row of a numbered list: "[marker] N. Label (remark)  description". */
+struct hl_item {
+	const char	*label, *desc;
+	size_t		 label_len, desc_len;
+	bool		 selected;	/* the row carries the marker */
+};
+/*
+ * The rows of the numbered list below the last line holding heading, at
+ * most max: the count (0 when no heading is on the screen).
+ */
+size_t	hl_list(const struct aiterm_screen *s, const char *heading,
+	    const char *marker, struct hl_item *items, size_t max);
+/*
+ * The row that names model, by label, then (by_desc) by the part of its
+ * description before " · "; -1 none.
+ */
+int	hl_list_find(const struct hl_item *items, size_t n, const char *model,
+	    const char *prefix, bool by_desc);
+/* The selected row, or -1. */
+int	hl_list_selected(const struct hl_item *items, size_t n);
+/* Up or Down toward row target from the selected one; NULL when on it. */
+const struct aiterm_input_step *hl_list_toward(const struct hl_item *items,
+	    size_t n, int target);
+/*
+ * One step to take row target of a list whose Enter takes the selected
+ * row: Up or Down toward it, else Enter with the taken bits set in
+ * m->state.
+ */
+void	hl_list_take(const struct hl_item *items, size_t n, int target,
+	    unsigned taken, struct aiterm_model_move *m);
+/* "Label, Label, ..." of the rows into out. */
+void	hl_list_names(const struct hl_item *items, size_t n, char *out,
+	    size_t size);
+
+/*
  * Receivers (hlib-receiver.c).  A client named product, or product, a
  * space and a suffix ("claude-code", "cursor-vscode 1.2").
  */

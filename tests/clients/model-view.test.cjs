@@ -51,6 +51,8 @@ const STEPS = [
 	/* Codex Steer hand-overs (DLV-CODEX, seeded below): one emitted, one unconfirmed. */
 	{ tool: 'parent_deliveries', args: {}, want: [/^d0{15}1\tsubmitted\tagent-child turn 1\tdone\tsteer emitted$/m,
 		/^d0{15}2\tunknown\tagent-child turn 1\tdone\tsteer unknown CODEX_HOOK_DELIVERY_UNCONFIRMED$/m] },
+	/* AGT-CONFIGURE (issue 33): its refusal on a plain shell; its receipt is counted in tests/harness. */
+	{ tool: 'agent_configure', args: { session_id: SID, model: 'sonnet' }, want: [/^agent_configure: mv is not an agent session/], error: true },
 	{ tool: 'pty_close', args: { session_id: SID }, want: [/^closed mv$/m] },
 	/* Issue 34: open and start a REPL in one call; each send ends at its next prompt. */
 	{ tool: 'pty_open', args: { name: 'mv2', command: 'python3 -q' },
@@ -219,7 +221,7 @@ function checkShown(t, client, r) {
 	const ns = client === 'codex' ? r.toolsShown[0] || {} : null;
 	const names = client === 'claude' ? r.toolsShown.map((x) => x.name.replace(/^mcp__aiterm__/, '')) :
 		(ns.tools || []).map((x) => x.name);
-	for (const name of ['pty_open', 'pty_send', 'pty_read', 'pty_key', 'pty_close', 'pty_list', 'pty_observe', 'diagnostics'])
+	for (const name of ['pty_open', 'pty_send', 'pty_read', 'pty_key', 'pty_close', 'pty_list', 'pty_observe', 'diagnostics', 'agent_configure'])
 		assert.ok(names.includes(name), `${client} shows ${name}: ${JSON.stringify(names)}`);
 	const shown = JSON.stringify(r.toolsShown);
 	/* Codex drops default/maximum: the description says them. */
@@ -228,6 +230,9 @@ function checkShown(t, client, r) {
 	const instr = client === 'claude' ? (r.instructionsShown.text || '') : (ns.description || '');
 	assert.match(instr, /persistent terminals/, `${client} shows the server instructions: ${JSON.stringify(r.instructionsShown)}`);
 	t.diagnostic(`${client}: tool definitions as shown ${tokens(shown)} tokens, instructions ${tokens(instr)} tokens`);
+	/* AGT-CONFIGURE (issue 33): what its definition costs on its own. */
+	const conf = (client === 'claude' ? r.toolsShown : ns.tools).find((x) => /(^|__)agent_configure$/.test(x.name));
+	t.diagnostic(`${client}: agent_configure's definition ${tokens(JSON.stringify(conf))} tokens`);
 	/* views.cjs reproduces the definitions (the benchmarks count those). */
 	assert.ok(Array.isArray(r.toolsList), 'the server answered tools/list');
 	const byName = (a) => [...a].sort((x, y) => x.name.localeCompare(y.name));

@@ -12,6 +12,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
 const { startClaudeMock } = require('./lib/claude-mock.cjs');
+const { tokens } = require('../clients/lib/common.cjs');
 
 const T = { timeout: 120000 };
 
@@ -63,7 +64,7 @@ test('PTY-CLOSE: Claude Code closed after a turn: no process of its session is l
 	t.diagnostic(`close: ${cl.text}`);
 });
 
-test('AGT-TURN AGT-SEND: two turns back to back, each its own answer; turn 1 stays readable', T, async (t) => {
+test('AGT-TURN AGT-SEND AGT-CONFIGURE: two turns back to back, each its own answer; turn 1 stays readable; the model changed in place', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'text', text: 'First answer.' });
 	const l = await rig.call('agent_launch', { harness: 'claude-code', cwd: rig.dirs.work, prompt: 'First?' });
@@ -78,6 +79,29 @@ test('AGT-TURN AGT-SEND: two turns back to back, each its own answer; turn 1 sta
 	assert.match(a2.text, /^Second answer\.\n\[turn 2 done/, a2.text);
 	const old = await rig.call('pty_read', { session_id: id, agent_transcript: true, turn: 1 });
 	assert.match(old.text, /^First answer\.\n\[turn 1, saved\]$/, old.text);
+	/*
+	 * AGT-CONFIGURE (issue 33): /model's picker in the same session, for
+	 * this session only; the next request names the new model and effort.
+	 */
+	const bad = await rig.call('agent_configure', { session_id: id, model: 'gpt-9' });
+	assert.equal(bad.isError, true, bad.text);
+	assert.match(bad.text, /CLAUDE_MODEL_NOT_OFFERED: model 'gpt-9' is not offered: Claude Code's \/model offers Default, Opus, \S+, Sonnet, Haiku .*the model stays/, bad.text);
+	const c = await rig.call('agent_configure', { session_id: id, model: 'sonnet', effort: 'high' });
+	assert.equal(c.isError, false, c.text);
+	assert.match(c.text, new RegExp(`^configured ${id} \\(claude-code\\): model \\(launch default\\) -> Sonnet [\\d.]+, effort \\(unset\\) -> high\nconfirmed on the screen: Set model to Sonnet [\\d.]+ for this session only with high effort$`), c.text);
+	assert.equal(c.sc.effort, 'high');
+	/* Its receipt as the model reads it (model view, ADR 0006). */
+	t.diagnostic(`agent_configure receipt: ${tokens(c.text)} tokens`);
+	assert.equal(c.sc.confirmed_by, 'screen');
+	const n = mock.main.length;
+	mock.push({ type: 'text', text: 'Third answer.' });
+	const a3 = await rig.call('pty_send', { session_id: id, text: 'Third?', wait: true, timeout: 30 });
+	assert.match(a3.text, /^Third answer\.\n\[turn 3 done/, a3.text);
+	const next = mock.main[n].body;
+	assert.match(next.model, /^claude-sonnet-/, next.model);
+	assert.equal(next.output_config && next.output_config.effort, 'high');
+	/* The user's settings were not touched (s: this session only). */
+	assert.equal(fs.existsSync(path.join(rig.dirs.home, '.claude', 'settings.json')), false);
 });
 
 test('AGT-SEND: pty_send wait=true on an agent session returns the answer in the same call', T, async (t) => {

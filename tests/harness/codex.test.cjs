@@ -31,7 +31,7 @@ function sid(text) {
 	return m[1];
 }
 
-test('AGT-LAUNCH AGT-TURN: Codex, a plain turn and then a second one, each with its own answer', T, async (t) => {
+test('AGT-LAUNCH AGT-TURN AGT-CONFIGURE: Codex, a plain turn and then a second one, each with its own answer; the model changed in place', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'text', text: 'Codex first answer.', chunks: 2, delayMs: 200 });
 	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt: 'First question' });
@@ -46,6 +46,25 @@ test('AGT-LAUNCH AGT-TURN: Codex, a plain turn and then a second one, each with 
 	assert.match(b.text, /^Codex second answer\.\n\[turn 2 done/, b.text);
 	const old = await rig.call('pty_read', { session_id: id, agent_transcript: true, turn: 1 });
 	assert.match(old.text, /^Codex first answer\.\n\[turn 1, saved\]$/, old.text);
+	/*
+	 * AGT-CONFIGURE (issue 33): /model's picker lists Codex's own catalog
+	 * (not the provider's /models); a model on its second page, an effort
+	 * of its own list, for this session only; the next request names both.
+	 */
+	const bad = await rig.call('agent_configure', { session_id: id, model: 'mock-model-9' });
+	assert.equal(bad.isError, true, bad.text);
+	assert.match(bad.text, /CODEX_MODEL_NOT_OFFERED: model 'mock-model-9' is not offered: Codex's \/model offers .*GPT-5\.5.*the picker was closed, the model stays/, bad.text);
+	const c = await rig.call('agent_configure', { session_id: id, model: 'gpt-5.5', effort: 'xhigh' });
+	assert.equal(c.isError, false, c.text);
+	assert.match(c.text, new RegExp(`^configured ${id} \\(codex-cli\\): model \\(launch default\\) -> gpt-5\\.5, effort \\(unset\\) -> xhigh\nconfirmed on the screen: Model changed to gpt-5\\.5 xhigh for this session only$`), c.text);
+	const n = mock.requests.length;
+	mock.push({ type: 'text', text: 'Codex third answer.' });
+	const d = await rig.call('pty_send', { session_id: id, text: 'Third question', wait: true, timeout: 60 });
+	assert.match(d.text, /^Codex third answer\.\n\[turn 3 done/, d.text);
+	const next = mock.requests.slice(n).find((r) => r.url.includes('/responses') && r.kind !== 'title' && JSON.stringify(r.body).includes('Third question'));
+	assert.equal(next.body.model, 'gpt-5.5');
+	assert.equal(next.body.reasoning && next.body.reasoning.effort, 'xhigh');
+	assert.match(require('node:fs').readFileSync(require('node:path').join(rig.dirs.codex, 'config.toml'), 'utf8'), /^model = "mock-model"$/m, 'the user\'s config keeps its model');
 });
 
 test('PTY-CLOSE: Codex closed after a turn: no process of its session is left, its app-server daemon included', T, async (t) => {
@@ -113,7 +132,7 @@ test('AGT-APPROVAL: Codex asks to run a command; agent_approval answers with the
 	assert.ok(!require('node:fs').existsSync(require('node:path').join(rig.dirs.work, 'denied.txt')));
 });
 
-test('AGT-SEND: Codex, text sent while a turn runs steers it: one turn, its answer after the steer', T, async (t) => {
+test('AGT-SEND AGT-CONFIGURE: Codex, text sent while a turn runs steers it: one turn, its answer after the steer; no model change meanwhile', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'hold', text: 'Held answer.' });
 	mock.push({ type: 'text', text: 'After the steer.' });
@@ -121,6 +140,10 @@ test('AGT-SEND: Codex, text sent while a turn runs steers it: one turn, its answ
 	const id = sid(l.text);
 	const s = await rig.call('pty_send', { session_id: id, text: 'Steer it this way' });
 	assert.match(s.text, /^added to the running turn 1 \(no new turn\)/, s.text);
+	/* AGT-CONFIGURE: never while a turn runs. */
+	const busy = await rig.call('agent_configure', { session_id: id, model: 'gpt-5.5' });
+	assert.equal(busy.isError, true, busy.text);
+	assert.match(busy.text, /CODEX_TURN_RUNNING: turn 1 of \S+ is running; the model changes between turns only.*nothing was typed/, busy.text);
 	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
 	mock.release();
 	assert.match(a.text, /After the steer\.\n\[turn 1 done/, a.text);

@@ -55,7 +55,7 @@ async function screenUntil(rig, id, re, n = 100) {
 	return s;
 }
 
-test('AGT-LAUNCH AGT-TURN: Cursor (stand-in), ready, a plain turn and a second one, each with its own answer from the model', T, async (t) => {
+test('AGT-LAUNCH AGT-TURN AGT-CONFIGURE: Cursor (stand-in), ready, a plain turn and a second one, each with its own answer from the model; the model changed in place', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'text', text: 'Cursor first answer.', chunks: 3, delayMs: 150 });
 	const l = await launch(rig, { prompt: 'First question' });
@@ -77,6 +77,22 @@ test('AGT-LAUNCH AGT-TURN: Cursor (stand-in), ready, a plain turn and a second o
 	const asked = mock.main().map((r) => r.body.messages[r.body.messages.length - 1].content);
 	assert.deepEqual(asked, ['First question', 'Second question']);
 	assert.equal(lines(a.sc.transcript).filter((x) => x.type === 'turn_ended').length, 2);
+	/*
+	 * AGT-CONFIGURE (issue 33), on the stand-in's ASSUMED /model picker:
+	 * an unknown model and an effort refused, sonnet-4 confirmed and
+	 * named by the next request; the /model is no turn.
+	 */
+	const bad = await rig.call('agent_configure', { session_id: id, model: 'gpt-9' });
+	assert.match(bad.text, /CURSOR_MODEL_NOT_OFFERED: model 'gpt-9' is not offered: Cursor's \/model offers auto, mock-model, sonnet-4; the picker was closed, the model stays/, bad.text);
+	const eff = await rig.call('agent_configure', { session_id: id, model: 'sonnet-4', effort: 'high' });
+	assert.match(eff.text, /CURSOR_EFFORT_NOT_OFFERED: effort 'high' is not offered: Cursor names an effort in its model ids/, eff.text);
+	const c = await rig.call('agent_configure', { session_id: id, model: 'sonnet-4' });
+	assert.equal(c.isError, false, c.text);
+	assert.match(c.text, new RegExp(`^configured ${id} \\(cursor-cli\\): model \\(launch default\\) -> sonnet-4\nconfirmed on the screen: Model set to sonnet-4$`), c.text);
+	mock.push({ type: 'text', text: 'Cursor third answer.' });
+	const d = await rig.call('pty_send', { session_id: id, text: 'Third question', wait: true, timeout: 60 });
+	assert.match(d.text, /^Cursor third answer\.\n\[turn 3 done/, d.text);
+	assert.equal(mock.main().at(-1).body.model, 'sonnet-4');
 });
 
 test('PTY-CLOSE issue 37: Cursor (stand-in) closed after a turn: no process of its session is left', T, async (t) => {

@@ -93,8 +93,11 @@ function seedRule(dir) {
 	return out;
 }
 
-test('AGT-LAUNCH AGT-TURN AGT-GROK: Grok, a plain turn and then a second one, each with its own answer', T, async (t) => {
+test('AGT-LAUNCH AGT-TURN AGT-GROK AGT-CONFIGURE: Grok, a plain turn and then a second one, each with its own answer; the model changed in place', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
+	/* A second model of the user's config.toml (agent_configure below). */
+	fs.appendFileSync(path.join(rig.dirs.home, '.grok', 'config.toml'), ['', '[model.mock2]', 'model = "mock-model-2"',
+		`base_url = ${JSON.stringify(mock.url)}`, 'api_key = "mock-key-for-the-aiterm-harness"', ''].join('\n'));
 	mock.push({ type: 'text', text: 'Grok first answer.', chunks: 3, delayMs: 200 });
 	const l = await rig.call('agent_launch', { harness: 'grok-cli', cwd: rig.dirs.work, prompt: 'First question' });
 	assert.equal(l.isError, false, l.text);
@@ -122,6 +125,23 @@ test('AGT-LAUNCH AGT-TURN AGT-GROK: Grok, a plain turn and then a second one, ea
 	/* The seed's correlation gives the same answers. */
 	assert.deepEqual(seedRule(path.dirname(a.sc.transcript)).map((x) => [x.turn_number, x.outcome, x.answer]),
 		[[0, 'completed', 'Grok first answer.'], [1, 'completed', 'Grok second answer.']]);
+	/*
+	 * AGT-CONFIGURE (issue 33): Grok's /model list (config.toml's models
+	 * and the endpoint's); an unknown model and an effort are refused,
+	 * the composer left empty; mock-model-2 is confirmed and asked next.
+	 */
+	const bad = await rig.call('agent_configure', { session_id: id, model: 'grok-no-such-model' });
+	assert.match(bad.text, /GROK_MODEL_NOT_OFFERED: model 'grok-no-such-model' is not offered: Grok's \/model lists mock-model, mock-model, mock-model-2; the picker was closed, the model stays/, bad.text);
+	const eff = await rig.call('agent_configure', { session_id: id, model: 'mock-model-2', effort: 'high' });
+	assert.match(eff.text, /GROK_EFFORT_NOT_OFFERED: effort 'high' is not offered/, eff.text);
+	const c = await rig.call('agent_configure', { session_id: id, model: 'mock-model-2' });
+	assert.equal(c.isError, false, c.text);
+	assert.match(c.text, new RegExp(`^configured ${id} \\(grok-cli\\): model \\(launch default\\) -> mock-model-2\nconfirmed on the screen: \u2713 Default model: mock-model-2$`), c.text);
+	mock.push({ type: 'text', text: 'Grok third answer.' });
+	const d = await rig.call('pty_send', { session_id: id, text: 'Third question', wait: true, timeout: 60 });
+	assert.match(d.text, /^Grok third answer\.\n\[turn 3 done/, d.text);
+	const third = mock.main().find((r) => JSON.stringify(r.body.messages).includes('Third question'));
+	assert.equal(third.body.model, 'mock-model-2');
 });
 
 test('PTY-CLOSE issue 37: Grok closed after a turn: no process of its session is left', T, async (t) => {

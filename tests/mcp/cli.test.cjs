@@ -107,6 +107,7 @@ test('CTL-CLI: each command\'s --json equals the structuredContent of the same M
 	/* The tool's own failures: exit 1, the same message on stderr. */
 	const fails = [
 		[['approval', 'cli-a'], 'agent_approval', { session_id: 'cli-a' }],
+		[['configure', 'cli-a', 'sonnet'], 'agent_configure', { session_id: 'cli-a', model: 'sonnet' }],
 		[['launch', 'no-such-harness', '.'], 'agent_launch', { harness: 'no-such-harness', cwd: '.' }],
 		[['send', 'nosuch', 'x'], 'pty_send', { session_id: 'nosuch', text: 'x' }],
 	];
@@ -173,7 +174,7 @@ test('CTL-CLI: exit statuses 0 / 1 / 2, send --wait with the command\'s status, 
 
 	r = await cli(rig, ['--help']);
 	assert.equal(r.code, 0);
-	for (const name of ['open', 'send', 'read', 'key', 'close', 'list', 'observe', 'launch', 'approval'])
+	for (const name of ['open', 'send', 'read', 'key', 'close', 'list', 'observe', 'launch', 'approval', 'configure'])
 		assert.match(r.stdout, new RegExp(`^  ${name} `, 'm'), `--help lists ${name}`);
 	r = await cli(rig, ['open', '--help']);
 	assert.equal(r.code, 0);

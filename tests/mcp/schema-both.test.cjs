@@ -190,6 +190,7 @@ async function shellPaths(c, conn, rig) {
 	await c.call(conn, 'pty_observe', { session_id: 'no-such-session' }, 'observe absent', {});
 	await c.call(conn, 'agent_approval', { session_id: id }, 'a shell session', { error: true });
 	await c.call(conn, 'claude_approval', { session_id: id }, 'a shell session', { error: true });
+	await c.call(conn, 'agent_configure', { session_id: id, model: 'x' }, 'a shell session', { error: true });
 	await c.call(conn, 'parent_deliveries', {}, 'none', { error: false });
 
 	/* A shell that exits: its end, and the log of a dead pane. */
@@ -202,7 +203,7 @@ async function shellPaths(c, conn, rig) {
 	await c.call(conn, 'pty_close', { session_id: 'sh2' }, 'close', { error: false });
 
 	for (const [name, args] of [['pty_read', {}], ['pty_send', { text: 'x' }], ['pty_key', { key: 'enter' }],
-		['agent_approval', {}]])
+		['agent_approval', {}], ['agent_configure', { model: 'x' }]])
 		await c.call(conn, name, Object.assign({ session_id: 'no-such-session' }, args), 'unknown session', { error: true });
 	/* Closing is idempotent: a session that is not open is a success. */
 	await c.call(conn, 'pty_close', { session_id: 'no-such-session' }, 'unknown session', { error: false });
@@ -246,6 +247,10 @@ async function agentPaths(c, conn, rig, mock) {
 	await c.call(conn, 'agent_approval', { session_id: id }, 'a harness without approvals', { error: true });
 	await c.call(conn, 'agent_approval', { session_id: id, choice: 'yes', digest: '0123456789abcdef' }, 'answer none', { error: true });
 	await c.call(conn, 'claude_approval', { session_id: id }, 'not a Claude session', { error: true });
+	/* AGT-CONFIGURE (issue 33): the stand-in's assumed /model picker. */
+	await c.call(conn, 'agent_configure', { session_id: id, model: 'sonnet-4' }, 'configure', { error: false, ms: 30000 });
+	await c.call(conn, 'agent_configure', { session_id: id, model: 'no-such-model' }, 'configure, not offered',
+		{ error: true, ms: 30000 });
 	await c.call(conn, 'pty_list', {}, 'list with an agent', { error: false });
 	await c.call(conn, 'parent_deliveries', {}, 'deliveries', { error: false });
 	await c.call(conn, 'parent_deliveries', { session_id: id }, 'deliveries of a session', { error: false });

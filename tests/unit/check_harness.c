@@ -177,6 +177,189 @@ check_approval(const char *id, const char *dir, const char *file, int found,
 	buf_free(&sub);
 }
 
+/*
+ * agent_configure (issue 33, ABI 2.3): model_step on a recorded screen,
+ * with a goal and the state the core kept: what it does next, its first
+ * key, what it confirmed or why it refused.
+ */
+struct model_case {
+	const char		*file;
+	const char		*model, *effort;
+	unsigned		 state;
+	enum aiterm_model_next	 next;
+	const char		*key;	/* KEYS, REFUSED: the first key, or NULL */
+	const char		*got;	/* SET: the model; REFUSED: the code */
+	const char		*said;	/* in move.said, or NULL */
+	const char		*effort_got;	/* SET: the effort, or NULL */
+};
+
+static const char *
+first_key(const struct aiterm_input_step *k)
+{
+	for (; k != NULL && k->kind != AITERM_INPUT_END; k++) {
+		if (k->kind == AITERM_INPUT_KEY || k->kind == AITERM_INPUT_TEXT)
+			return k->arg;
+	}
+	return NULL;
+}
+
+static void
+check_models(const char *id, const char *dir, const struct model_case *cases)
+{
+	const struct model_case *c;
+	struct aiterm_model_move m;
+	struct aiterm_screen s;
+	struct harness h;
+	char name[256];
+	const char *k;
+	size_t len;
+	char *text;
+
+	load(id, &h);
+	ck_assert_ptr_nonnull(h.ops->model_open);
+	ck_assert_ptr_nonnull(h.ops->model_step);
+	for (c = cases; c->file != NULL; c++) {
+		snprintf(name, sizeof name, "screens/%s.txt", c->file);
+		text = slurp(dir, name, &len);
+		memset(&s, 0, sizeof s);
+		s.text = text;
+		s.len = len;
+		s.cols = 120;
+		s.rows = 40;
+		memset(&m, 0, sizeof m);
+		m.state = c->state;
+		h.ops->model_step(&s, &(struct aiterm_model_goal){ c->model,
+		    c->effort }, &m);
+		k = first_key(m.keys);
+		ck_assert_msg(m.next == c->next, "%s %s/%s: next %d, want %d "
+		    "(%s)", c->file, c->model, c->effort, m.next, c->next,
+		    m.said);
+		if (c->key != NULL)
+			ck_assert_msg(k != NULL && strcmp(k, c->key) == 0,
+			    "%s %s/%s: key %s, want %s", c->file, c->model,
+			    c->effort, k, c->key);
+		if (c->next == AITERM_MODEL_SET)
+			ck_assert_str_eq(m.model, c->got);
+		if (c->next == AITERM_MODEL_REFUSED)
+			ck_assert_str_eq(m.code, c->got);
+		if (c->said != NULL)
+			ck_assert_msg(strstr(m.said, c->said) != NULL,
+			    "%s: said '%s', want '%s' in it", c->file, m.said,
+			    c->said);
+		if (c->effort_got != NULL)
+			ck_assert_str_eq(m.effort, c->effort_got);
+		free(text);
+	}
+}
+
+#define W	AITERM_MODEL_WAIT
+#define K	AITERM_MODEL_KEYS
+#define SET	AITERM_MODEL_SET
+#define NO	AITERM_MODEL_REFUSED
+
+/* Claude Code 2.1.332's /model (the state: 0x100 s pressed, low byte the effort last pressed from). */
+static const struct model_case claude_models[] = {
+	{ "model-picker", "sonnet", NULL, 0, K, "Down", NULL, NULL, NULL },
+	{ "model-picker", "claude-sonnet-5-5", NULL, 0, K, "Down", NULL, NULL,
+	    NULL },
+	{ "model-picker", "Default", NULL, 0, K, "s", NULL, NULL, NULL },
+	{ "model-picker", "gpt-9", NULL, 0, NO, "Escape", "MODEL_NOT_OFFERED",
+	    "offers Default, Opus, Fable, Sonnet, Haiku", NULL },
+	{ "model-picker-sonnet-high", "sonnet", "high", 0, K, "s", NULL, NULL,
+	    NULL },
+	{ "model-picker-sonnet-high", "sonnet", "low", 0, K, "Left", NULL,
+	    NULL, NULL },
+	{ "model-picker-sonnet-high", "sonnet", "xhigh", 0, K, "Right", NULL,
+	    NULL, NULL },
+	/* Right was pressed from high and it is still high: its end. */
+	{ "model-picker-sonnet-high", "sonnet", "max", 3, NO, "Escape",
+	    "EFFORT_NOT_OFFERED", "does not offer effort max", NULL },
+	{ "model-picker-sonnet-high", "sonnet", "turbo", 0, NO, "Escape",
+	    "EFFORT_NOT_OFFERED", "low, medium, high, xhigh, max", NULL },
+	{ "model-switch-confirm", "sonnet", NULL, 0x100, K, "Enter", NULL, NULL,
+	    NULL },
+	{ "model-set", "sonnet", "high", 0x100, SET, NULL, "Sonnet 5.5",
+	    "Set model to Sonnet 5.5 for this session only", "high" },
+	/* Not after its own s, or another model's line: not this change. */
+	{ "model-set", "sonnet", NULL, 0, W, NULL, NULL, NULL, NULL },
+	{ "model-set", "haiku", NULL, 0x100, W, NULL, NULL, NULL, NULL },
+	{ "ready-auto-mode", "sonnet", NULL, 0, W, NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+START_TEST(test_claude2_models)
+{
+	check_models("claude-code", "claude-code-2.1.332", claude_models);
+}
+END_TEST
+
+/* Codex 0.171.0's /model (the state: 0x1 s pressed, 0x2 scanning down). */
+static const struct model_case codex_models[] = {
+	{ "model-picker", "gpt-6-luna", NULL, 0, K, "Down", NULL, NULL, NULL },
+	{ "model-picker", "GPT-6.2-Sol", NULL, 0, K, "Enter", NULL, NULL,
+	    NULL },
+	/* Below the page: down (the list scrolls, "↓"). */
+	{ "model-picker", "gpt-5.5", NULL, 0, K, "Down", NULL, NULL, NULL },
+	/* The last page: unnumbered rows, "↑" above. */
+	{ "model-picker-end", "gpt-5.5", NULL, 0, K, "Enter", NULL, NULL,
+	    NULL },
+	{ "model-picker-end", "gpt-5.6-luna", NULL, 0, K, "Up", NULL, NULL,
+	    NULL },
+	{ "model-picker-end", "gpt-6.2-sol", NULL, 0, K, "Up", NULL, NULL,
+	    NULL },
+	{ "model-picker-end", "mock-model", NULL, 0x2, NO, "Escape",
+	    "MODEL_NOT_OFFERED", "GPT-5.6-Luna, GPT-5.5", NULL },
+	{ "model-levels", "gpt-6.2-astra", NULL, 0, K, "s", NULL, NULL, NULL },
+	{ "model-levels", "gpt-6.2-astra", "low", 0, K, "s", NULL, NULL,
+	    NULL },
+	{ "model-levels", "gpt-6.2-astra", "xhigh", 0, K, "Down", NULL, NULL,
+	    NULL },
+	{ "model-levels", "gpt-6.2-astra", "max", 0, K, "Down", NULL, NULL,
+	    NULL },
+	{ "model-levels", "gpt-6.2-astra", "turbo", 0, NO, "Escape",
+	    "EFFORT_NOT_OFFERED", "Low, Medium, High, Extra high", NULL },
+	{ "model-advanced", "gpt-6.2-astra", "max", 0, K, "s", NULL, NULL,
+	    NULL },
+	{ "model-advanced", "gpt-6.2-astra", "ultra", 0, K, "Down", NULL, NULL,
+	    NULL },
+	{ "model-set", "gpt-6.2-astra", "xhigh", 0x1, SET, NULL,
+	    "gpt-6.2-astra", "Model changed to gpt-6.2-astra xhigh", "xhigh" },
+	{ "model-set", "gpt-6-luna", NULL, 0x1, W, NULL, NULL, NULL, NULL },
+	{ "model-set", "gpt-6.2-astra", NULL, 0, W, NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+START_TEST(test_codex_models)
+{
+	check_models("codex-cli", "codex-cli-0.171.0", codex_models);
+}
+END_TEST
+
+/* Grok Build 1.0.41's /model (the state: 0x1 Enter pressed). */
+static const struct model_case grok_models[] = {
+	{ "model-list", "mock-model-2", NULL, 0, K, "Down", NULL, NULL, NULL },
+	{ "model-list", "mock-model", NULL, 0, K, "Enter", NULL, NULL, NULL },
+	{ "model-list", "grok-9", NULL, 0, NO, "Escape", "MODEL_NOT_OFFERED",
+	    "lists mock-model, mock-model, mock-model-2", NULL },
+	{ "model-list", "mock-model-2", "high", 0, NO, "Escape",
+	    "EFFORT_NOT_OFFERED", NULL, NULL },
+	{ "model-set", "mock-model-2", NULL, 0x1, SET, NULL, "mock-model-2",
+	    "Default model: mock-model-2", NULL },
+	{ "model-set", "mock-model-2", NULL, 0, W, NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+START_TEST(test_grok_models)
+{
+	check_models("grok-cli", "grok-1.0.41", grok_models);
+}
+END_TEST
+
+#undef W
+#undef K
+#undef SET
+#undef NO
+
 #define CC "claude-code-2.1.197"
 
 static const struct screen_case claude_screens[] = {
@@ -301,6 +484,9 @@ static const struct turn_case claude2_turns[] = {
 	    NULL, "API Error: Request rejected (429)" },
 	{ "usage-limit-then-turn", 2, 1, AITERM_TURN_DONE, "turn_duration",
 	    "After the limit.", NULL },
+	/* A /model between the turns (issue 33): its records are no turn. */
+	{ "model-between-turns", 2, 1, AITERM_TURN_DONE, "turn_duration",
+	    "ok", NULL },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL },
 };
 
@@ -1057,12 +1243,14 @@ harness_suite(void)
 	tcase_add_test(tc, test_claude2_screens);
 	tcase_add_test(tc, test_claude2_turns);
 	tcase_add_test(tc, test_claude2_approval);
+	tcase_add_test(tc, test_claude2_models);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("codex-cli");
 	tcase_add_test(tc, test_codex_screens);
 	tcase_add_test(tc, test_codex_turns);
 	tcase_add_test(tc, test_codex_claim);
 	tcase_add_test(tc, test_codex_approval);
+	tcase_add_test(tc, test_codex_models);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("grok-cli");
 	tcase_add_test(tc, test_grok_screens);
@@ -1070,6 +1258,7 @@ harness_suite(void)
 	tcase_add_test(tc, test_grok_seams);
 	tcase_add_test(tc, test_grok_seed_rule);
 	tcase_add_test(tc, test_grok_approval);
+	tcase_add_test(tc, test_grok_models);
 	tcase_add_test(tc, test_grok_launch);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cursor-cli");

@@ -165,19 +165,24 @@ async function printMode(o) {
 		process.stdout.write(answer + '\n');
 }
 
+/* The account's model ids (CURSOR_STANDIN_MODELS, comma-separated). */
+function catalog() {
+	return (process.env.CURSOR_STANDIN_MODELS || 'auto,mock-model,sonnet-4').split(',');
+}
+
 /* `models`: the catalog (see the head of this file). */
 function models(o) {
 	if (!apiKey(o)) {
 		process.stderr.write('Authentication required. Run `agent login` or set CURSOR_API_KEY.\n');
 		process.exit(1);
 	}
-	const ids = (process.env.CURSOR_STANDIN_MODELS || 'auto,mock-model,sonnet-4').split(',');
+	const ids = catalog();
 	process.stdout.write('Available models\n\n' + ids.map((id) =>
 		`${id} - ${id.replace(/-/g, ' ')}${id === o.model ? ' (current)' : ''}\n`).join('') +
 		'\nTip: use --model <id> to switch.\n');
 }
 
-module.exports = { parseArgs, ask, apiKey, VERSION };
+module.exports = { parseArgs, ask, apiKey, catalog, VERSION };
 
 if (require.main === module) {
 	const o = parseArgs(process.argv.slice(2));

@@ -103,9 +103,23 @@ function limit(words, model, cwd) {
 }
 
 /*
- * ASSUMED: the conversation above the composer (prompts and answers); a
- * notice (a hook's refusal, issue 33: the words after "Hook blocked with
- * message:" are the CLI's documented ones) under a "! ".
+ * ASSUMED (issue 33): the picker `/model` opens, the catalog's ids
+ * numbered, "→" at the selected one, the current one marked; Enter takes
+ * it, Escape closes it.  Cursor names an effort in its model ids.
+ */
+function modelPicker(ids, at, current) {
+	const rows = [' Cursor Agent', '', ' Select a model', ''];
+	ids.forEach((id, i) => rows.push(`${i === at ? ' → ' : '   '}${i + 1}. ${id.padEnd(16)}  ` +
+		`${id.replace(/-/g, ' ')}${id === current ? ' (current)' : ''}`));
+	rows.push('', ' ↑/↓ to move · enter to select · esc to cancel');
+	return rows;
+}
+
+/*
+ * ASSUMED: the conversation above the composer (prompts and answers,
+ * notes such as "· Model set to <id>" after a /model pick); a notice (a
+ * hook's refusal, issue 33: the words after "Hook blocked with message:"
+ * are the CLI's documented ones) under a "! ".
  */
 function history(entries, height) {
 	const rows = [' Cursor Agent (stand-in)', ''];
@@ -114,6 +128,8 @@ function history(entries, height) {
 			rows.push(`> ${e.text.split('\n')[0]}`);
 		else if (e.role === 'notice')
 			rows.push(`! ${e.text}`);
+		else if (e.role === 'note')
+			rows.push(`· ${e.text}`);
 		else
 			for (const l of e.text.split('\n'))
 				rows.push(`  ${l}`);
@@ -130,4 +146,4 @@ function main(st, rows) {
 	return [...top, ...mid, ...bottom];
 }
 
-module.exports = { loading, login, trust, composer, limit, running, history, main, PLACEHOLDER };
+module.exports = { loading, login, trust, composer, limit, running, history, main, modelPicker, PLACEHOLDER };

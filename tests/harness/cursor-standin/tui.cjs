@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const crypto = require('node:crypto');
 const screens = require('./screens.cjs');
 const { Transcript, runHooks } = require('./store.cjs');
-const { ask, apiKey } = require('./agent.cjs');
+const { ask, apiKey, catalog } = require('./agent.cjs');
 
 /* ASSUMED key bytes (agent.cjs). */
 const SUBMIT = '\x1b[13u';
@@ -33,7 +33,8 @@ function run(o) {
 	function draw() {
 		const rows = process.stdout.rows || 40;
 		const frame = st.loading ? screens.loading() : st.phase === 'login' ? screens.login() :
-			st.phase === 'trust' ? screens.trust(cwd) : screens.main(st, rows);
+			st.phase === 'trust' ? screens.trust(cwd) :
+			st.picker ? screens.modelPicker(st.picker.ids, st.picker.at, st.model) : screens.main(st, rows);
 		out.write('\x1b[H\x1b[2J' + frame.join('\r\n'));
 	}
 
@@ -132,6 +133,12 @@ function run(o) {
 		}
 		const text = st.input;
 		st.input = '';
+		if (text.trim() === '/model') {
+			const ids = catalog();
+			st.picker = { ids, at: Math.max(0, ids.indexOf(st.model)) };
+			draw();
+			return;
+		}
 		/* The documented beforeSubmitPrompt hook; continue:false keeps it back. */
 		const r = runHooks(process.env.HOME, 'beforeSubmitPrompt', {
 			conversation_id: sid, generation_id: crypto.randomUUID(), workspace_roots: [cwd],
@@ -144,6 +151,22 @@ function run(o) {
 			return;
 		}
 		startTurn(text);
+	}
+
+	/* ASSUMED (issue 33): the /model picker's keys. */
+	function pickerKey(k) {
+		const p = st.picker;
+		if (k === '\x1b[A')
+			p.at = Math.max(0, p.at - 1);
+		else if (k === '\x1b[B')
+			p.at = Math.min(p.ids.length - 1, p.at + 1);
+		else if (k === '\r' || k === SUBMIT) {
+			st.model = p.ids[p.at];
+			st.history.push({ role: 'note', text: `Model set to ${st.model}` });
+			st.picker = null;
+		} else if (k === '\x1b')
+			st.picker = null;
+		draw();
 	}
 
 	function key(k) {
@@ -174,6 +197,10 @@ function run(o) {
 				quit(0);
 			return;
 		}
+		if (st.picker) {
+			pickerKey(k);
+			return;
+		}
 		if (k === SUBMIT)
 			submit();
 		else if (k === '\r' || k === '\n')
@@ -185,7 +212,10 @@ function run(o) {
 		draw();
 	}
 
+	let escTimer = null;
+
 	function feed(data) {
+		clearTimeout(escTimer);
 		pending += data;
 		while (pending.length) {
 			if (inPaste) {
@@ -206,18 +236,17 @@ function run(o) {
 			if (pending[0] === '\x1b') {
 				const m = pending.match(/^\x1b\[[0-9;?>]*[ -/]*[@-~]/);
 				if (!m) {
-					if (pending === '\x1b') {
-						/* A lone Esc (the key), unless more follows at once. */
-						setTimeout(() => {
-							if (pending === '\x1b') {
-								pending = '';
-								key('\x1b');
-							}
-						}, 40);
-						return;
-					}
-					if (/^\x1b(\[[0-9;?>]*)?$/.test(pending))
+					if (/^\x1b(\[[0-9;?>]*)?$/.test(pending)) {
+						/* A lone ESC that nothing follows is the Escape key. */
+						if (pending === '\x1b')
+							escTimer = setTimeout(() => {
+								if (pending === '\x1b') {
+									pending = '';
+									key('\x1b');
+								}
+							}, 50);
 						return;	/* incomplete */
+					}
 					pending = pending.slice(1);
 					continue;
 				}
