@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "agent/harness.h"
+#include "agent/image.h"
 #include "agent/record.h"
 #include "util/error.h"
 
@@ -48,6 +49,7 @@ struct dispatch_result {
 	char			 confirmed_by[64];
 	unsigned		 turn;
 	unsigned		 index;		/* its turn in the transcript */
+	unsigned		 images;	/* image files attached first */
 };
 
 /* r->status 0, or -1 with r->err; r is borrowed for the call. */
@@ -56,6 +58,14 @@ typedef void (*dispatch_cb)(void *arg, const struct dispatch_result *r);
 /* Calls cb once, from the loop. */
 void	agent_dispatch(const struct harness *h, const char *session,
 	    const char *text, size_t len, dispatch_cb cb, void *arg);
+
+/*
+ * The same with image files attached before the text (AGT-IMAGE), each
+ * already checked (agent/image.h); im is copied, and may be NULL.
+ */
+void	agent_dispatch_images(const struct harness *h, const char *session,
+	    const char *text, size_t len, const struct agent_images *im,
+	    dispatch_cb cb, void *arg);
 
 /* "turn:index", the event_cursor of a turn. */
 void	agent_event_cursor(unsigned turn, unsigned index, char *out,

@@ -8,6 +8,7 @@ core_libaiterm_la_SOURCES += \
 	core/tools/pty-observe.c core/tools/pty-ready.c core/tools/pty-ready.h \
 	core/tools/agent-common.c core/tools/agent-common.h \
 	core/tools/agent-launch.c core/tools/agent-read.c \
-	core/tools/agent-approval.c \
+	core/tools/agent-approval.c core/tools/agent-images.c \
+	core/tools/agent-images.h \
 	core/tools/agent-read.h core/tools/agent-schema.h \
 	core/tools/test-sleep.c

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AITERM_ABI_MAJOR 2
-#define AITERM_ABI_MINOR 2
+#define AITERM_ABI_MINOR 3
 
 #define AITERM_PLUGIN_SYMBOL "aiterm_plugin_describe"
 
@@ -494,6 +494,19 @@ struct aiterm_harness_ops {
 	 */
 	int	(*model_check)(const struct aiterm_host *host, const char *out,
 		    size_t len, const char *model, struct aiterm_error *err);
+
+	/* ABI 2.3 */
+
+	/*
+	 * Attaching one image file to the text that follows (AGT-IMAGE; ADR
+	 * 0034): the steps the core plays once per image, in order, before
+	 * submit or steer, where a TEXT or PASTE step whose arg is NULL
+	 * stands for the image's absolute path.  The core has checked each
+	 * file first (absolute, a readable regular file, PNG, JPEG, GIF or
+	 * WebP by its first bytes).  NULL: the harness takes no image, and a
+	 * send or launch that gives one is refused before anything is typed.
+	 */
+	const struct aiterm_input_step	*attach_image;
 };
 
 /*

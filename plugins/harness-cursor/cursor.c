@@ -167,6 +167,17 @@ static const struct aiterm_input_step submit[] = {
 	{ AITERM_INPUT_END, NULL },
 };
 
+/*
+ * AGT-IMAGE, ASSUMED (no capture of the real TUI): the image's path
+ * pasted on its own is attached ("[Image #N]"), as the other three CLIs
+ * do; the stand-in models it.
+ */
+static const struct aiterm_input_step attach_image[] = {
+	{ AITERM_INPUT_PASTE, NULL },
+	{ AITERM_INPUT_PAUSE, "300" },
+	{ AITERM_INPUT_END, NULL },
+};
+
 static const struct aiterm_input_step steer[] = {
 	{ AITERM_INPUT_PASTE, NULL },
 	{ AITERM_INPUT_PAUSE, "300" },
@@ -356,6 +367,7 @@ static const struct aiterm_harness_ops ops = {
 	.read_turn = cursor_read_turn,
 	.catalog_args = catalog_args,
 	.model_check = cursor_model_check,
+	.attach_image = attach_image,
 };
 
 static const struct aiterm_plugin plugin = {

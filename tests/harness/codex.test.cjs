@@ -11,6 +11,7 @@ const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const { AgentRig, seedCodex } = require('./lib/agent-rig.cjs');
 const { startCodexMock } = require('./lib/codex-mock.cjs');
+const { imageTurns, IMAGE_ANSWERS } = require('./lib/images.cjs');
 
 const T = { timeout: 180000 };
 
@@ -46,6 +47,12 @@ test('AGT-LAUNCH AGT-TURN: Codex, a plain turn and then a second one, each with 
 	assert.match(b.text, /^Codex second answer\.\n\[turn 2 done/, b.text);
 	const old = await rig.call('pty_read', { session_id: id, agent_transcript: true, turn: 1 });
 	assert.match(old.text, /^Codex first answer\.\n\[turn 1, saved\]$/, old.text);
+});
+
+test('AGT-IMAGE issue 33: Codex, images with the launch prompt and with a send reach the next model request', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push(...IMAGE_ANSWERS);
+	await imageTurns(assert, rig, { launch: (args) => rig.call('agent_launch', Object.assign({ harness: 'codex-cli', cwd: rig.dirs.work }, args)), main: () => mock.requests.filter((r) => r.kind === 'main'), sid });
 });
 
 test('PTY-CLOSE: Codex closed after a turn: no process of its session is left, its app-server daemon included', T, async (t) => {

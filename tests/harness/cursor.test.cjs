@@ -15,6 +15,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { AgentRig } = require('./lib/agent-rig.cjs');
 const { startCursorMock, seedCursor, cursorBinary, projectId } = require('./lib/cursor-mock.cjs');
+const { imageTurns, IMAGE_ANSWERS } = require('./lib/images.cjs');
 
 const T = { timeout: 120000 };
 
@@ -77,6 +78,12 @@ test('AGT-LAUNCH AGT-TURN: Cursor (stand-in), ready, a plain turn and a second o
 	const asked = mock.main().map((r) => r.body.messages[r.body.messages.length - 1].content);
 	assert.deepEqual(asked, ['First question', 'Second question']);
 	assert.equal(lines(a.sc.transcript).filter((x) => x.type === 'turn_ended').length, 2);
+});
+
+test('AGT-IMAGE issue 33: Cursor (stand-in, attaching ASSUMED), images with the launch prompt and with a send reach the next model request', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push(...IMAGE_ANSWERS);
+	await imageTurns(assert, rig, { launch: (args) => launch(rig, args), main: () => mock.requests.filter((r) => r.kind === 'main'), sid });
 });
 
 test('PTY-CLOSE issue 37: Cursor (stand-in) closed after a turn: no process of its session is left', T, async (t) => {
