@@ -113,15 +113,45 @@ agent_image_check(const char *path, const char *nothing,
 	return 0;
 }
 
+/* Characters a shell word keeps as they are; any other ASCII is escaped. */
+#define WORD_SAFE	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
+			"0123456789/._-+,:@%=~"
+
+/*
+ * The path as one shell word.  Seen on Claude Code 2.1.332, Codex 0.171.0
+ * and Grok Build 1.0.41: each attaches "/a/my\ pic.png" pasted, and Codex
+ * takes "/a/my pic.png" for text.
+ */
+static char *
+shell_word(const char *path)
+{
+	char *out = xmalloc(2 * strlen(path) + 1), *o = out;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)path; *p != '\0'; p++) {
+		if (*p < 0x80 && strchr(WORD_SAFE, *p) == NULL)
+			*o++ = '\\';
+		*o++ = (char)*p;
+	}
+	*o = '\0';
+	return out;
+}
+
 void
 agent_images_copy(struct agent_images *dst, const struct agent_images *src)
 {
 	size_t i;
 
 	dst->n = src->n;
-	dst->path = src->n > 0 ? xcalloc(src->n, sizeof *dst->path) : NULL;
-	for (i = 0; i < src->n; i++)
+	dst->path = dst->word = NULL;
+	if (src->n == 0)
+		return;
+	dst->path = xcalloc(src->n, sizeof *dst->path);
+	dst->word = xcalloc(src->n, sizeof *dst->word);
+	for (i = 0; i < src->n; i++) {
 		dst->path[i] = xstrdup(src->path[i]);
+		dst->word[i] = shell_word(src->path[i]);
+	}
 }
 
 void
@@ -129,10 +159,14 @@ agent_images_free(struct agent_images *im)
 {
 	size_t i;
 
-	for (i = 0; i < im->n; i++)
+	for (i = 0; i < im->n; i++) {
 		free(im->path[i]);
+		if (im->word != NULL)
+			free(im->word[i]);
+	}
 	free(im->path);
-	im->path = NULL;
+	free(im->word);
+	im->path = im->word = NULL;
 	im->n = 0;
 }
 
@@ -154,7 +188,8 @@ agent_image_steps(const struct harness *h, const struct agent_images *im,
 	struct aiterm_input_step *out;
 	size_t na, nt, i, k, at = 0;
 
-	if (im->n == 0 || h->abi_minor < 3 || attach == NULL)
+	if (im->n == 0 || im->word == NULL || h->abi_minor < 3 ||
+	    attach == NULL)
 		return NULL;
 	na = steps_len(attach);
 	nt = steps_len(then);
@@ -165,7 +200,7 @@ agent_image_steps(const struct harness *h, const struct agent_images *im,
 			if (out[at].arg == NULL &&
 			    (out[at].kind == AITERM_INPUT_TEXT ||
 			    out[at].kind == AITERM_INPUT_PASTE))
-				out[at].arg = im->path[i];
+				out[at].arg = im->word[i];
 		}
 	}
 	memcpy(out + at, then, nt * sizeof *out);

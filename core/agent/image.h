@@ -17,9 +17,15 @@
 /* The most images one prompt carries (the tools' maxItems). */
 #define AGENT_IMAGES_MAX	8
 
-/* The image paths of one prompt, as given; none when n is 0. */
+/*
+ * The image paths of one prompt, as given, and as pasted (the path as a
+ * shell word: a backslash before a space or another character a shell
+ * would take apart, the form a terminal's drag and drop pastes and all
+ * four CLIs read; set by agent_images_copy); none when n is 0.
+ */
 struct agent_images {
 	char	**path;
+	char	**word;
 	size_t	  n;
 };
 
@@ -38,14 +44,14 @@ int	agent_image_supported(const struct harness *h, const char *nothing,
 int	agent_image_check(const char *path, const char *nothing,
 	    struct aiterm_error *err);
 
-/* A copy of src (n may be 0); agent_images_free frees it. */
+/* A copy of src with each path's word (n may be 0); freed by agent_images_free. */
 void	agent_images_copy(struct agent_images *dst,
 	    const struct agent_images *src);
 void	agent_images_free(struct agent_images *im);
 
 /*
  * The harness's attach steps once per image, each NULL argument made that
- * image's path (borrowed from im), then the steps of then, in one newly
+ * image's word (borrowed from im), then the steps of then, in one newly
  * allocated list (free it); NULL when there is no image to attach.
  */
 struct aiterm_input_step *agent_image_steps(const struct harness *h,

@@ -10,7 +10,7 @@ tool_images(json_t *args, const struct harness *h, const char *nothing,
 	json_t *v = json_object_get(args, "image");
 	size_t i, n;
 
-	im->path = NULL;
+	im->path = im->word = NULL;
 	im->n = 0;
 	if (v == NULL)
 		return 0;

@@ -13,9 +13,9 @@
 /* The input schema's property (maxItems is AGENT_IMAGES_MAX). */
 #define AGENT_IMAGE_PROP \
 	"\"image\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":8," \
-	"\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4096}," \
+	"\"items\":{\"type\":\"string\",\"minLength\":1}," \
 	"\"description\":\"Absolute paths of PNG, JPEG, GIF or WebP files " \
-	"attached to the prompt.\"}"
+	"to attach.\"}"
 
 /*
  * The call's "image" into im (none when absent): 0, or -1 with err when

@@ -458,8 +458,7 @@ const struct tool_entry tool_agent_launch = {
 	    "with pty_send. trust_project: accept its workspace-trust "
 	    "screen. timeout: start-up seconds, default 30, max 300. "
 	    "throughline_supplement: an absolute file path handed to the "
-	    "agent unchanged (THROUGHLINE_SUPPLEMENT in its environment). "
-	    "image: files attached to the prompt.",
+	    "agent unchanged (THROUGHLINE_SUPPLEMENT in its environment).",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"harness\":{\"type\":\"string\",\"minLength\":1,"
 	    "\"maxLength\":64},"

@@ -260,8 +260,7 @@ const struct tool_entry tool_pty_send = {
 	    "wait=true or until, also returns the output and exit code in "
 	    "this call (output with no [status] line: exit 0); without, "
 	    "replies \"sent\": read with pty_read wait=true. Max 64 KiB. To an agent session: a new turn, or "
-	    "added to the running one; wait=true returns its answer; image: "
-	    "files attached to the text.",
+	    "added to the running one; wait=true returns its answer.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"session_id\":{\"type\":\"string\"},"
 	    "\"text\":{\"type\":\"string\"},"

@@ -501,7 +501,9 @@ struct aiterm_harness_ops {
 	 * Attaching one image file to the text that follows (AGT-IMAGE; ADR
 	 * 0034): the steps the core plays once per image, in order, before
 	 * submit or steer, where a TEXT or PASTE step whose arg is NULL
-	 * stands for the image's absolute path.  The core has checked each
+	 * stands for the image's absolute path as one shell word (a
+	 * backslash before a space and other characters a shell splits on,
+	 * as a terminal's drag and drop pastes it).  The core has checked each
 	 * file first (absolute, a readable regular file, PNG, JPEG, GIF or
 	 * WebP by its first bytes).  NULL: the harness takes no image, and a
 	 * send or launch that gives one is refused before anything is typed.

@@ -37,7 +37,7 @@ function files(dir) {
 	return {
 		png: f('a.png', png(32, 32, 3)),
 		jpeg: f('b.jpg', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(28)])),
-		gif: f('c.gif', Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(26)])),
+		gif: f('c (copy).gif', Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(26)])),
 		webp: f('d.webp', webp),
 		text: f('notes.png', 'not an image, whatever its name says\n'),
 		bmp: f('e.bmp', Buffer.concat([Buffer.from('BM'), Buffer.alloc(60)])),

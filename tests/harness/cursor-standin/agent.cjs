@@ -35,7 +35,8 @@
  * first follow-up into the running turn ("enter steer"): the running
  * request is abandoned, the text joins the turn, and the turn ends once.
  * ASSUMED too (issue 33): a paste that is only the absolute path of a
- * PNG, JPEG, GIF or WebP file attaches that image ("[Image #N]" in the
+ * PNG, JPEG, GIF or WebP file, as a shell word (a backslash before a
+ * space), attaches that image ("[Image #N]" in the
  * composer), as Claude Code, Codex and Grok Build do; the next prompt
  * sends it as an image_url part (a data URL of the file's bytes).
  *

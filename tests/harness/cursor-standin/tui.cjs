@@ -200,8 +200,10 @@ function run(o) {
 				if (e < 0)
 					return;
 				const pasted = pending.slice(0, e).replace(/\r\n?/g, '\n');
-				if (imageType(pasted))
-					st.input += `[Image #${st.images.push(pasted)}] `;
+				/* ASSUMED: a shell word, as a drag and drop pastes it. */
+				const file = pasted.replace(/\\(.)/g, '$1');
+				if (imageType(file))
+					st.input += `[Image #${st.images.push(file)}] `;
 				else
 					st.input += pasted;
 				pending = pending.slice(e + PASTE_END.length);

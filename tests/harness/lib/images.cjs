@@ -90,14 +90,15 @@ function carries(body, file) {
 
 /*
  * AGT-IMAGE on one agent CLI: a launch whose prompt carries one image,
- * then a send with another; the next model request after each must carry
- * that file's own bytes.  launch(args) gives agent_launch's receipt (args:
+ * then a send with another whose name has a space (pasted as a shell
+ * word: Codex takes a bare path with a space for text); the next model
+ * request after each must carry that file's own bytes.  launch(args) gives agent_launch's receipt (args:
  * prompt and image), main() the main-loop requests the mock has seen so
  * far (each {body}), sid(text) the receipt's session.
  */
 async function imageTurns(assert, rig, { launch, main, sid }) {
 	const one = writePng(rig.dirs.root, 'one.png', 1);
-	const two = writePng(rig.dirs.root, 'two.png', 2);
+	const two = writePng(rig.dirs.root, 'second picture.png', 2);
 	const l = await launch({ prompt: 'What is in the picture?', image: [one] });
 	assert.equal(l.isError, false, l.text);
 	assert.match(l.text, /^images: 1 attached to the prompt$/m, l.text);
@@ -113,7 +114,7 @@ async function imageTurns(assert, rig, { launch, main, sid }) {
 	assert.match(s.text, /^I see the second picture\.\n\[turn 2 done/, s.text);
 	const next = main()[n];
 	assert.ok(next && JSON.stringify(next.body).includes('And this one?'), 'the next request is the send\'s');
-	assert.ok(carries(next.body, two), 'the next request carries two.png\'s bytes');
+	assert.ok(carries(next.body, two), 'the next request carries "second picture.png"\'s bytes');
 }
 
 /* The two answers imageTurns expects, for a mock's queue. */
