@@ -8,38 +8,39 @@
 #include "agent/image.h"
 #include "util/xmalloc.h"
 
-/* The first bytes of each type the four CLIs all take. */
+#define HEAD_LEN	12
+
+/*
+ * The first bytes of each type the four CLIs all take, and for WebP the
+ * form at byte 8 (after "RIFF" and a length).
+ */
 struct magic {
 	const char	*type;
-	size_t		 at;
 	const char	*bytes;
 	size_t		 len;
+	const char	*at8;
 };
 
 static const struct magic magics[] = {
-	{ "png", 0, "\x89PNG\r\n\x1a\n", 8 },
-	{ "jpeg", 0, "\xff\xd8\xff", 3 },
-	{ "gif", 0, "GIF87a", 6 },
-	{ "gif", 0, "GIF89a", 6 },
-	{ "webp", 8, "WEBP", 4 },	/* after "RIFF" and a length */
+	{ "png", "\x89PNG\r\n\x1a\n", 8, NULL },
+	{ "jpeg", "\xff\xd8\xff", 3, NULL },
+	{ "gif", "GIF87a", 6, NULL },
+	{ "gif", "GIF89a", 6, NULL },
+	{ "webp", "RIFF", 4, "WEBP" },
 };
-
-#define HEAD_LEN	12
 
 static const char *
 image_type(const unsigned char *head, size_t len)
 {
+	const struct magic *m;
 	size_t i;
 
 	for (i = 0; i < sizeof magics / sizeof magics[0]; i++) {
-		if (len < magics[i].at + magics[i].len)
-			continue;
-		if (strcmp(magics[i].type, "webp") == 0 &&
-		    memcmp(head, "RIFF", 4) != 0)
-			continue;
-		if (memcmp(head + magics[i].at, magics[i].bytes,
-		    magics[i].len) == 0)
-			return magics[i].type;
+		m = &magics[i];
+		if (len >= m->len && memcmp(head, m->bytes, m->len) == 0 &&
+		    (m->at8 == NULL || (len >= 8 + strlen(m->at8) &&
+		    memcmp(head + 8, m->at8, strlen(m->at8)) == 0)))
+			return m->type;
 	}
 	return NULL;
 }

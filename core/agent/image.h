@@ -14,9 +14,6 @@
 #include "agent/harness.h"
 #include "util/error.h"
 
-/* The most images one prompt carries (the tools' maxItems). */
-#define AGENT_IMAGES_MAX	8
-
 /*
  * The image paths of one prompt, as given, and as pasted (the path as a
  * shell word: a backslash before a space or another character a shell
@@ -44,7 +41,7 @@ int	agent_image_supported(const struct harness *h, const char *nothing,
 int	agent_image_check(const char *path, const char *nothing,
 	    struct aiterm_error *err);
 
-/* A copy of src with each path's word (n may be 0); freed by agent_images_free. */
+/* src copied with each path's word (n may be 0); agent_images_free frees it. */
 void	agent_images_copy(struct agent_images *dst,
 	    const struct agent_images *src);
 void	agent_images_free(struct agent_images *im);

@@ -10,7 +10,7 @@
 
 #include "agent/image.h"
 
-/* The input schema's property (maxItems is AGENT_IMAGES_MAX). */
+/* The input schema's property: 1 to 8 paths. */
 #define AGENT_IMAGE_PROP \
 	"\"image\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":8," \
 	"\"items\":{\"type\":\"string\",\"minLength\":1}," \
