@@ -34,6 +34,8 @@ struct dispatch {
 	struct dispatch_result	 r;
 	char			*text;	/* what is to be typed */
 	size_t			 len;
+	struct agent_images	 images;	/* attached before the text */
+	struct aiterm_input_step *with_images;	/* the steps that do both */
 	/* Start confirmation; after a dismissed card, its settling. */
 	uv_fs_event_t		 watch;
 	uv_timer_t		 look, deadline, card;
@@ -116,6 +118,8 @@ d_free(struct dispatch *d)
 	free(d->retarget);
 	free(d->lock);
 	free(d->text);
+	agent_images_free(&d->images);
+	free(d->with_images);
 	free(d);
 }
 
@@ -355,6 +359,17 @@ typed(void *arg, int status, const struct aiterm_error *err)
 static int route(struct dispatch *, struct agent_record *,
     const struct aiterm_input_step **, struct aiterm_error *);
 
+/* The text goes in with the route's steps, the images attached first. */
+static void
+d_type(struct dispatch *d)
+{
+	free(d->with_images);
+	d->with_images = agent_image_steps(d->h, &d->images, d->steps);
+	d->r.images = d->with_images != NULL ? (unsigned)d->images.n : 0;
+	agent_input_play(d->session, d->with_images != NULL ?
+	    d->with_images : d->steps, d->text, d->len, typed, d);
+}
+
 /*
  * The card had its time: gone, the text goes as a new turn; else no.  The
  * screen, the record and the route on the multiplexer's thread.
@@ -391,8 +406,7 @@ card_done(void *arg)
 		return;
 	}
 	if (d->rc == 0) {
-		agent_input_play(d->session, d->steps, d->text, d->len, typed,
-		    d);
+		d_type(d);
 		return;
 	}
 	lock_release(d->lock, NULL);
@@ -692,8 +706,7 @@ route_done(void *arg)
 	} else if (d->r.route == ROUTE_RECOVERY)
 		agent_input_play(d->session, d->steps, NULL, 0, dismissed, d);
 	else
-		agent_input_play(d->session, d->steps, d->text, d->len, typed,
-		    d);
+		d_type(d);
 }
 
 /* Under the send lock, the route is chosen on the worker; rec is taken. */
@@ -776,6 +789,14 @@ void
 agent_dispatch(const struct harness *h, const char *session, const char *text,
     size_t len, dispatch_cb cb, void *arg)
 {
+	agent_dispatch_images(h, session, text, len, NULL, cb, arg);
+}
+
+void
+agent_dispatch_images(const struct harness *h, const char *session,
+    const char *text, size_t len, const struct agent_images *im,
+    dispatch_cb cb, void *arg)
+{
 	struct dispatch *d = xcalloc(1, sizeof *d);
 	struct aiterm_error err = ERROR_INIT;
 	struct agent_record rec;
@@ -795,6 +816,8 @@ agent_dispatch(const struct harness *h, const char *session, const char *text,
 	memcpy(d->text, text, len);
 	d->text[len] = '\0';
 	d->len = len;
+	if (im != NULL)
+		agent_images_copy(&d->images, im);
 	d->lock = session_path(session, "send.lock");
 	if (agent_record_read(session, &rec, &err) != 0) {
 		d_fail(d, "%s", error_msg(&err));

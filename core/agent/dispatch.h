@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "agent/harness.h"
+#include "agent/image.h"
 #include "agent/record.h"
 #include "util/error.h"
 
@@ -50,6 +51,7 @@ struct dispatch_result {
 	unsigned		 index;		/* its turn in the transcript */
 	/* The code of a failure after typing (USER_HOOK_BLOCKED), or NULL. */
 	const char		*code;
+	unsigned		 images;	/* image files attached first */
 };
 
 /* r->status 0, or -1 with r->err; r is borrowed for the call. */
@@ -58,6 +60,14 @@ typedef void (*dispatch_cb)(void *arg, const struct dispatch_result *r);
 /* Calls cb once, from the loop. */
 void	agent_dispatch(const struct harness *h, const char *session,
 	    const char *text, size_t len, dispatch_cb cb, void *arg);
+
+/*
+ * The same with image files attached before the text (AGT-IMAGE), each
+ * already checked (agent/image.h); im is copied, and may be NULL.
+ */
+void	agent_dispatch_images(const struct harness *h, const char *session,
+	    const char *text, size_t len, const struct agent_images *im,
+	    dispatch_cb cb, void *arg);
 
 /* "turn:index", the event_cursor of a turn. */
 void	agent_event_cursor(unsigned turn, unsigned index, char *out,

@@ -5,6 +5,7 @@ core_libaiterm_la_SOURCES += \
 	core/agent/record.c core/agent/record.h \
 	core/agent/transcript.c core/agent/transcript.h \
 	core/agent/input.c core/agent/input.h \
+	core/agent/image.c core/agent/image.h \
 	core/agent/screen.c core/agent/screen.h \
 	core/agent/lastwords.c core/agent/lastwords.h \
 	core/agent/startup.c core/agent/startup.h \

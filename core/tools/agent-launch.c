@@ -28,6 +28,7 @@
 #include "pty/session.h"
 #include "state/stateroot.h"
 #include "tools/agent-common.h"
+#include "tools/agent-images.h"
 #include "tools/agent-schema.h"
 #include "tools/tool.h"
 #include "util/buf.h"
@@ -44,6 +45,7 @@ struct launch {
 	char			*supplement;	/* Throughline's, as given */
 	char			*prompt;
 	size_t			 prompt_len;
+	struct agent_images	 images;	/* attached to the prompt */
 	bool			 trust;
 	unsigned		 timeout_ms;
 	struct probe_result	 probe;
@@ -67,6 +69,7 @@ launch_free(struct launch *l)
 	free(l->model);
 	free(l->supplement);
 	free(l->prompt);
+	agent_images_free(&l->images);
 	free(l);
 }
 
@@ -155,6 +158,12 @@ reply(struct launch *l, const struct dispatch_result *d)
 		    json_string(agent_dispatch_name(d->dispatch)));
 		json_object_set_new(sc, "turn", json_integer(d->turn));
 		json_object_set_new(sc, "event_cursor", json_string(cursor));
+		if (d->images > 0) {
+			buf_printf(&t, "images: %u attached to the prompt\n",
+			    d->images);
+			json_object_set_new(sc, "images",
+			    json_integer(d->images));
+		}
 		if (d->confirmed_by[0] != '\0')
 			json_object_set_new(sc, "confirmed_by",
 			    json_string(d->confirmed_by));
@@ -235,7 +244,8 @@ started(void *arg, const struct startup_result *r)
 		reply(l, NULL);		/* checked at the call's start: rare */
 		return;
 	}
-	agent_dispatch(&l->h, l->id, l->prompt, l->prompt_len, dispatched, l);
+	agent_dispatch_images(&l->h, l->id, l->prompt, l->prompt_len,
+	    &l->images, dispatched, l);
 }
 
 static void
@@ -418,6 +428,16 @@ agent_launch_call(struct tool_call *call)
 		if (parent_delivery_check(&origin, &err) != 0)
 			goto out_fail;
 	}
+	/* AGT-IMAGE: each file checked before anything is launched. */
+	if (tool_images(args, &l->h, "nothing was launched", &l->images,
+	    &err) != 0)
+		goto out_fail;
+	if (l->images.n > 0 && l->prompt == NULL) {
+		error_set(&err, "image goes with a prompt: give prompt too, or "
+		    "send the images later with pty_send text=... image=[...]; "
+		    "nothing was launched");
+		goto out_fail;
+	}
 	l->trust = json_is_true(json_object_get(args, "trust_project"));
 	v = json_object_get(args, "timeout");
 	l->timeout_ms = v != NULL ? (unsigned)(json_number_value(v) * 1000) :
@@ -455,6 +475,7 @@ const struct tool_entry tool_agent_launch = {
 	    "\"description\":\"Default: the harness's own.\"},"
 	    "\"prompt\":{\"type\":\"string\",\"minLength\":1,"
 	    "\"maxLength\":65536},"
+	    AGENT_IMAGE_PROP ","
 	    "\"trust_project\":{\"type\":\"boolean\",\"default\":false},"
 	    "\"throughline_supplement\":{\"type\":\"string\",\"minLength\":1,"
 	    "\"maxLength\":4096,\"description\":\"Absolute path of "
@@ -478,6 +499,7 @@ const struct tool_entry tool_agent_launch = {
 	    "\"confirmed_by\":{\"type\":\"string\"},"
 	    "\"turn\":{\"type\":\"integer\"},"
 	    "\"event_cursor\":{\"type\":\"string\"},"
+	    "\"images\":{\"type\":\"integer\",\"minimum\":1},"
 	    AGENT_DELIVERY_PROPS ","
 	    "\"attach\":{\"type\":\"string\"}},"
 	    "\"required\":[\"session_id\",\"launch_id\",\"harness\","

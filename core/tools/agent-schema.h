@@ -50,6 +50,7 @@
 	AGENT_DISPATCH_PROP "," \
 	"\"event_cursor\":{\"type\":\"string\"}," \
 	"\"pane_input_recovery\":{\"type\":\"string\"}," \
+	"\"images\":{\"type\":\"integer\",\"minimum\":1}," \
 	AGENT_DELIVERY_PROPS
 #define AGENT_RECEIPT_REQUIRED \
 	"[\"session_id\",\"route\",\"dispatch\",\"turn\",\"event_cursor\"]"

@@ -9,5 +9,6 @@ core_libaiterm_la_SOURCES += \
 	core/tools/agent-common.c core/tools/agent-common.h \
 	core/tools/agent-launch.c core/tools/agent-read.c \
 	core/tools/agent-approval.c core/tools/agent-configure.c \
+	core/tools/agent-images.c core/tools/agent-images.h \
 	core/tools/agent-read.h core/tools/agent-schema.h \
 	core/tools/test-sleep.c

@@ -9,6 +9,7 @@
 #include "agent/dispatch.h"
 #include "agent/record.h"
 #include "deliver/parent.h"
+#include "tools/agent-images.h"
 #include "tools/agent-read.h"
 #include "tools/agent-schema.h"
 #include "tools/pty-common.h"
@@ -75,6 +76,9 @@ agent_sent(void *arg, const struct dispatch_result *d)
 		if (d->recovered[0] != '\0')
 			json_object_set_new(sc, "pane_input_recovery",
 			    json_string(d->recovered));
+		if (d->images > 0)
+			json_object_set_new(sc, "images",
+			    json_integer(d->images));
 		if (d->route == ROUTE_STEERED)
 			buf_printf(&text, "added to the running turn %u (no new "
 			    "turn); its answer: pty_read agent_transcript=true "
@@ -89,6 +93,9 @@ agent_sent(void *arg, const struct dispatch_result *d)
 			    d->confirmed_by[0] != '\0' ? " (" : "",
 			    d->confirmed_by, d->confirmed_by[0] != '\0' ? ")" :
 			    "", cursor);
+		if (d->images > 0)
+			buf_printf(&text, "images: %u attached to the text\n",
+			    d->images);
 		parent_delivery_sent(&as->pd, d, &text, sc);
 		if (text.len > 0 && text.data[text.len - 1] == '\n')
 			text.len--;
@@ -106,6 +113,7 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 	struct aiterm_error err = ERROR_INIT;
 	struct call_origin origin;
 	struct agent_record rec;
+	struct agent_images im;
 	struct agent_send *as;
 
 	if (agent_record_read(id, &rec, NULL) != 0)
@@ -114,7 +122,8 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 	as->call = call;
 	as->w = *w;
 	snprintf(as->id, sizeof as->id, "%s", id);
-	if (harness_find(rec.harness, &as->h, &err) != 0) {
+	if (harness_find(rec.harness, &as->h, &err) != 0 ||
+	    tool_images(args, &as->h, "nothing was sent", &im, &err) != 0) {
 		tool_call_fail(call, "pty_send: %s", error_msg(&err));
 		error_clear(&err);
 		agent_send_free(as);
@@ -129,11 +138,13 @@ agent_send(struct tool_call *call, json_t *args, const struct pty_wait *w)
 			error_clear(&err);
 			agent_send_free(as);
 			agent_record_free(&rec);
+			agent_images_free(&im);
 			return true;
 		}
-		agent_dispatch(&as->h, id, json_string_value(json_object_get(
-		    args, "text")), json_string_length(json_object_get(args,
-		    "text")), agent_sent, as);
+		agent_dispatch_images(&as->h, id, json_string_value(
+		    json_object_get(args, "text")), json_string_length(
+		    json_object_get(args, "text")), &im, agent_sent, as);
+		agent_images_free(&im);
 	}
 	agent_record_free(&rec);
 	return true;
@@ -216,6 +227,13 @@ pty_send_call(struct tool_call *call)
 		error_clear(&err);
 		return;
 	}
+	/* AGT-IMAGE: images go with a prompt to an agent, never to a shell. */
+	if (json_object_get(args, "image") != NULL) {
+		tool_call_fail(call, "pty_send: image: %s is not an agent "
+		    "session (agent_launch starts one); images go only with a "
+		    "prompt to an agent; nothing was sent", req.session);
+		return;
+	}
 	/*
 	 * A waited send keeps the session until its result is taken, and
 	 * may wait as long as its timeout for its turn (issue 37).
@@ -251,7 +269,7 @@ const struct tool_entry tool_pty_send = {
 	    "\"enter\":{\"type\":\"boolean\",\"default\":true},"
 	    "\"raw\":{\"type\":\"boolean\",\"default\":false,\"description\":"
 	    "\"Send bytes as is: no sanitising, no script wrapping.\"},"
-	    PTY_WAIT_PROPS "},"
+	    AGENT_IMAGE_PROP "," PTY_WAIT_PROPS "},"
 	    "\"required\":[\"session_id\",\"text\"],"
 	    "\"additionalProperties\":false}",
 	/*

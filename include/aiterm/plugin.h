@@ -534,7 +534,7 @@ struct aiterm_harness_ops {
 
 	/*
 	 * Changing a running agent's model in place (agent_configure, ADR
-	 * 0034): the keys that open the CLI's own model command from an
+	 * 0035): the keys that open the CLI's own model command from an
 	 * idle, empty composer ("/model", Enter); NULL when it has none.
 	 */
 	const struct aiterm_input_step	*model_open;
@@ -548,6 +548,18 @@ struct aiterm_harness_ops {
 	void	(*model_step)(const struct aiterm_screen *screen,
 		    const struct aiterm_model_goal *goal,
 		    struct aiterm_model_move *move);
+	/*
+	 * Attaching one image file to the text that follows (AGT-IMAGE; ADR
+	 * 0036): the steps the core plays once per image, in order, before
+	 * submit or steer, where a TEXT or PASTE step whose arg is NULL
+	 * stands for the image's absolute path as one shell word (a
+	 * backslash before a space and other characters a shell splits on,
+	 * as a terminal's drag and drop pastes it).  The core has checked each
+	 * file first (absolute, a readable regular file, PNG, JPEG, GIF or
+	 * WebP by its first bytes).  NULL: the harness takes no image, and a
+	 * send or launch that gives one is refused before anything is typed.
+	 */
+	const struct aiterm_input_step	*attach_image;
 };
 
 /*

@@ -57,6 +57,17 @@ claude_launch(const struct aiterm_host *host,
 	return 0;
 }
 
+/*
+ * AGT-IMAGE (seen on 2.1.332): the image's path pasted on its own becomes
+ * "[Image #N]" in the composer and an image block of the next request;
+ * the pause lets Claude read the file before the text and Enter come.
+ */
+static const struct aiterm_input_step attach_image[] = {
+	{ AITERM_INPUT_PASTE, NULL },
+	{ AITERM_INPUT_PAUSE, "500" },
+	{ AITERM_INPUT_END, NULL },
+};
+
 static const struct aiterm_harness_ops ops = {
 	.binaries = binaries,
 	.version_args = version_args,
@@ -76,6 +87,7 @@ static const struct aiterm_harness_ops ops = {
 	.approval_keys = claude_approval_keys,
 	.model_open = claude_model_open,
 	.model_step = claude_model_step,
+	.attach_image = attach_image,
 };
 
 static const struct aiterm_plugin plugin = {

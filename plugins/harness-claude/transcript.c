@@ -6,7 +6,9 @@
  *
  * Records are not always in time order in the file (after an API error
  * Claude rewrites it), so they are taken by their timestamps.  A turn
- * starts at a prompt (a user record whose content is a string) and ends
+ * starts at a prompt (a user record whose content is a string, or, with a
+ * pasted image, text and image blocks and no tool result; 2.1.332 writes
+ * the image's source as a separate isMeta record) and ends
  * at a "system"/"turn_duration" record once every message queued during
  * it (queue-operation enqueue) has reached the conversation: a queued
  * message either joins the turn at a tool boundary or runs right after
@@ -149,6 +151,28 @@ local_command(json_t *o, json_t *content)
 	return false;
 }
 
+/* A prompt with pasted images (AGT-IMAGE): blocks, an image among them. */
+static int
+image_prompt(json_t *o, json_t *content)
+{
+	const char *type;
+	size_t i;
+	json_t *b;
+	int image = 0;
+
+	if (!json_is_array(content) || json_is_true(json_object_get(o,
+	    "isMeta")))
+		return 0;
+	json_array_foreach(content, i, b) {
+		type = json_string_value(json_object_get(b, "type"));
+		if (type != NULL && strcmp(type, "tool_result") == 0)
+			return 0;
+		if (type != NULL && strcmp(type, "image") == 0)
+			image = 1;
+	}
+	return image;
+}
+
 static int
 collect(json_t *o, size_t index, void *arg)
 {
@@ -171,7 +195,8 @@ collect(json_t *o, size_t index, void *arg)
 		 */
 		if (local_command(o, c))
 			return 0;
-		r.kind = json_is_string(c) ? R_PROMPT : R_USER;
+		r.kind = json_is_string(c) || image_prompt(o, c) ? R_PROMPT :
+		    R_USER;
 		r.text = text_of(c);
 		/* A tool result's own text counts for a queued message too. */
 		if (r.kind == R_USER && r.text == NULL) {

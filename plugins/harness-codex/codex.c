@@ -153,6 +153,18 @@ static const struct aiterm_input_step submit[] = {
 	{ AITERM_INPUT_END, NULL },
 };
 
+/*
+ * AGT-IMAGE (seen on 0.171.0): the image's path pasted on its own is
+ * attached ("[Image #N]"; an input_image of the next request), as
+ * `codex -i FILE` does at start; a launch's prompt is typed after start,
+ * so both go in the same way.
+ */
+static const struct aiterm_input_step attach_image[] = {
+	{ AITERM_INPUT_PASTE, NULL },
+	{ AITERM_INPUT_PAUSE, "300" },
+	{ AITERM_INPUT_END, NULL },
+};
+
 static const struct aiterm_input_step *
 codex_startup_keys(const char *dialog, int trust_project)
 {
@@ -383,6 +395,7 @@ static const struct aiterm_harness_ops ops = {
 	.approval_keys = codex_approval_keys,
 	.model_open = codex_model_open,
 	.model_step = codex_model_step,
+	.attach_image = attach_image,
 };
 
 static const struct aiterm_plugin plugin = {

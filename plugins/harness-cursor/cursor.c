@@ -198,6 +198,17 @@ static const struct aiterm_input_step submit[] = {
 	{ AITERM_INPUT_END, NULL },
 };
 
+/*
+ * AGT-IMAGE, ASSUMED (no capture of the real TUI): the image's path
+ * pasted on its own is attached ("[Image #N]"), as the other three CLIs
+ * do; the stand-in models it.
+ */
+static const struct aiterm_input_step attach_image[] = {
+	{ AITERM_INPUT_PASTE, NULL },
+	{ AITERM_INPUT_PAUSE, "300" },
+	{ AITERM_INPUT_END, NULL },
+};
+
 static const struct aiterm_input_step steer[] = {
 	{ AITERM_INPUT_PASTE, NULL },
 	{ AITERM_INPUT_PAUSE, "300" },
@@ -389,6 +400,7 @@ static const struct aiterm_harness_ops ops = {
 	.model_check = cursor_model_check,
 	.model_open = cursor_model_open,
 	.model_step = cursor_model_step,
+	.attach_image = attach_image,
 };
 
 static const struct aiterm_plugin plugin = {

@@ -125,6 +125,18 @@ static const struct aiterm_input_step submit[] = {
 	{ AITERM_INPUT_END, NULL },
 };
 
+/*
+ * AGT-IMAGE (seen on 1.0.41): the image's path pasted on its own is
+ * attached ("[Image #N]", with a card naming its type and size) and sent
+ * as an image_url part of the next request.  Grok itself drops an image
+ * smaller than 8x8 or than 512 pixels in all, and says so on its screen.
+ */
+static const struct aiterm_input_step attach_image[] = {
+	{ AITERM_INPUT_PASTE, NULL },
+	{ AITERM_INPUT_PAUSE, "300" },
+	{ AITERM_INPUT_END, NULL },
+};
+
 static const struct aiterm_input_step steer[] = {
 	{ AITERM_INPUT_PASTE, NULL },
 	{ AITERM_INPUT_PAUSE, "300" },
@@ -411,6 +423,7 @@ static const struct aiterm_harness_ops ops = {
 	.model_check = grok_model_check,
 	.model_open = grok_model_open,
 	.model_step = grok_model_step,
+	.attach_image = attach_image,
 };
 
 static const struct aiterm_plugin plugin = {

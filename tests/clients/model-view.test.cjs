@@ -215,6 +215,20 @@ function checkRun(t, client, r) {
 	return total;
 }
 
+/* The first properties[name] in a shown tool definition, or null. */
+function propertyOf(x, name) {
+	if (!x || typeof x !== 'object')
+		return null;
+	if (x.properties && x.properties[name])
+		return x.properties[name];
+	for (const v of Object.values(x)) {
+		const p = propertyOf(v, name);
+		if (p)
+			return p;
+	}
+	return null;
+}
+
 /* The tool definitions and instructions the client showed the model. */
 function checkShown(t, client, r) {
 	/* Claude: one tool each, mcp__aiterm__<name>; Codex: one namespace tool mcp__aiterm. */
@@ -233,6 +247,13 @@ function checkShown(t, client, r) {
 	/* AGT-CONFIGURE (issue 33): what its definition costs on its own. */
 	const conf = (client === 'claude' ? r.toolsShown : ns.tools).find((x) => /(^|__)agent_configure$/.test(x.name));
 	t.diagnostic(`${client}: agent_configure's definition ${tokens(JSON.stringify(conf))} tokens`);
+	/* AGT-IMAGE (issue 33): pty_send's image, as shown, and what it costs. */
+	const send = client === 'claude' ? r.toolsShown.find((x) => x.name === 'mcp__aiterm__pty_send') :
+		(ns.tools || []).find((x) => x.name === 'pty_send');
+	const image = propertyOf(send, 'image');
+	assert.ok(image && image.type === 'array', `${client} shows pty_send's image: ${JSON.stringify(send).slice(0, 400)}`);
+	assert.match(JSON.stringify(image), /Absolute paths of PNG, JPEG, GIF or WebP files to attach\./);
+	t.diagnostic(`${client}: pty_send definition ${tokens(JSON.stringify(send))} tokens, of which image ${tokens(JSON.stringify({ image }))}`);
 	/* views.cjs reproduces the definitions (the benchmarks count those). */
 	assert.ok(Array.isArray(r.toolsList), 'the server answered tools/list');
 	const byName = (a) => [...a].sort((x, y) => x.name.localeCompare(y.name));

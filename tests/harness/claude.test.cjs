@@ -13,6 +13,7 @@ const assert = require('node:assert/strict');
 const { AgentRig, seedClaude } = require('./lib/agent-rig.cjs');
 const { startClaudeMock } = require('./lib/claude-mock.cjs');
 const { tokens } = require('../clients/lib/common.cjs');
+const { imageTurns, IMAGE_ANSWERS } = require('./lib/images.cjs');
 
 const T = { timeout: 120000 };
 
@@ -50,6 +51,12 @@ test('AGT-LAUNCH AGT-TURN: a plain turn; the answer comes from the transcript', 
 	/* The mock saw the prompt once. */
 	const prompts = mock.main.filter((r) => JSON.stringify(r.body.messages).includes('What is the answer?'));
 	assert.ok(prompts.length >= 1);
+});
+
+test('AGT-IMAGE issue 33: images with the launch prompt and with a send reach the next model request as image blocks', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push(...IMAGE_ANSWERS);
+	await imageTurns(assert, rig, { launch: (args) => rig.call('agent_launch', Object.assign({ harness: 'claude-code', cwd: rig.dirs.work }, args)), main: () => mock.main, sid });
 });
 
 test('PTY-CLOSE: Claude Code closed after a turn: no process of its session is left', T, async (t) => {

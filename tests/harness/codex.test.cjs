@@ -11,6 +11,7 @@ const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const { AgentRig, seedCodex } = require('./lib/agent-rig.cjs');
 const { startCodexMock } = require('./lib/codex-mock.cjs');
+const { imageTurns, IMAGE_ANSWERS } = require('./lib/images.cjs');
 
 const T = { timeout: 180000 };
 
@@ -65,6 +66,12 @@ test('AGT-LAUNCH AGT-TURN AGT-CONFIGURE: Codex, a plain turn and then a second o
 	assert.equal(next.body.model, 'gpt-5.5');
 	assert.equal(next.body.reasoning && next.body.reasoning.effort, 'xhigh');
 	assert.match(require('node:fs').readFileSync(require('node:path').join(rig.dirs.codex, 'config.toml'), 'utf8'), /^model = "mock-model"$/m, 'the user\'s config keeps its model');
+});
+
+test('AGT-IMAGE issue 33: Codex, images with the launch prompt and with a send reach the next model request', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push(...IMAGE_ANSWERS);
+	await imageTurns(assert, rig, { launch: (args) => rig.call('agent_launch', Object.assign({ harness: 'codex-cli', cwd: rig.dirs.work }, args)), main: () => mock.requests.filter((r) => r.kind === 'main'), sid });
 });
 
 test('PTY-CLOSE: Codex closed after a turn: no process of its session is left, its app-server daemon included', T, async (t) => {

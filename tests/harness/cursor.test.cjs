@@ -15,6 +15,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { AgentRig } = require('./lib/agent-rig.cjs');
 const { startCursorMock, seedCursor, cursorBinary, projectId } = require('./lib/cursor-mock.cjs');
+const { imageTurns, IMAGE_ANSWERS } = require('./lib/images.cjs');
 
 const T = { timeout: 120000 };
 
@@ -93,6 +94,12 @@ test('AGT-LAUNCH AGT-TURN AGT-CONFIGURE: Cursor (stand-in), ready, a plain turn 
 	const d = await rig.call('pty_send', { session_id: id, text: 'Third question', wait: true, timeout: 60 });
 	assert.match(d.text, /^Cursor third answer\.\n\[turn 3 done/, d.text);
 	assert.equal(mock.main().at(-1).body.model, 'sonnet-4');
+});
+
+test('AGT-IMAGE issue 33: Cursor (stand-in, attaching ASSUMED), images with the launch prompt and with a send reach the next model request', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push(...IMAGE_ANSWERS);
+	await imageTurns(assert, rig, { launch: (args) => launch(rig, args), main: () => mock.requests.filter((r) => r.kind === 'main'), sid });
 });
 
 test('PTY-CLOSE issue 37: Cursor (stand-in) closed after a turn: no process of its session is left', T, async (t) => {

@@ -14,6 +14,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { AgentRig } = require('./lib/agent-rig.cjs');
 const { startGrokMock, seedGrok, grokBinary } = require('./lib/grok-mock.cjs');
+const { imageTurns, IMAGE_ANSWERS } = require('./lib/images.cjs');
 
 const T = { timeout: 180000 };
 
@@ -142,6 +143,12 @@ test('AGT-LAUNCH AGT-TURN AGT-GROK AGT-CONFIGURE: Grok, a plain turn and then a 
 	assert.match(d.text, /^Grok third answer\.\n\[turn 3 done/, d.text);
 	const third = mock.main().find((r) => JSON.stringify(r.body.messages).includes('Third question'));
 	assert.equal(third.body.model, 'mock-model-2');
+});
+
+test('AGT-IMAGE issue 33: Grok, images with the launch prompt and with a send reach the next model request', T, async (t) => {
+	const { rig, mock } = await rigWithMock(t);
+	mock.push(...IMAGE_ANSWERS);
+	await imageTurns(assert, rig, { launch: (args) => rig.call('agent_launch', Object.assign({ harness: 'grok-cli', cwd: rig.dirs.work }, args)), main: () => mock.requests.filter((r) => r.kind === 'main'), sid });
 });
 
 test('PTY-CLOSE issue 37: Grok closed after a turn: no process of its session is left', T, async (t) => {

@@ -5,7 +5,8 @@
 # installed aiterm-plugin.pc, and check that the installed server loads
 # it and drives its CLI (the example's mycli script) through MCP:
 # agent_launch with a prompt, the answer from the transcript, a second
-# turn with pty_send, in a private tmux server.
+# turn with pty_send, in a private tmux server; an image it cannot take
+# (no attach_image) is refused.
 set -eu
 
 : "${top_srcdir:?}" "${top_builddir:?}"
@@ -50,7 +51,7 @@ export AITERM_PLUGIN_PATH AITERM_SYSTEM_PLUGINDIR AITERM_STATE_DIR \
 	AITERM_SHELL_DIR HOME TMUX_TMPDIR PATH
 
 python3 - "$server" "$tmp/work" <<'PY'
-import json, re, subprocess, sys
+import json, os, re, subprocess, sys
 p = subprocess.Popen([sys.argv[1]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 n = 0
 def call(method, params):
@@ -82,6 +83,18 @@ b = tool("pty_send", session_id=sid, text='and "quotes" too', wait=True, timeout
 assert re.match(r'You said: and "quotes" too\n\[turn 2 done', b), b
 o = tool("pty_observe", session_id=sid)
 assert "; screen input_ready/composer_empty;" in o, o
+# AGT-IMAGE (ADR 0034): a harness without attach_image takes no image.
+png = os.path.join(sys.argv[2], "x.png")
+with open(png, "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n" + bytes(24))
+for name, args in (("pty_send", {"session_id": sid, "text": "never"}),
+                   ("agent_launch", {"harness": "my-cli", "cwd": sys.argv[2],
+                                     "prompt": "never"})):
+    r = call("tools/call", {"name": name, "arguments": dict(args, image=[png])})["result"]
+    assert r.get("isError"), r
+    assert re.search(r"MY_IMAGE_UNSUPPORTED: the my-cli harness takes no "
+                     r"image \(its plugin has no attach_image\); nothing was "
+                     r"(sent|launched)$", r["content"][0]["text"]), r
 tool("pty_close", session_id=sid)
 p.stdin.close()
 p.wait(timeout=10)

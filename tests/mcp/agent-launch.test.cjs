@@ -23,28 +23,10 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { Rig, until } = require('./lib/pty.cjs');
-const { startCursorMock, seedCursor, cursorBinary } = require('../harness/lib/cursor-mock.cjs');
+const { until } = require('./lib/pty.cjs');
+const { cursorRig } = require('./lib/cursor-rig.cjs');
 
 const T = { timeout: 180000 };
-
-/* A rig whose PATH has the stand-in as cursor-agent; extra: its variables. */
-async function cursorRig(t, extra = {}) {
-	const mock = await startCursorMock({ defaultText: 'Default answer.' });
-	t.after(() => mock.close());
-	const rig = new Rig(t, Object.assign({
-		CURSOR_STANDIN_MODEL_URL: mock.url,
-		CURSOR_API_KEY: 'mock-cursor-key-for-the-aiterm-launch-test',
-	}, extra));
-	rig.dirs.work = path.join(rig.dirs.root, 'work');
-	const bin = path.join(rig.dirs.root, 'bin');
-	fs.mkdirSync(rig.dirs.work, { mode: 0o700 });
-	fs.mkdirSync(bin, { mode: 0o700 });
-	fs.symlinkSync(cursorBinary(), path.join(bin, 'cursor-agent'));
-	rig.env.PATH = `${bin}:${rig.env.PATH || '/usr/bin:/bin'}`;
-	seedCursor(rig.dirs.home);
-	return { rig, mock };
-}
 
 /* agent_launch that must succeed; the session is closed at cleanup. */
 async function launch(rig, conn, args, ms = 120000) {

@@ -7,7 +7,7 @@ EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/lib/server.cjs tests/mcp/lib/sdk.cjs \
 	tests/mcp/sdk.test.cjs tests/mcp/wire.test.cjs \
 	tests/mcp/lib/pty.cjs tests/mcp/lib/sshd.cjs tests/mcp/lib/textview.cjs tests/mcp/lib/views.cjs \
-	tests/mcp/lib/skip.cjs tests/mcp/lib/run.cjs \
+	tests/mcp/lib/skip.cjs tests/mcp/lib/run.cjs tests/mcp/lib/cursor-rig.cjs \
 	tests/mcp/pty.test.cjs tests/mcp/pty-persist.test.cjs \
 	tests/mcp/pty-scale.test.cjs tests/mcp/pty-ssh.test.cjs \
 	tests/mcp/pty-repl.test.cjs \
@@ -27,7 +27,7 @@ EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/delivery-codex-steer.test.cjs \
 	tests/mcp/pty-concurrent.test.cjs \
 	tests/mcp/schema-both.test.cjs \
-	tests/mcp/pane-env.test.cjs \
+	tests/mcp/pane-env.test.cjs tests/mcp/agent-images.test.cjs \
 	tests/mcp/pty-close.test.cjs \
 	tests/mcp/pty-tasks.test.cjs \
 	tests/mcp/setup-files.test.cjs \

@@ -33,6 +33,7 @@ const Ajv = require('ajv');
 const addFormats = require('ajv-formats');
 const { Rig, textOf } = require('./lib/pty.cjs');
 const { startCursorMock, seedCursor, cursorBinary } = require('../harness/lib/cursor-mock.cjs');
+const { writePng } = require('../harness/lib/images.cjs');
 
 const T = { timeout: 240000 };
 
@@ -216,8 +217,10 @@ async function agentPaths(c, conn, rig, mock) {
 	await c.call(conn, 'agent_launch', { harness: 'no-such-harness', cwd: work }, 'unknown harness', { error: true });
 	await c.call(conn, 'agent_launch', { harness: 'cursor-cli', cwd: '/no/such/dir' }, 'bad cwd', { error: true });
 	mock.push({ type: 'text', text: 'First answer.' });
+	/* With an image (AGT-IMAGE): the receipt counts it. */
 	const l = await c.call(conn, 'agent_launch', { harness: 'cursor-cli', cwd: work, trust_project: true,
-		prompt: 'First question', name: 'ag1' }, 'with a prompt', { error: false, ms: 120000 });
+		prompt: 'First question', name: 'ag1', image: [writePng(rig.dirs.root)] }, 'with a prompt and an image',
+		{ error: false, ms: 120000 });
 	assert.ok(l && !l.isError, `the launch: ${JSON.stringify(l && l.r)}`);
 	rig.sessions.add('ag1');
 	const id = 'ag1';
@@ -226,7 +229,8 @@ async function agentPaths(c, conn, rig, mock) {
 	/* A turn that runs: read without wait, a steer into it, the answer. */
 	mock.push({ type: 'hold', text: 'Held answer.' });
 	mock.push({ type: 'text', text: 'After the steer.' });
-	await c.call(conn, 'pty_send', { session_id: id, text: 'Second question' }, 'agent turn, no wait', { error: false });
+	await c.call(conn, 'pty_send', { session_id: id, text: 'Second question', image: [writePng(rig.dirs.root, 'b.png', 2)] },
+		'agent turn with an image, no wait', { error: false });
 	assert.ok(await mock.held(), 'the second request waits');
 	await c.call(conn, 'pty_read', { session_id: id, agent_transcript: true }, 'agent answer, running', { error: false });
 	await c.call(conn, 'pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 0.5 },

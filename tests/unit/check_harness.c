@@ -487,6 +487,11 @@ static const struct turn_case claude2_turns[] = {
 	/* A /model between the turns (issue 33): its records are no turn. */
 	{ "model-between-turns", 2, 1, AITERM_TURN_DONE, "turn_duration",
 	    "ok", NULL },
+	/* A pasted image: the prompt is text and image blocks (issue 33). */
+	{ "image-prompt", 2, 0, AITERM_TURN_DONE, "turn_duration",
+	    "Default answer.", NULL },
+	{ "image-prompt", 2, 1, AITERM_TURN_DONE, "turn_duration",
+	    "Default answer.", NULL },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL },
 };
 
@@ -513,6 +518,29 @@ END_TEST
 START_TEST(test_claude2_turns)
 {
 	check_turns("claude-code", CC2, "transcripts", claude2_turns);
+}
+END_TEST
+
+/* AGT-IMAGE (issue 33): each harness pastes an image's path, then pauses. */
+START_TEST(test_attach_image)
+{
+	static const char *const ids[] = { "claude-code", "codex-cli",
+	    "grok-cli", "cursor-cli", NULL };
+	const struct aiterm_input_step *k;
+	struct harness h;
+	size_t i;
+
+	for (i = 0; ids[i] != NULL; i++) {
+		load(ids[i], &h);
+		ck_assert_uint_ge(h.abi_minor, 3);
+		k = h.ops->attach_image;
+		ck_assert_ptr_nonnull(k);
+		ck_assert_int_eq(k[0].kind, AITERM_INPUT_PASTE);
+		ck_assert_ptr_null(k[0].arg);
+		ck_assert_int_eq(k[1].kind, AITERM_INPUT_PAUSE);
+		ck_assert_int_ge(atoi(k[1].arg), 300);
+		ck_assert_int_eq(k[2].kind, AITERM_INPUT_END);
+	}
 }
 END_TEST
 
@@ -1242,6 +1270,7 @@ harness_suite(void)
 	tcase_add_test(tc, test_claude_launch);
 	tcase_add_test(tc, test_claude2_screens);
 	tcase_add_test(tc, test_claude2_turns);
+	tcase_add_test(tc, test_attach_image);
 	tcase_add_test(tc, test_claude2_approval);
 	tcase_add_test(tc, test_claude2_models);
 	suite_add_tcase(s, tc);

@@ -34,6 +34,11 @@
  * "Follow-ups"; Enter (CSI 13 u) on an empty composer then steers the
  * first follow-up into the running turn ("enter steer"): the running
  * request is abandoned, the text joins the turn, and the turn ends once.
+ * ASSUMED too (issue 33): a paste that is only the absolute path of a
+ * PNG, JPEG, GIF or WebP file, as a shell word (a backslash before a
+ * space), attaches that image ("[Image #N]" in the
+ * composer), as Claude Code, Codex and Grok Build do; the next prompt
+ * sends it as an image_url part (a data URL of the file's bytes).
  *
  * ASSUMED as well (issue 33): a usage limit is a 429 from the model whose
  * body is {"error": {"type": "usage_limit_exceeded", "message": words}};

@@ -16,6 +16,30 @@ const SUBMIT = '\x1b[13u';
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 
+/* ASSUMED (agent.cjs): the type of an image file a paste names, or null. */
+function imageType(p) {
+	if (!p.startsWith('/') || p.includes('\n'))
+		return null;
+	let head;
+	try {
+		const fd = fs.openSync(p, 'r');
+		head = Buffer.alloc(12);
+		fs.readSync(fd, head, 0, 12, 0);
+		fs.closeSync(fd);
+	} catch {
+		return null;
+	}
+	if (head.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])))
+		return 'image/png';
+	if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff)
+		return 'image/jpeg';
+	if (/^GIF8[79]a/.test(head.toString('latin1', 0, 6)))
+		return 'image/gif';
+	if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP')
+		return 'image/webp';
+	return null;
+}
+
 function run(o) {
 	const out = process.stdout;
 	const cwd = fs.realpathSync(process.cwd());
@@ -23,7 +47,7 @@ function run(o) {
 	const tr = new Transcript(process.env.HOME, cwd, sid);
 	const st = {
 		phase: !apiKey(o) ? 'login' : o.trust || process.env.CURSOR_STANDIN_TRUSTED === '1' ? 'main' : 'trust',
-		input: '', followups: [], history: [], running: false, tick: 0,
+		input: '', images: [], followups: [], history: [], running: false, tick: 0,
 		model: o.model, cwd, messages: [], loop: 0,
 	};
 	let pending = '';
@@ -95,9 +119,19 @@ function run(o) {
 		}
 	}
 
+	/* ASSUMED (agent.cjs): the attached images go with the prompt. */
+	function content(text) {
+		const images = st.images;
+		st.images = [];
+		if (!images.length)
+			return text;
+		return [{ type: 'text', text }, ...images.map((f) => ({ type: 'image_url',
+			image_url: { url: `data:${imageType(f)};base64,${fs.readFileSync(f).toString('base64')}` } }))];
+	}
+
 	function startTurn(text) {
 		st.history.push({ role: 'user', text });
-		st.messages.push({ role: 'user', content: text });
+		st.messages.push({ role: 'user', content: content(text) });
 		tr.user(text);
 		st.running = true;
 		draw();
@@ -111,7 +145,7 @@ function run(o) {
 			abort.abort();
 		st.history = st.history.filter((e) => !(e.role === 'assistant' && e.text === ''));
 		st.history.push({ role: 'user', text });
-		st.messages.push({ role: 'user', content: text });
+		st.messages.push({ role: 'user', content: content(text) });
 		tr.user(text, true);
 		draw();
 		request();
@@ -222,7 +256,13 @@ function run(o) {
 				const e = pending.indexOf(PASTE_END);
 				if (e < 0)
 					return;
-				st.input += pending.slice(0, e).replace(/\r\n?/g, '\n');
+				const pasted = pending.slice(0, e).replace(/\r\n?/g, '\n');
+				/* ASSUMED: a shell word, as a drag and drop pastes it. */
+				const file = pasted.replace(/\\(.)/g, '$1');
+				if (imageType(file))
+					st.input += `[Image #${st.images.push(file)}] `;
+				else
+					st.input += pasted;
 				pending = pending.slice(e + PASTE_END.length);
 				inPaste = false;
 				draw();
