@@ -1,6 +1,6 @@
 /*
  * Changing a running agent's model (and effort) in place (AGT-CONFIGURE,
- * ADR 0034): through the CLI's own model command, driven by its harness
+ * ADR 0035): through the CLI's own model command, driven by its harness
  * plugin's model_step (ABI 2.3) one look at a time, under the session's
  * send lock, between turns only.  Confirmed from the screen; a model or
  * an effort the picker does not offer is refused, never another one.

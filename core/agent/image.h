@@ -1,5 +1,5 @@
 /*
- * Images with a prompt (AGT-IMAGE; ADR 0034): the image files a launch's
+ * Images with a prompt (AGT-IMAGE; ADR 0036): the image files a launch's
  * prompt or a send carries are checked before anything is typed (an
  * absolute path naming a readable regular file whose first bytes are a
  * PNG, JPEG, GIF or WebP image), then attached the way the harness reads

@@ -1,5 +1,5 @@
 /*
- * agent_configure (AGT-CONFIGURE, ADR 0034): a running agent's model, and
+ * agent_configure (AGT-CONFIGURE, ADR 0035): a running agent's model, and
  * its reasoning effort where the CLI has one, changed in the same session
  * through the CLI's own model command and confirmed from its screen
  * (agent/configure.h).  The receipt says what it was and what the CLI

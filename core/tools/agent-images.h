@@ -1,6 +1,6 @@
 /*
  * The "image" argument of agent_launch and pty_send (AGT-IMAGE; ADR
- * 0034): absolute paths of image files attached to the prompt, each
+ * 0036): absolute paths of image files attached to the prompt, each
  * checked before anything is launched or typed.
  */
 #ifndef AITERM_TOOLS_AGENT_IMAGES_H

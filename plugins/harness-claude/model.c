@@ -1,6 +1,6 @@
 /*
  * harness-claude: changing the model in place (agent_configure, ABI 2.3;
- * ADR 0034), seen on Claude Code 2.1.332.  `/model` opens "Select model",
+ * ADR 0035), seen on Claude Code 2.1.332.  `/model` opens "Select model",
  * a numbered list (❯ marks the row) with the effort row "◐ Medium effort
  * ←/→ to adjust" below it; `s` uses the pick for this session only (Enter
  * would save it as the user's default, which Aiterm never does).  With a

@@ -1,6 +1,6 @@
 /*
  * harness-codex: changing the model in place (agent_configure, ABI 2.3;
- * ADR 0034), seen on Codex 0.171.0.  `/model` opens "Select Model and
+ * ADR 0035), seen on Codex 0.171.0.  `/model` opens "Select Model and
  * Effort", a numbered list of its catalog's display names (› marks the
  * row; "↑"/"↓" when it scrolls); Enter on a model opens "Select Reasoning
  * Level for <model>" (Low, Medium, High, Extra high, "More reasoning…"

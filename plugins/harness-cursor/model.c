@@ -1,6 +1,6 @@
 /*
  * harness-cursor: changing the model in place (agent_configure, ABI 2.3;
- * ADR 0034).  ASSUMED, like every Cursor screen here: the stand-in's
+ * ADR 0035).  ASSUMED, like every Cursor screen here: the stand-in's
  * (tests/harness/cursor-standin/screens.cjs) picker, "Select a model",
  * the catalog's ids numbered with "→" at the selected row, Enter to take
  * it, and the note "· Model set to <id>".  Cursor names an effort in its

@@ -1,6 +1,6 @@
 /*
  * harness-grok: changing the model in place (agent_configure, ABI 2.3;
- * ADR 0034), seen on Grok Build 1.0.41.  `/model` and Enter list the
+ * ADR 0035), seen on Grok Build 1.0.41.  `/model` and Enter list the
  * models (the models endpoint's ids and config.toml's) between two rules
  * above the composer, which shows "/model <model> [effort]"; ❯ marks the
  * row, "(current)" the one in use.  Enter switches and Grok confirms

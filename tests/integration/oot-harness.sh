@@ -83,7 +83,7 @@ b = tool("pty_send", session_id=sid, text='and "quotes" too', wait=True, timeout
 assert re.match(r'You said: and "quotes" too\n\[turn 2 done', b), b
 o = tool("pty_observe", session_id=sid)
 assert "; screen input_ready/composer_empty;" in o, o
-# AGT-IMAGE (ADR 0034): a harness without attach_image takes no image.
+# AGT-IMAGE (ADR 0036): a harness without attach_image takes no image.
 png = os.path.join(sys.argv[2], "x.png")
 with open(png, "wb") as f:
     f.write(b"\x89PNG\r\n\x1a\n" + bytes(24))
