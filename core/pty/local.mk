@@ -5,6 +5,7 @@ core_libaiterm_la_SOURCES += \
 	core/pty/waiter.c core/pty/waiter.h \
 	core/pty/send.c core/pty/send.h \
 	core/pty/sendq.c core/pty/sendq.h \
+	core/pty/echo.c core/pty/echo.h \
 	core/pty/output.c core/pty/output.h \
 	core/pty/paneenv.c core/pty/paneenv.h \
 	core/pty/treekill.c core/pty/treekill.h \

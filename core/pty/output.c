@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pty/echo.h"
 #include "pty/logread.h"
 #include "pty/output.h"
 #include "pty/render.h"
@@ -217,6 +218,26 @@ reduce_command(const char *command, int exit_code, const struct aiterm_buf *t,
 	return -1;
 }
 
+/* Drop the first n bytes of b (whole lines), and their line_of entries. */
+static void
+drop_head(struct aiterm_buf *b, size_t n, unsigned long long *line_of,
+    size_t *nline_of)
+{
+	size_t lines = 0, i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++)
+		lines += b->data[i] == '\n';
+	memmove(b->data, b->data + n, b->len - n + 1);
+	b->len -= n;
+	if (line_of != NULL && lines <= *nline_of) {
+		memmove(line_of, line_of + lines, (*nline_of - lines) *
+		    sizeof *line_of);
+		*nline_of -= lines;
+	}
+}
+
 /*
  * line_of gives the log line of each line of rendered (render tracked
  * them), so markers name lines pty_read line_range can fetch; when
@@ -226,7 +247,8 @@ reduce_command(const char *command, int exit_code, const struct aiterm_buf *t,
 static void
 reduce(const struct aiterm_buf *rendered, uint64_t base_line,
     unsigned long long *line_of, size_t nline_of, unsigned cols, bool raw,
-    const char *command, int exit_code, struct output_text *out)
+    const char *command, const char *typed, int exit_code,
+    struct output_text *out)
 {
 	struct red_headtail_opts opts = RED_HEADTAIL_READ;
 	struct aiterm_buf stripped = BUF_INIT;
@@ -243,6 +265,8 @@ reduce(const struct aiterm_buf *rendered, uint64_t base_line,
 		line_of = NULL;
 	trim_blanks(&stripped, &nline_of);
 	drop_echo_lines(&stripped, line_of, &nline_of);
+	drop_head(&stripped, echo_typed_len(buf_str(&stripped), stripped.len,
+	    typed), line_of, &nline_of);
 	out->reduced = true;
 	if (reduce_command(command, exit_code, &stripped, line_of, nline_of,
 	    base_line, out) == 0) {
@@ -421,7 +445,8 @@ output_collect(const struct output_request *req, struct output_text *out,
 	render_flush(&r, req->raw ? NULL : &rendered);
 	command = command_text(req, &slice, out, &rendered, before);
 	reduce(&rendered, cur.line, r.line_of, r.nline_of, req->meta->cols,
-	    req->raw, command, req->exit_code >= 0 ? req->exit_code :
+	    req->raw, command, req->typed, req->exit_code >= 0 ?
+	    req->exit_code :
 	    out->done_seen ? out->done_exit : -1, out);
 	out->from = slice.from;
 	out->to = slice.to;

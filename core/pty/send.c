@@ -605,6 +605,8 @@ prepare_work(void *arg)
 		apply_prompt(&j->out, req->session);
 	j->rc = build_line(req, &j->out, &j->line, &j->err);
 	j->enter = wants_enter(req, j->out.route, &j->line);
+	if (j->rc == 0 && j->out.route == SEND_DIRECT && !req->raw)
+		j->out.typed = xstrndup(buf_str(&j->line), j->line.len);
 }
 
 static void
@@ -703,4 +705,6 @@ send_outcome_free(struct send_outcome *out)
 {
 	free(out->echo_suffix);
 	out->echo_suffix = NULL;
+	free(out->typed);
+	out->typed = NULL;
 }

@@ -64,6 +64,7 @@ struct send_outcome {
 	 */
 	bool			prompting;
 	char			*echo_suffix;	/* the sentinel text, to drop */
+	char			*typed;		/* SEND_DIRECT: the text typed */
 	struct send_job		*hold;		/* req.hold: send_release it */
 	struct shell_removed	 removed;	/* what sanitising took out */
 };

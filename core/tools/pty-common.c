@@ -16,6 +16,7 @@ struct pending_wait {
 	struct waiter		*waiter;
 	char			*session;
 	char			*echo_suffix;
+	char			*typed;		/* to a REPL: its echo goes */
 	char			*prefix;	/* pty_sanitized's line */
 	json_t			*sanitized;	/* and its object */
 	bool			 raw;
@@ -223,6 +224,7 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		.nonce = pw->have_cmd && pw->cmd.nonce[0] != '\0' ?
 		    pw->cmd.nonce : NULL,
 		.echo_suffix = pw->echo_suffix,
+		.typed = pw->typed,
 		/*
 		 * A nested command's result ends at its end mark: the prompt
 		 * after it is the next command's to drop (issue 34).
@@ -304,6 +306,7 @@ pending_free(struct pending_wait *pw)
 	send_release(pw->hold);
 	free(pw->session);
 	free(pw->echo_suffix);
+	free(pw->typed);
 	free(pw->prefix);
 	free(pw->head);
 	json_decref(pw->head_sc);
@@ -416,6 +419,8 @@ pty_wait_and_reply(struct tool_call *call, const char *session,
 	pw->session = xstrdup(session);
 	pw->echo_suffix = sent != NULL && sent->echo_suffix != NULL ?
 	    xstrdup(sent->echo_suffix) : NULL;
+	pw->typed = sent != NULL && sent->typed != NULL ?
+	    xstrdup(sent->typed) : NULL;
 	pw->hold = sent != NULL ? sent->hold : NULL;
 	if (sent != NULL)
 		pw->prefix = pty_sanitized(&sent->removed, &pw->sanitized);

@@ -79,12 +79,18 @@ test('PTY-SEND python3: a def block closes on its blank line, until ">>> " at on
 	let res = await block(id, 'def f(n):\n    total = n * 6\n    return total\n\n', '>>> ');
 	assert.equal(res.sc.mode, 'output', show(res.r));
 	assert.doesNotMatch(res.text, /Error/, `the def is accepted: ${show(res.r)}`);
+	/* The REPL's echo of what was typed is not repeated to the model. */
+	for (const s of ['def f(n):', 'total = n * 6', 'return total'])
+		assert.ok(!res.text.includes(s), `no echo of ${JSON.stringify(s)}: ${show(res.r)}`);
 	res = await block(id, 'print("answer", f(7))', '>>> ');
 	assert.ok(hasLine(res.text, 'answer 42'), `the def ran: ${show(res.r)}`);
+	assert.ok(!res.text.includes('print('), `no echo of the call: ${show(res.r)}`);
 	/* A block, its blank line, then a call, in one send. */
 	res = await block(id, 'for i in range(3):\n    print("py", i * 11)\n\nprint("done", f(1))\n', 'done 6');
 	for (const s of ['py 0', 'py 11', 'py 22', 'done 6'])
 		assert.ok(hasLine(res.text, s), `${s} in the output: ${show(res.r)}`);
+	/* Output between the echoed lines: the echo stays, as the REPL showed it. */
+	assert.ok(res.text.includes('print("done", f(1))'), `echo kept around output: ${show(res.r)}`);
 	/* A final newline is the Enter: no empty line more (one prompt back). */
 	res = await block(id, 'class C:\n    x = 5\n\n', '>>> ');
 	res = await block(id, 'print("x", C.x)\n', '>>> ');
