@@ -82,7 +82,8 @@ module.exports = {
 			fs.writeFileSync(path.join(ctx.work, name), text);
 	},
 	ways: {
-		aiterm: (ctx) => [aiterm.open(ctx), ...CMDS.map((c) => aiterm.run(c.cmd, { timeout: 60 })), aiterm.close()],
+		aiterm: (ctx) => [aiterm.open(ctx, { command: CMDS[0].cmd, timeout: 60 }),
+			...CMDS.slice(1).map((c) => aiterm.run(c.cmd, { timeout: 60 })), aiterm.close()],
 		shell: (ctx, client) => CMDS.map((c) => shell(client, ctx, c.cmd)),
 		tmux: (ctx, client) => [
 			shell(client, ctx, (x) => `${tmux.start(x)} && ${tmux.send(x, CMDS[0].cmd, CMDS[0].secs)}`),

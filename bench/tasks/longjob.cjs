@@ -32,7 +32,7 @@ module.exports = {
 		fs.writeFileSync(path.join(ctx.work, 'import.sh'), JOB, { mode: 0o755 });
 	},
 	ways: {
-		aiterm: (ctx) => [aiterm.open(ctx), aiterm.run(CMD, { timeout: 60 }), aiterm.close()],
+		aiterm: (ctx) => [aiterm.open(ctx, { command: CMD, timeout: 60 }), aiterm.close()],
 		shell: (ctx, client) => [shell(client, ctx, CMD, { timeout: 60 })],
 		tmux: (ctx, client) => [
 			shell(client, ctx, (x) => `${tmux.start(x)} && ${tmux.send(x, CMD, 17)}`, { timeout: 60 }),

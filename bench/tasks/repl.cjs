@@ -33,14 +33,13 @@ module.exports = {
 	prepare() {},
 	ways: {
 		aiterm: (ctx) => [
-			aiterm.open(ctx),
-			aiterm.run('python3', { until: PROMPT }),
+			aiterm.open(ctx, { command: 'python3 -q' }),
 			/* The block and the blank line that closes it. */
-			aiterm.run(DEF.join('\n') + '\n', { until: PROMPT }),
+			aiterm.run(DEF.join('\n') + '\n\n', { until: PROMPT }),
 			aiterm.key('enter', { if: notBack }),
 			aiterm.read({ until: PROMPT, if: (prev) => prev[prev.length - 1] !== undefined && prev[prev.length - 1].tool === 'pty_key' }),
 			...CALLS.map((c) => aiterm.run(c, { until: PROMPT })),
-			aiterm.run('exit()'),
+			/* pty_close ends the REPL: no exit() first. */
 			aiterm.close(),
 		],
 		shell: (ctx, client) => (client === 'codex' ? [

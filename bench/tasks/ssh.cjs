@@ -157,11 +157,9 @@ module.exports = {
 
 	ways: {
 		aiterm: (ctx) => [
-			aiterm.open(ctx),
-			aiterm.run(`ssh ${HOST}`),
-			aiterm.run('cd app'),
-			...CMDS.map((c) => aiterm.run(c.cmd, { timeout: 30 })),
-			aiterm.run('exit'),
+			/* Open and log in in one call; cd goes with the first command; close ends ssh. */
+			aiterm.open(ctx, { command: `ssh ${HOST}`, timeout: 20 }),
+			...CMDS.map((c, i) => aiterm.run(i === 0 ? `cd app && ${c.cmd}` : c.cmd, { timeout: 30 })),
 			aiterm.close(),
 		],
 		shell: (ctx, client) => CMDS.map((c) => shell(client, ctx, `ssh ${HOST} ${shq(`cd app && ${c.cmd}`)}`)),

@@ -28,7 +28,9 @@ function shq(s) {
 
 /* Steps of the MCP tools.  o.timeout in seconds. */
 const aiterm = {
-	open: (ctx) => ({ tool: 'pty_open', args: () => ({ name: SID, cwd: ctx.work }) }),
+	/* o.command: started in the new session, the call replies as a waited send (issue 34). */
+	open: (ctx, o = {}) => ({ tool: 'pty_open', args: () => Object.assign({ name: SID, cwd: ctx.work },
+		o.command ? { command: o.command } : {}, o.until ? { until: o.until } : {}, o.timeout ? { timeout: o.timeout } : {}) }),
 	run: (text, o = {}) => ({ tool: 'pty_send', args: Object.assign({ session_id: SID, text, wait: true },
 		o.until ? { until: o.until } : {}, o.timeout ? { timeout: o.timeout } : {}), if: o.if }),
 	key: (key, o = {}) => ({ tool: 'pty_key', args: { session_id: SID, key }, if: o.if }),
