@@ -24,7 +24,7 @@ const PROMPT = '>>> ';
  * reads it and, if not, presses Enter and waits for the prompt (the
  * issue-34 case: a block that never closed).
  */
-const notBack = (prev, last) => !last || !/>>>\s*$/.test(String(last.seen));
+const notBack = (prev, last) => !last || !/(^|\n)>>>\s*(\n\[[^\]\n]*\]\s*)?$/.test(String(last.seen));
 
 module.exports = {
 	name: 'repl',
