@@ -12,7 +12,9 @@
  *
  * STATE as the enum names it, lowercase, without its prefix
  * (input_ready, done); DIALOG "-" for none; ANSWER and SUBJECT the rest
- * of the line, exact, \n \t \\ escaped; '#' starts a comment line.
+ * of the line, exact, \n \t \\ escaped; '#' starts a comment line.  A
+ * NAME with a '/' is a path below the folder, as it is (rollouts/x.jsonl,
+ * for a CLI whose transcripts are kept elsewhere).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -121,7 +123,10 @@ fail(struct run *r, const char *fmt, ...)
 	free(s);
 }
 
-/* The recorded file dir/sub/name.ext, or NULL with the failure said. */
+/*
+ * The recorded file dir/sub/name.ext, or dir/name for a name with a '/'
+ * (rollouts/x.jsonl); NULL with the failure said.
+ */
 static char *
 fixture(struct run *r, const char *sub, const char *name, const char *ext,
     size_t *len)
@@ -129,7 +134,11 @@ fixture(struct run *r, const char *sub, const char *name, const char *ext,
 	char path[8192];
 	char *data;
 
-	snprintf(path, sizeof path, "%s/%s/%s.%s", r->dir, sub, name, ext);
+	if (strchr(name, '/') != NULL)
+		snprintf(path, sizeof path, "%s/%s", r->dir, name);
+	else
+		snprintf(path, sizeof path, "%s/%s/%s.%s", r->dir, sub, name,
+		    ext);
 	if ((data = slurp(path, len)) == NULL)
 		fail(r, "%s: %s", path, strerror(errno));
 	return data;

@@ -94,6 +94,13 @@ test_uuid(void)
 	aiterm_session_uuid("0123456789abcdef0123456789abcdef", u);
 	check(strcmp(u, "01234567-89ab-4def-8123-456789abcdef") == 0,
 	    "aiterm_session_uuid");
+	aiterm_session_uuid("ffffffffffffffffffffffffffffffff", u);
+	check(strcmp(u, "ffffffff-ffff-4fff-bfff-ffffffffffff") == 0,
+	    "aiterm_session_uuid: the variant digit");
+	/* Upper case lowered, other bytes skipped, short ones padded. */
+	aiterm_session_uuid("AB-cd.EF", u);
+	check(strcmp(u, "abcdef00-0000-4000-8000-000000000000") == 0,
+	    "aiterm_session_uuid: any input");
 }
 
 int

@@ -1,0 +1,9 @@
+# tests/sdk: the plugin test kit (sdk/) on a real CLI's recordings: the
+# fixture runner replays tests/harness/fixtures/codex-cli-0.171.0/expect
+# against the built harness-codex plugin.
+check_PROGRAMS += tests/sdk/sdk_fixtures
+tests_sdk_sdk_fixtures_SOURCES = tests/sdk/sdk_fixtures.c
+tests_sdk_sdk_fixtures_CPPFLAGS = $(plugin_cppflags)
+tests_sdk_sdk_fixtures_LDADD = sdk/libaiterm-plugin-test.a $(LTDL_LIBS)
+TESTS += tests/sdk/fixtures.sh
+EXTRA_DIST += tests/sdk/fixtures.sh
