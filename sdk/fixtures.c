@@ -290,13 +290,14 @@ struct kind {
 	const char	*name;
 	size_t		 words;		/* the least, the kind's own counted */
 	size_t		 fixed;		/* words before the rest */
+	int		 rest;		/* whether a rest may follow them */
 };
 
 static const struct kind kinds[] = {
-	{ "screen", 4, 5 },
-	{ "turn", 6, 6 },
-	{ "approval", 3, 3 },
-	{ "no-approval", 2, 2 },
+	{ "screen", 4, 5, 0 },
+	{ "turn", 6, 6, 1 },
+	{ "approval", 3, 3, 1 },
+	{ "no-approval", 2, 2, 0 },
 };
 
 /* The line split into c; the kind's index, or -1. */
@@ -330,6 +331,10 @@ parse(char *line, struct check *c)
 	}
 	if (kind < 0 || c->nwords < kinds[kind].words)
 		return -1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '\0' && !kinds[kind].rest)
+		return -1;	/* a word too many: no comment after a check */
 	if (c->nwords == fixed && *p != '\0') {
 		unescape(p);
 		c->rest = p;
