@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,30 @@ fake_state_root(void)
 	return state_dir;
 }
 
+/*
+ * As the server's host: relative, no empty, "." or ".." component, no
+ * trailing '/'.
+ */
+static bool
+relpath_valid(const char *rel)
+{
+	const char *p = rel;
+	size_t n;
+
+	if (rel == NULL || *rel == '\0' || *rel == '/')
+		return false;
+	while (*p != '\0') {
+		n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += n;
+		if (*p == '/' && *++p == '\0')
+			return false;
+	}
+	return true;
+}
+
 /* The folders of relpath under the state root, 0700. */
 static void
 make_dirs(char *path, size_t root_len)
@@ -227,9 +252,9 @@ fake_write_state(const char *relpath, const void *data, size_t len,
 	ssize_t n;
 	int fd;
 
-	if (relpath[0] == '/' || strstr(relpath, "..") != NULL)
-		return fake_error(err, "write_state: %s is not below the state "
-		    "root", relpath);
+	if (!relpath_valid(relpath))
+		return fake_error(err, "not a path below the state root: '%s'",
+		    relpath != NULL ? relpath : "(null)");
 	snprintf(path, sizeof path, "%s/%s", root, relpath);
 	make_dirs(path, strlen(root));
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
