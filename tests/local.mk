@@ -29,3 +29,4 @@ include $(srcdir)/tests/harness/local.mk
 include $(srcdir)/tests/integration/local.mk
 include $(srcdir)/tests/pkg/local.mk
 include $(srcdir)/tests/abi/local.mk
+include $(srcdir)/tests/sdk/local.mk

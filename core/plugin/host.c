@@ -43,12 +43,31 @@ host_set_log_level(enum aiterm_log_level level)
 	host_log_level = level;
 }
 
+/*
+ * The lowest level written: AITERM_PLUGIN_LOG's (debug, info, notice,
+ * warning or error; read at every line, so a test may set it late), else
+ * host_set_log_level's (warning).
+ */
+static enum aiterm_log_level
+log_threshold(void)
+{
+	const char *v = getenv("AITERM_PLUGIN_LOG");
+	size_t i;
+
+	for (i = 0; v != NULL && i < sizeof level_names / sizeof
+	    level_names[0]; i++) {
+		if (strcmp(v, level_names[i]) == 0)
+			return (enum aiterm_log_level)i;
+	}
+	return host_log_level;
+}
+
 static void __attribute__((format(printf, 3, 4)))
 host_log(enum aiterm_log_level level, const char *plugin, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (level < host_log_level || level > AITERM_LOG_ERROR)
+	if (level < log_threshold() || level > AITERM_LOG_ERROR)
 		return;
 	fprintf(stderr, "aiterm-mcp: %s: %s: ", level_names[level],
 	    plugin == NULL ? "core" : plugin);

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <aiterm/harness-util.h>
+
 #include "hlib.h"
 
 const struct aiterm_input_step hl_enter_keys[] = {
@@ -194,22 +196,7 @@ hl_catalog(const struct aiterm_host *host, const char *out, size_t len,
 void
 hl_session_uuid(const char *launch_id, char out[37])
 {
-	char hex[33];
-	size_t i, n = 0;
-
-	for (i = 0; launch_id != NULL && launch_id[i] != '\0' && n < 32;
-	    i++) {
-		if (isxdigit((unsigned char)launch_id[i]))
-			hex[n++] = (char)tolower((unsigned char)launch_id[i]);
-	}
-	while (n < 32)
-		hex[n++] = '0';
-	hex[32] = '\0';
-	hex[12] = '4';
-	hex[16] = "89ab"[(hex[16] - (isdigit((unsigned char)hex[16]) ? '0' :
-	    'a' - 10)) & 3];
-	snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
-	    hex + 16, hex + 20);
+	aiterm_session_uuid(launch_id, out);
 }
 
 void

@@ -88,8 +88,8 @@ int	hl_catalog(const struct aiterm_host *host, const char *out, size_t len,
 	    size_t (*id_of)(const char *line, size_t n, const char **id),
 	    struct aiterm_error *err);
 /*
- * A CLI session id from a launch id: its hex digits, padded with 0, as a
- * version-4 UUID ("xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx").
+ * A CLI session id from a launch id: aiterm_session_uuid of the installed
+ * <aiterm/harness-util.h>, which third-party plugins use.
  */
 void	hl_session_uuid(const char *launch_id, char out[37]);
 /* Append s and its NUL to b (an argv or env list of a launch plan). */

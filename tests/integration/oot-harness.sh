@@ -6,7 +6,8 @@
 # it and drives its CLI (the example's mycli script) through MCP:
 # agent_launch with a prompt, the answer from the transcript, a second
 # turn with pty_send, in a private tmux server; an image it cannot take
-# (no attach_image) is refused.
+# (no attach_image) is refused; with AITERM_PLUGIN_LOG=debug the server
+# shows the plugin's debug line.
 set -eu
 
 : "${top_srcdir:?}" "${top_builddir:?}"
@@ -50,9 +51,12 @@ PATH=$tmp/bin:$PATH
 export AITERM_PLUGIN_PATH AITERM_SYSTEM_PLUGINDIR AITERM_STATE_DIR \
 	AITERM_SHELL_DIR HOME TMUX_TMPDIR PATH
 
-python3 - "$server" "$tmp/work" <<'PY'
+python3 - "$server" "$tmp/work" "$tmp/server.err" <<'PY'
 import json, os, re, subprocess, sys
-p = subprocess.Popen([sys.argv[1]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+# A plugin's debug lines on the server's stderr (issue 39).
+p = subprocess.Popen([sys.argv[1]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=open(sys.argv[3], "w"),
+                     env=dict(os.environ, AITERM_PLUGIN_LOG="debug"))
 n = 0
 def call(method, params):
     global n
@@ -99,6 +103,14 @@ tool("pty_close", session_id=sid)
 p.stdin.close()
 p.wait(timeout=10)
 PY
+# The example logs its launch at debug: shown with AITERM_PLUGIN_LOG,
+# with the launch id the core drew (32 lowercase hex digits).
+grep -Eq '^aiterm-mcp: debug: harness-mycli: launch [0-9a-f]{32} in ' \
+    "$tmp/server.err" || {
+	cat "$tmp/server.err" >&2
+	echo "oot-harness: no debug line of the plugin with AITERM_PLUGIN_LOG=debug" >&2
+	exit 1
+}
 
 # CTL-CLI (ADR 0022): the installed aiterm launches the same agent, and
 # the agent's pane has what it needs to find Aiterm and its own session.

@@ -20,7 +20,9 @@
 #     alone and still opens a terminal, runs a command and reads its
 #     output over MCP (tests/pkg/mcp-smoke.py);
 #  6. libaiterm-plugin-dev: a plugin built against the installed header
-#     and .pc only, outside the tree, is loaded by the packaged server.
+#     and .pc only, outside the tree, is loaded by the packaged server;
+#  7. its test kit: doc/examples/harness-mycli's unit tests build against
+#     the packaged aiterm-plugin-test.pc alone and pass on its recordings.
 #
 # The scratch root holds only the packages; the shared libraries they
 # need (libjansson, libuv, ...) are this machine's, which is why dpkg is
@@ -216,5 +218,20 @@ expect "aiterm-mcp --list-plugins (AITERM_PLUGIN_PATH=oot)" \
 	"$(AITERM_PLUGIN_PATH=$tmp/oot "$mcp" --list-plugins | listed)" \
 	"mux-tmux oot-reducer"
 
+say "libaiterm-plugin-dev: the test kit (issue 39)"
+# The example harness's unit tests against the packaged kit alone: the
+# fake host and the fixture runner on the example's own recordings.
+for f in plugin-test.h harness-util.h; do
+	[ -f "$root/usr/include/aiterm/$f" ] || fail "aiterm/$f is not packaged"
+done
+cp -R "$here/doc/examples/harness-mycli" "$tmp/kit"
+chmod -R u+w "$tmp/kit"
+# shellcheck disable=SC2046
+(cd "$tmp/kit" && cc -std=c11 -Wall -Wextra -Werror \
+	$(env $pc pkg-config --cflags aiterm-plugin-test) -o test-mycli \
+	test-mycli.c mycli.c $(env $pc pkg-config --libs aiterm-plugin-test) &&
+	./test-mycli fixtures/mycli-1.2.3 >&2) ||
+	fail "harness-mycli's unit tests do not build or pass with the packaged kit"
+
 say "passed"
-echo "pkg: 6 checks passed in $(($(date +%s) - t0)) s"
+echo "pkg: 7 checks passed in $(($(date +%s) - t0)) s"

@@ -5,6 +5,9 @@
  *	cc $(pkg-config --cflags aiterm-plugin) -std=c11 -fPIC -shared \
  *	    -o harness_mycli.so mycli.c
  *
+ * and unit-tested with the installed test kit (test-mycli.c, on the
+ * recordings in fixtures/mycli-1.2.3).
+ *
  * It drives ./mycli: "> " is its composer (below "ready - ..."),
  * "esc to stop" means a turn runs, and its transcript is
  * ~/.mycli/log/<session>.jsonl with "prompt", "reply" and "done" records.
@@ -41,6 +44,9 @@ static int
 launch(const struct aiterm_host *host, const struct aiterm_launch_request *req,
     struct aiterm_launch_plan *plan, struct aiterm_error *err)
 {
+	/* Shown on the server's stderr with AITERM_PLUGIN_LOG=debug. */
+	host->log(AITERM_LOG_DEBUG, "harness-mycli", "launch %s in %s",
+	    req->launch_id, req->cwd);
 	if (req->model != NULL)
 		return host->error(err, "mycli has no models to choose from");
 	arg(host, plan->argv, req->binary);
@@ -224,7 +230,8 @@ static const struct aiterm_harness_ops ops = {
 
 static const struct aiterm_plugin plugin = {
 	.abi_major = AITERM_ABI_MAJOR,
-	.abi_minor = AITERM_ABI_MINOR,
+	/* The ABI it was written for: its manifest's abi says the same. */
+	.abi_minor = 3,
 	.kind = AITERM_KIND_HARNESS,
 	.name = "harness-mycli",
 	.version = "0.1.0",
