@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mux-tmux.h"
@@ -27,6 +28,9 @@ extern char **environ;
 
 /* pane_info questions asked while a dead pane has no exit status yet. */
 #define TX_REAP_TRIES 4
+/* pane_info questions asked while tmux calls alive a pane that ended. */
+#define TX_END_TRIES 40
+#define TX_END_SEEN 64
 
 static int
 tmux_probe(const struct aiterm_host *host, struct aiterm_mux_info *info,
@@ -413,13 +417,33 @@ out:
 	return rc;
 }
 
+/*
+ * Nonzero the first time pid is seen ended under a pane tmux calls alive
+ * (of the last TX_END_SEEN): a child of the dead shell that holds the
+ * terminal keeps the pane alive for good, and is waited for only once.
+ */
+static int
+tx_end_first(long pid)
+{
+	static long seen[TX_END_SEEN];
+	static unsigned next;
+	unsigned i;
+
+	for (i = 0; i < TX_END_SEEN; i++) {
+		if (seen[i] == pid)
+			return 0;
+	}
+	seen[next++ % TX_END_SEEN] = pid;
+	return 1;
+}
+
 static int
 tmux_pane_info(const struct aiterm_host *host, const char *session,
     struct aiterm_pane_info *info, struct aiterm_error *err)
 {
 	struct tx_server srv;
 	long server_pid = -1;
-	int rc = -1, tries;
+	int rc = -1, tries, wait_end;
 
 	memset(info, 0, sizeof *info);
 	info->pid = -1;
@@ -442,6 +466,23 @@ tmux_pane_info(const struct aiterm_host *host, const char *session,
 		    server_pid <= 1)
 			break;
 		kill((pid_t)server_pid, SIGCHLD);
+	}
+	/*
+	 * A pane tmux still calls alive whose process /proc shows ended (a
+	 * kill a moment ago): tmux has not read the end yet.  Asked again,
+	 * 5 ms apart, at most TX_END_TRIES times (once per process), so that the answer is not
+	 * older than the process (issue 38).
+	 */
+	wait_end = rc == 0 && info->exists && !info->dead &&
+	    server_pid > 1 && tx_proc_ended(info->pid) &&
+	    tx_end_first(info->pid);
+	for (tries = 0; wait_end && rc == 0 && tries < TX_END_TRIES &&
+	    (info->dead ? info->dead_status == -1 : info->exists &&
+	    tx_proc_ended(info->pid)); tries++) {
+		kill((pid_t)server_pid, SIGCHLD);
+		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+		rc = tmux_pane_query(host, &srv, session, info, &server_pid,
+		    err);
 	}
 out:
 	return rc;
@@ -496,11 +537,18 @@ tmux_list(const struct aiterm_host *host, aiterm_mux_list_cb cb, void *arg,
 	struct tx_server srv;
 	struct tx_argv cmd = TX_ARGV_INIT;
 	struct tx_result res = TX_RESULT_INIT;
+	unsigned long long gen = 0;
 	long server_pid = -1;
-	int rc = -1, tries;
+	int rc = -1, tries, whole = 0;
 
 	if (tx_server_get(host, &srv, err) != 0)
 		goto out;
+	/* Nothing changed since the last full list (tmux-view.c). */
+	if ((rc = tx_view_list(host, &srv, tmux_pane_info, cb, arg, err)) != 0) {
+		rc = rc < 0 ? -1 : 0;
+		goto out;
+	}
+	rc = -1;
 	/* Every pane of every session, in one command. */
 	tx_argv_add(&cmd, "list-panes");
 	tx_argv_add(&cmd, "-a");
@@ -511,6 +559,9 @@ tmux_list(const struct aiterm_host *host, aiterm_mux_list_cb cb, void *arg,
 		tx_result_free(&res);
 		if (tx_run(host, &srv, &cmd, TX_RESEND_OK, &res, err) != 0)
 			goto out;
+		/* What tmux notified before this answer is in the list. */
+		whole = tx_ctl_answered_line();
+		gen = tx_ctl_generation();
 		if (res.status != 0 && !tx_result_missing(&res)) {
 			tx_result_fail(host, err, "list-panes", NULL, &res);
 			goto out;
@@ -519,6 +570,19 @@ tmux_list(const struct aiterm_host *host, aiterm_mux_list_cb cb, void *arg,
 		    NULL, NULL, &server_pid) == 0 || server_pid <= 1)
 			break;
 		kill((pid_t)server_pid, SIGCHLD);
+	}
+	/* Kept only when the control client answered: its notifications. */
+	tx_view_begin();
+	if (res.status == 0 && whole) {
+		tmux_list_walk(tx_str_get(&res.out), tx_view_add, NULL,
+		    &server_pid);
+		tx_view_commit(&srv, server_pid, gen);
+	} else
+		tx_view_drop();
+	/* A pane whose process ended is asked again, as from the view. */
+	if ((rc = tx_view_answer(host, tmux_pane_info, cb, arg, err)) != 0) {
+		rc = rc < 0 ? -1 : 0;
+		goto out;
 	}
 	if (res.status == 0)
 		tmux_list_walk(tx_str_get(&res.out), cb, arg, &server_pid);
