@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mux-tmux.h"
@@ -28,9 +27,6 @@ extern char **environ;
 
 /* pane_info questions asked while a dead pane has no exit status yet. */
 #define TX_REAP_TRIES 4
-/* pane_info questions asked while tmux calls alive a pane that ended. */
-#define TX_END_TRIES 40
-#define TX_END_SEEN 64
 
 static int
 tmux_probe(const struct aiterm_host *host, struct aiterm_mux_info *info,
@@ -417,33 +413,13 @@ out:
 	return rc;
 }
 
-/*
- * Nonzero the first time pid is seen ended under a pane tmux calls alive
- * (of the last TX_END_SEEN): a child of the dead shell that holds the
- * terminal keeps the pane alive for good, and is waited for only once.
- */
-static int
-tx_end_first(long pid)
-{
-	static long seen[TX_END_SEEN];
-	static unsigned next;
-	unsigned i;
-
-	for (i = 0; i < TX_END_SEEN; i++) {
-		if (seen[i] == pid)
-			return 0;
-	}
-	seen[next++ % TX_END_SEEN] = pid;
-	return 1;
-}
-
 static int
 tmux_pane_info(const struct aiterm_host *host, const char *session,
     struct aiterm_pane_info *info, struct aiterm_error *err)
 {
 	struct tx_server srv;
 	long server_pid = -1;
-	int rc = -1, tries, wait_end;
+	int rc = -1, tries;
 
 	memset(info, 0, sizeof *info);
 	info->pid = -1;
@@ -466,23 +442,6 @@ tmux_pane_info(const struct aiterm_host *host, const char *session,
 		    server_pid <= 1)
 			break;
 		kill((pid_t)server_pid, SIGCHLD);
-	}
-	/*
-	 * A pane tmux still calls alive whose process /proc shows ended (a
-	 * kill a moment ago): tmux has not read the end yet.  Asked again,
-	 * 5 ms apart, at most TX_END_TRIES times (once per process), so that the answer is not
-	 * older than the process (issue 38).
-	 */
-	wait_end = rc == 0 && info->exists && !info->dead &&
-	    server_pid > 1 && tx_proc_ended(info->pid) &&
-	    tx_end_first(info->pid);
-	for (tries = 0; wait_end && rc == 0 && tries < TX_END_TRIES &&
-	    (info->dead ? info->dead_status == -1 : info->exists &&
-	    tx_proc_ended(info->pid)); tries++) {
-		kill((pid_t)server_pid, SIGCHLD);
-		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
-		rc = tmux_pane_query(host, &srv, session, info, &server_pid,
-		    err);
 	}
 out:
 	return rc;
