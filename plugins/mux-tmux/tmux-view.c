@@ -29,8 +29,10 @@
  *   foreground process group), then that group's cmdline, cut as tmux
  *   cuts pane_current_command.  A pane whose process is gone, a zombie,
  *   another process (start time) or unreadable is asked of tmux alone
- *   (pane_info, which makes tmux reap it), and a session tmux no longer
- *   has drops the view.
+ *   (pane_info), and a session tmux no longer has drops the view.  One
+ *   tmux still calls alive while /proc shows its process ended (not
+ *   reaped yet, or a child of the dead shell holds the terminal) is
+ *   listed exited, status unknown, and asked again on the next call.
  *
  * Without a control client (AITERM_TMUX_CONTROL=0, a one-shot answer) or
  * without /proc there is no view: every list is a full one, as before.
@@ -75,6 +77,15 @@ tx_view_drop(void)
 		free(tx_view.v[i].name);
 	tx_view.n = 0;
 	tx_view.valid = 0;
+}
+
+static void __attribute__((destructor))
+tx_view_unload(void)
+{
+	tx_view_drop();
+	free(tx_view.v);
+	tx_view.v = NULL;
+	tx_view.cap = 0;
 }
 
 /*
@@ -186,6 +197,7 @@ tx_view_add(const char *session, long created,
 	(void)arg;
 	if (tx_view.n == tx_view.cap) {
 		tx_view.cap = tx_view.cap == 0 ? 64 : tx_view.cap * 2;
+		/* Out of memory aborts, as tx_alloc does. */
 		tx_view.v = realloc(tx_view.v, tx_view.cap * sizeof *tx_view.v);
 		if (tx_view.v == NULL)
 			abort();
