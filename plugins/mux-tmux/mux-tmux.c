@@ -503,7 +503,8 @@ tmux_list(const struct aiterm_host *host, aiterm_mux_list_cb cb, void *arg,
 	if (tx_server_get(host, &srv, err) != 0)
 		goto out;
 	/* Nothing changed since the last full list (tmux-view.c). */
-	if ((rc = tx_view_list(host, &srv, tmux_pane_info, cb, arg, err)) != 0) {
+	rc = tx_view_list(host, &srv, tmux_pane_info, cb, arg, err);
+	if (rc != 0) {
 		rc = rc < 0 ? -1 : 0;
 		goto out;
 	}

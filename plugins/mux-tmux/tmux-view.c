@@ -48,14 +48,20 @@
 
 #include "mux-tmux.h"
 
+/*
+ * One session: start is its pane process's start time, fg the foreground
+ * group info.command was read from (-1: read it again), comm the pane
+ * process's name then, ended whether /proc shows the process ended while
+ * tmux still calls the pane alive.
+ */
 struct tx_view_pane {
 	char			*name;
 	long			 created;
 	struct aiterm_pane_info	 info;
-	unsigned long long	 start;	/* the pane process's start time */
-	long			 fg;	/* foreground group info.command is of */
-	char			 comm[32]; /* the pane process's comm then */
-	int			 ended;	/* ended to /proc, alive to tmux */
+	unsigned long long	 start;
+	long			 fg;
+	char			 comm[32];
+	int			 ended;
 };
 
 static struct {
@@ -276,9 +282,10 @@ tx_view_look(struct tx_view_pane *p)
 
 	if (p->info.dead)
 		return 0;
-	if (p->ended || p->info.pid <= 0 || p->start == 0 || tx_proc_stat(p->info.pid,
-	    &state, &tpgid, &start, comm, sizeof comm) != 0 ||
-	    start != p->start || state == 'Z' || state == 'X' || tpgid <= 0)
+	if (p->ended || p->info.pid <= 0 || p->start == 0 ||
+	    tx_proc_stat(p->info.pid, &state, &tpgid, &start, comm,
+	    sizeof comm) != 0 || start != p->start || state == 'Z' ||
+	    state == 'X' || tpgid <= 0)
 		return 1;
 	/* The shell itself in the foreground, unchanged: nothing to read. */
 	if (tpgid == p->fg && tpgid == p->info.pid &&
