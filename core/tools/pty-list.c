@@ -52,7 +52,7 @@ add_session(const char *id, long created,
 	json_t *o;
 
 	o = json_pack("{s:s, s:b, s:b, s:s, s:I, s:i, s:i}", "session_id", id,
-	    "managed", session_exists_on_disk(id), "alive",
+	    "managed", 0, "alive",
 	    info.exists && !info.dead, "command", info.command,
 	    "created", (json_int_t)created, "cols", (int)info.cols,
 	    "rows", (int)info.rows);
@@ -63,34 +63,54 @@ add_session(const char *id, long created,
 }
 
 /*
- * Sessions with files but no terminal: their tmux server or session died.
- * The listed ids go into a hash first, so 500 sessions cost 500 lookups,
- * not 500 x 500 comparisons.
+ * The ids with a folder in the state root, read once: a listed session is
+ * managed when it has one, without a look at each folder (issue 38).
  */
-static void
-add_lost(json_t *sessions)
+static json_t *
+on_disk(void)
 {
 	char *dir = state_path("sessions");
 	struct dirent *de;
 	DIR *d = dir == NULL ? NULL : opendir(dir);
-	json_t *seen = json_object(), *o;
-	size_t i;
+	json_t *ids = json_object();
 
-	json_array_foreach(sessions, i, o)
-		json_object_set(seen, json_string_value(json_object_get(o,
-		    "session_id")), json_true());
 	while (d != NULL && (de = readdir(d)) != NULL) {
-		if (!session_id_valid(de->d_name) ||
-		    json_object_get(seen, de->d_name) != NULL)
-			continue;
-		json_array_append_new(sessions, json_pack(
-		    "{s:s, s:b, s:b, s:s, s:b}", "session_id", de->d_name,
-		    "managed", 1, "alive", 0, "command", "", "lost", 1));
+		if (session_id_valid(de->d_name))
+			json_object_set_new(ids, de->d_name, json_true());
 	}
 	if (d != NULL)
 		closedir(d);
-	json_decref(seen);
 	free(dir);
+	return ids;
+}
+
+/*
+ * Each listed session is managed when it has a folder; a folder without
+ * a listed session is lost: its tmux server or session died.  The listed
+ * ids go into a hash first, so 500 sessions cost 500 lookups, not 500 x
+ * 500 comparisons.
+ */
+static void
+add_lost(json_t *sessions, json_t *ids)
+{
+	json_t *seen = json_object(), *o, *v;
+	const char *id;
+	size_t i;
+
+	json_array_foreach(sessions, i, o) {
+		id = json_string_value(json_object_get(o, "session_id"));
+		json_object_set(seen, id, json_true());
+		json_object_set_new(o, "managed", json_boolean(
+		    json_object_get(ids, id) != NULL));
+	}
+	json_object_foreach(ids, id, v) {
+		if (json_object_get(seen, id) != NULL)
+			continue;
+		json_array_append_new(sessions, json_pack(
+		    "{s:s, s:b, s:b, s:s, s:b}", "session_id", id,
+		    "managed", 1, "alive", 0, "command", "", "lost", 1));
+	}
+	json_decref(seen);
 }
 
 static void
@@ -176,6 +196,7 @@ static void
 list_work(json_t *args, struct mux_result *r)
 {
 	json_t *keys = json_object_get(args, "env_keys"), *o, *agent, *remote;
+	json_t *ids;
 	struct aiterm_buf text = BUF_INIT;
 	struct listing l;
 	size_t i;
@@ -186,7 +207,10 @@ list_work(json_t *args, struct mux_result *r)
 		json_decref(l.sessions);
 		return;
 	}
-	add_lost(l.sessions);
+	/* After the list, as before: a folder made since is not lost. */
+	ids = on_disk();
+	add_lost(l.sessions, ids);
+	json_decref(ids);
 	add_agents(l.sessions);
 	if (keys != NULL)
 		add_env(l.sessions, keys);

@@ -177,7 +177,10 @@ struct aiterm_mux_ops {
 	    struct aiterm_pane_info *info, struct aiterm_error *err);
 	/*
 	 * Call cb for every session of the private server with its first
-	 * pane's info, in one operation (pty_list must stay fast).
+	 * pane's info, in one operation (pty_list must stay fast).  It may
+	 * answer from what the plugin keeps (mux-tmux: ADR 0038), but never
+	 * older than the call: a session or pane ended before it began is
+	 * reported gone or dead.
 	 */
 	int (*list)(const struct aiterm_host *host, aiterm_mux_list_cb cb,
 	    void *arg, struct aiterm_error *err);

@@ -496,11 +496,19 @@ tmux_list(const struct aiterm_host *host, aiterm_mux_list_cb cb, void *arg,
 	struct tx_server srv;
 	struct tx_argv cmd = TX_ARGV_INIT;
 	struct tx_result res = TX_RESULT_INIT;
+	unsigned long long gen = 0;
 	long server_pid = -1;
-	int rc = -1, tries;
+	int rc = -1, tries, whole = 0;
 
 	if (tx_server_get(host, &srv, err) != 0)
 		goto out;
+	/* Nothing changed since the last full list (tmux-view.c). */
+	rc = tx_view_list(host, &srv, tmux_pane_info, cb, arg, err);
+	if (rc != 0) {
+		rc = rc < 0 ? -1 : 0;
+		goto out;
+	}
+	rc = -1;
 	/* Every pane of every session, in one command. */
 	tx_argv_add(&cmd, "list-panes");
 	tx_argv_add(&cmd, "-a");
@@ -511,6 +519,9 @@ tmux_list(const struct aiterm_host *host, aiterm_mux_list_cb cb, void *arg,
 		tx_result_free(&res);
 		if (tx_run(host, &srv, &cmd, TX_RESEND_OK, &res, err) != 0)
 			goto out;
+		/* What tmux notified before this answer is in the list. */
+		whole = tx_ctl_answered_line();
+		gen = tx_ctl_generation();
 		if (res.status != 0 && !tx_result_missing(&res)) {
 			tx_result_fail(host, err, "list-panes", NULL, &res);
 			goto out;
@@ -519,6 +530,19 @@ tmux_list(const struct aiterm_host *host, aiterm_mux_list_cb cb, void *arg,
 		    NULL, NULL, &server_pid) == 0 || server_pid <= 1)
 			break;
 		kill((pid_t)server_pid, SIGCHLD);
+	}
+	/* Kept only when the control client answered: its notifications. */
+	tx_view_begin();
+	if (res.status == 0 && whole) {
+		tmux_list_walk(tx_str_get(&res.out), tx_view_add, NULL,
+		    &server_pid);
+		tx_view_commit(&srv, server_pid, gen);
+	} else
+		tx_view_drop();
+	/* A pane whose process ended is asked again, as from the view. */
+	if ((rc = tx_view_answer(host, tmux_pane_info, cb, arg, err)) != 0) {
+		rc = rc < 0 ? -1 : 0;
+		goto out;
 	}
 	if (res.status == 0)
 		tmux_list_walk(tx_str_get(&res.out), cb, arg, &server_pid);

@@ -9,6 +9,7 @@
  *   tmux-create.c  the one invocation that creates a session
  *   tmux-lock.c    the state root's lock around creation (ADR 0020)
  *   tmux-pane.c    the pane_info and list formats and their parsers
+ *   tmux-view.c    the view of the sessions list answers from
  *   tmux-conf.c    the private server: binary, socket, config, version
  *   keys.c         the key names send_key accepts
  */
@@ -264,6 +265,48 @@ int	 tx_pane_parse(const char *line, struct aiterm_pane_info *info,
 extern const char tx_list_format[];
 int	 tx_list_parse(char *line, const char **session, long *created,
 	    struct aiterm_pane_info *info, long *server_pid);
+
+/*
+ * The view list answers from (tmux-view.c, ADR 0038).  A full list goes
+ * tx_view_begin, tx_view_add for each session (an aiterm_mux_list_cb),
+ * tx_view_commit with the server's PID and the control client's
+ * generation before the list was sent, only when the control client
+ * answered it.  tx_view_list answers from the view: 1 when it called cb
+ * for every session, 0 when there is no view to answer from (do a full
+ * list), -1 with err set when tmux did not answer.  pane_info is the
+ * plugin's op, for a pane /proc cannot tell about.
+ */
+typedef int (*tx_pane_info_fn)(const struct aiterm_host *host,
+	    const char *session, struct aiterm_pane_info *info,
+	    struct aiterm_error *err);
+void	 tx_view_begin(void);
+void	 tx_view_add(const char *session, long created,
+	    const struct aiterm_pane_info *info, void *arg);
+void	 tx_view_commit(const struct tx_server *srv, long server_pid,
+	    unsigned long long gen);
+void	 tx_view_drop(void);
+int	 tx_view_list(const struct aiterm_host *host,
+	    const struct tx_server *srv, tx_pane_info_fn pane_info,
+	    aiterm_mux_list_cb cb, void *arg, struct aiterm_error *err);
+/*
+ * Answer from the view as it is, each live pane brought up to now from
+ * /proc first (after a full list: no question to tmux); as tx_view_list.
+ */
+int	 tx_view_answer(const struct aiterm_host *host,
+	    tx_pane_info_fn pane_info, aiterm_mux_list_cb cb, void *arg,
+	    struct aiterm_error *err);
+/*
+ * Nonzero when /proc shows that pid has ended (gone, or a zombie); 0
+ * while it runs, or when there is no /proc to tell.
+ */
+int	 tx_proc_ended(long pid);
+/*
+ * The control client's generation: moved on by every notification it
+ * read and every start and stop of a client (tmux-ctl.c).
+ */
+unsigned long long tx_ctl_generation(void);
+/* Whether the last tx_ctl_run (so tx_run) was answered by the client. */
+int	 tx_ctl_answered_line(void);
 
 /* The NULL-terminated key-name table, and whether key is in it. */
 const char *const *tx_key_names(void);

@@ -101,6 +101,27 @@ struct tx_ctl {
 
 static struct tx_ctl tx_ctl = { .pid = -1, .in = -1, .out = -1 };
 
+/*
+ * Counts every notification read between blocks and every start and stop
+ * of a client (tmux-view.c: a view taken at one count is stale at any
+ * other); tx_ctl_answered_line says whether the last tx_ctl_run was
+ * answered by the client.
+ */
+static unsigned long long tx_ctl_gen;
+static int tx_ctl_last_done;
+
+unsigned long long
+tx_ctl_generation(void)
+{
+	return tx_ctl_gen;
+}
+
+int
+tx_ctl_answered_line(void)
+{
+	return tx_ctl_last_done;
+}
+
 long long
 tx_now_ms(void)
 {
@@ -178,6 +199,7 @@ tx_ctl_stop(void)
 	if (tx_ctl.out >= 0)
 		close(tx_ctl.out);
 	tx_ctl.in = tx_ctl.out = -1;
+	tx_ctl_gen++;
 	if (tx_ctl.pid > 0) {
 		/*
 		 * Only a child still ours is killed: once reaped (here, or
@@ -280,6 +302,7 @@ tx_ctl_start(const struct aiterm_host *host, const struct tx_server *srv)
 	snprintf(tx_ctl.binary, sizeof tx_ctl.binary, "%s", srv->binary);
 	snprintf(tx_ctl.socket, sizeof tx_ctl.socket, "%s", srv->socket);
 	tx_ctl.answered = 0;
+	tx_ctl_gen++;
 	rc = 0;
 	goto out;
 out_fail:
@@ -452,7 +475,8 @@ tx_ctl_reply(long long deadline, struct tx_result *res)
 				    strcmp(flags, " 1") == 0;
 				tx_ctl.open = 1;
 				text.len = 0;
-			}
+			} else
+				tx_ctl_gen++;
 		} else if (tx_ctl_guard(line, len, "%end ", tx_ctl.guard)) {
 			tx_ctl.open = 0;
 			if (tx_ctl.ours) {
@@ -534,6 +558,7 @@ tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
 	char *line = NULL;
 	int r;
 
+	tx_ctl_last_done = 0;
 	if (!tx_ctl_enabled() || cmd->n == 0)
 		goto out;
 	if (tx_ctl.pid > 0 && (strcmp(tx_ctl.socket, srv->socket) != 0 ||
@@ -583,6 +608,7 @@ tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
 	r = tx_ctl_reply(deadline, res);
 	if (r == 1) {
 		tx_ctl_answered();
+		tx_ctl_last_done = 1;
 		outcome = TX_CTL_DONE;
 		goto out;
 	}
