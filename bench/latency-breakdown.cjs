@@ -37,6 +37,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { paths, makeRig, quantile, now, delay } = require('./lib/mcp.cjs');
+const { parseText } = require('../tests/mcp/lib/textview.cjs');
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -101,7 +102,7 @@ async function rawClient(rig) {
 		open: async () => (await s.call('pty_open', { cwd: rig.dirs.home })).sc.session_id,
 		send: async (id) => {
 			const r = await s.call('pty_send', { session_id: id, text: 'true', wait: true, timeout: 30 });
-			return r.sc;
+			return { ...r.sc, text: r.text };
 		},
 		close: () => s.stop(),
 	};
@@ -129,8 +130,9 @@ async function sdkClient(rig, p, sdk) {
 			return m;
 		},
 		send: async (id) => {
-			const { text } = await call('pty_send', { session_id: id, text: 'true', wait: true, timeout: 30 });
-			return { complete: /^exit 0$/m.test(text) ? true : text, exit_code: 0 };
+			const args = { session_id: id, text: 'true', wait: true, timeout: 30 };
+			const { r, text } = await call('pty_send', args);
+			return { ...(r.structuredContent || parseText('pty_send', text, args)), text };
 		},
 		close: () => client.close(),
 	};
@@ -142,16 +144,22 @@ async function timedRun(p, fsName, clientName, sdk) {
 		const c = clientName === 'sdk' ? await sdkClient(rig, p, sdk) : await rawClient(rig);
 		const id = await c.open();
 		const times = [];
+		const odd = [];
 		for (let i = 0; i < N + WARMUP; i++) {
 			const t0 = now();
 			const sc = await c.send(id);
 			const dt = now() - t0;
-			if (sc.complete !== true)
+			if (sc.complete !== true || sc.exit_code !== 0)
 				throw new Error(`true: not complete: ${JSON.stringify(sc).slice(0, 300)}`);
+			/* What the model reads of `true`: nothing but its status. */
+			if (sc.text !== undefined && sc.text !== 'exit 0' && !odd.length)
+				odd.push(sc.text);
 			if (i >= WARMUP)
 				times.push(dt);
 		}
 		await c.close();
+		if (odd.length)
+			log(`note: ${p.builddir} ${fsName} ${clientName}: a \`true\` round trip read ${JSON.stringify(odd[0])}`);
 		return { p50: quantile(times, 0.5), p90: quantile(times, 0.9) };
 	} finally {
 		await rig.cleanup();
