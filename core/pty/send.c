@@ -333,7 +333,7 @@ wait_prompt(const char *session, const char *log, const char *token)
 	int waited;
 
 	if (session_command_read(session, &prev) != 0 || !prev.done ||
-	    prev.end == 0 || prev.mark != MARK_INTEGRATION)
+	    prev.end == 0)
 		return;
 	for (waited = 0; waited < PROMPT_WAIT_MS; waited += PROMPT_POLL_MS) {
 		if (stat(log, &st) != 0)
@@ -518,6 +518,42 @@ out:
 	return back;
 }
 
+/*
+ * Holding the lock.  The route was decided before it, while another
+ * sender's command may still have had the terminal: the subshell of
+ * `(exit 7)` made a send nested, wrapped in a sentinel whose end mark
+ * came beside the prompt hook's, one end mark too many for the next
+ * command (issue 38, two servers taking turns).  When our shell has the
+ * terminal now, the send goes the shell's way and its line is built again.
+ */
+static int
+reroute(struct send_job *j)
+{
+	struct send_outcome *out = &j->out;
+	struct send_outcome was = *out;	/* route() changes no pointer */
+	struct aiterm_pane_info info;
+
+	if (out->route == SEND_SHELL || !out->meta.integration ||
+	    j->took_over)
+		return 0;
+	memset(&info, 0, sizeof info);
+	info.pid = out->shell_pid;
+	route(&j->req, &info, out);
+	if (out->route != SEND_SHELL) {
+		*out = was;	/* it was right */
+		return 0;
+	}
+	out->prompting = false;
+	out->cmd.nonce[0] = '\0';
+	free(out->echo_suffix);
+	out->echo_suffix = NULL;
+	buf_free(&j->line);
+	if (build_line(&j->req, out, &j->line, &j->err) != 0)
+		return -1;
+	j->enter = wants_enter(&j->req, out->route, &j->line);
+	return 0;
+}
+
 /* On the multiplexer's thread, holding the lock: record, type. */
 static void
 locked_work(void *arg)
@@ -536,8 +572,11 @@ locked_work(void *arg)
 	 */
 	if (j->took_over && out->route == SEND_SHELL)
 		late = !cancel_left_input(req->session, log, out->meta.token);
-	else if (out->route == SEND_SHELL && out->cmd.mark == MARK_INTEGRATION &&
-	    log != NULL)
+	else if ((j->rc = reroute(j)) != 0) {
+		free(log);
+		return;
+	} else if (out->route == SEND_SHELL &&
+	    out->cmd.mark == MARK_INTEGRATION && log != NULL)
 		wait_prompt(req->session, log, out->meta.token);
 	out->cmd.offset = log != NULL && stat(log, &st) == 0 ?
 	    (uint64_t)st.st_size : 0;
