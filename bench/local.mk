@@ -37,7 +37,7 @@ CLEANFILES += bench/mux-ops$(EXEEXT)
 
 # Node benchmarks (print figures; not run by make check): see bench/README.md.
 EXTRA_DIST += bench/README.md bench/package.json bench/package-lock.json bench/agent.cjs \
-	bench/latency.cjs bench/tokens.cjs bench/observe.cjs bench/lib/mcp.cjs \
+	bench/latency.cjs bench/latency-breakdown.cjs bench/tokens.cjs bench/observe.cjs bench/lib/mcp.cjs \
 	bench/scale.cjs bench/pipeline.cjs bench/soak-2h.sh bench/tmux-baseline.py \
 	bench/lib/strip.cjs bench/lib/tokens.cjs bench/tasks.cjs bench/tasks/run.cjs \
 	bench/tasks/report.cjs bench/tasks/ways.cjs bench/tasks/ssh.cjs bench/tasks/build.cjs \

@@ -29,6 +29,8 @@
 #define LOCK_RETRY_MS	5	/* tried again this often, from a timer */
 #define CANCEL_PROMPT_MS 1000	/* a cancelled line's new prompt, at most */
 #define CANCEL_POLL_MS	10
+#define PROMPT_WAIT_MS	500	/* the prompt after an end mark, at most */
+#define PROMPT_POLL_MS	1
 
 static const char *const route_names[SEND_ROUTE_COUNT] = {
 	[SEND_SHELL] = "shell",
@@ -264,22 +266,21 @@ count_mark(void *arg, const struct osc133_mark *m)
 		c->n++;
 }
 
-/* Our marks of a kind (the session token) in the log between from and to. */
-static unsigned
-marks_between(const char *log, const char *token, char kind, uint64_t from,
-    uint64_t to)
+/* Our marks (the session token) in the log between from and to, to cb. */
+static void
+scan_marks(const char *log, const char *token, uint64_t from, uint64_t to,
+    void (*cb)(void *, const struct osc133_mark *), void *arg)
 {
 	char chunk[65536];
-	struct mark_count c = { kind, 0 };
 	struct render r;
 	ssize_t got;
 	int fd = open(log, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return 0;
+		return;
 	render_init(&r, from, REGION_OUTPUT, token, NULL);
-	r.on_mark = count_mark;
-	r.arg = &c;
+	r.on_mark = cb;
+	r.arg = arg;
 	while (from < to) {
 		got = pread(fd, chunk, to - from < sizeof chunk ?
 		    (size_t)(to - from) : sizeof chunk, (off_t)from);
@@ -292,7 +293,58 @@ marks_between(const char *log, const char *token, char kind, uint64_t from,
 	}
 	render_free(&r);
 	close(fd);
+}
+
+/* Our marks of a kind in the log between from and to. */
+static unsigned
+marks_between(const char *log, const char *token, char kind, uint64_t from,
+    uint64_t to)
+{
+	struct mark_count c = { kind, 0 };
+
+	scan_marks(log, token, from, to, count_mark, &c);
 	return c.n;
+}
+
+static void
+last_prompt_mark(void *arg, const struct osc133_mark *m)
+{
+	if (m->kind == 'A')
+		*(uint64_t *)arg = m->end;
+}
+
+/*
+ * Wait until the prompt that follows the last command's end mark is
+ * being drawn: its A mark, then bytes after it (the shell's line editor
+ * has the terminal), at most PROMPT_WAIT_MS (issue 38).  Text typed
+ * between the end mark and the line editor is echoed by the terminal
+ * before the prompt and again after it, and the first echo read as the
+ * next command's output ("true" for `true`).  A waited send's reply goes
+ * out at the end mark, so once a round trip took 1 ms the next send
+ * often came that soon.  Normally the prompt is there already.
+ */
+static void
+wait_prompt(const char *session, const char *log, const char *token)
+{
+	struct timespec ts = { 0, PROMPT_POLL_MS * 1000000L };
+	struct session_command prev;
+	struct stat st;
+	uint64_t a_end;
+	int waited;
+
+	if (session_command_read(session, &prev) != 0 || !prev.done ||
+	    prev.end == 0)
+		return;
+	for (waited = 0; waited < PROMPT_WAIT_MS; waited += PROMPT_POLL_MS) {
+		if (stat(log, &st) != 0)
+			return;
+		a_end = 0;
+		scan_marks(log, token, prev.end, (uint64_t)st.st_size,
+		    last_prompt_mark, &a_end);
+		if (a_end > 0 && (uint64_t)st.st_size > a_end)
+			return;
+		nanosleep(&ts, NULL);
+	}
 }
 
 /*
@@ -466,6 +518,42 @@ out:
 	return back;
 }
 
+/*
+ * Holding the lock.  The route was decided before it, while another
+ * sender's command may still have had the terminal: the subshell of
+ * `(exit 7)` made a send nested, wrapped in a sentinel whose end mark
+ * came beside the prompt hook's, one end mark too many for the next
+ * command (issue 38, two servers taking turns).  When our shell has the
+ * terminal now, the send goes the shell's way and its line is built again.
+ */
+static int
+reroute(struct send_job *j)
+{
+	struct send_outcome *out = &j->out;
+	struct send_outcome was = *out;	/* route() changes no pointer */
+	struct aiterm_pane_info info;
+
+	if (out->route == SEND_SHELL || !out->meta.integration ||
+	    j->took_over)
+		return 0;
+	memset(&info, 0, sizeof info);
+	info.pid = out->shell_pid;
+	route(&j->req, &info, out);
+	if (out->route != SEND_SHELL) {
+		*out = was;	/* it was right */
+		return 0;
+	}
+	out->prompting = false;
+	out->cmd.nonce[0] = '\0';
+	free(out->echo_suffix);
+	out->echo_suffix = NULL;
+	buf_free(&j->line);
+	if (build_line(&j->req, out, &j->line, &j->err) != 0)
+		return -1;
+	j->enter = wants_enter(&j->req, out->route, &j->line);
+	return 0;
+}
+
 /* On the multiplexer's thread, holding the lock: record, type. */
 static void
 locked_work(void *arg)
@@ -484,6 +572,12 @@ locked_work(void *arg)
 	 */
 	if (j->took_over && out->route == SEND_SHELL)
 		late = !cancel_left_input(req->session, log, out->meta.token);
+	else if ((j->rc = reroute(j)) != 0) {
+		free(log);
+		return;
+	} else if (out->route == SEND_SHELL &&
+	    out->cmd.mark == MARK_INTEGRATION && log != NULL)
+		wait_prompt(req->session, log, out->meta.token);
 	out->cmd.offset = log != NULL && stat(log, &st) == 0 ?
 	    (uint64_t)st.st_size : 0;
 	out->cmd.sent_ms = session_now_ms();

@@ -256,13 +256,19 @@ int
 session_command_write(const char *id, const struct session_command *c,
     struct aiterm_error *err)
 {
-	return session_json_write(id, "command.json", json_pack(
+	/*
+	 * Not fsynced (ADR 0003, issue 38): it describes a command of a live
+	 * shell, which a power cut ends with the tmux server; the page cache
+	 * keeps it through a crash of the server, and the rename keeps it
+	 * whole.
+	 */
+	return json_write(id, "command.json", json_pack(
 	    "{s:I, s:i, s:s, s:s, s:I, s:b, s:i, s:I, s:i}",
 	    "offset", (json_int_t)c->offset, "mark", (int)c->mark,
 	    "nonce", c->nonce, "dialect", shell_dialect_name(c->dialect),
 	    "sent_ms", (json_int_t)c->sent_ms, "done", c->done,
 	    "exit_code", c->exit_code, "end", (json_int_t)c->end,
-	    "ahead", (int)c->ahead), err);
+	    "ahead", (int)c->ahead), false, err);
 }
 
 int

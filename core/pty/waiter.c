@@ -591,7 +591,10 @@ waiter_start(const struct waiter_opts *o, struct aiterm_error *err)
 		host_get()->log(AITERM_LOG_WARNING, "waiter", "cannot watch %s: "
 		    "%s; falling back to the liveness timer", log,
 		    uv_strerror(rc));
-	watch_pane(w);
+	if (o->pane_pid > 0)
+		w->exit = pid_watch_start(o->pane_pid, on_exit_event, w);
+	else
+		watch_pane(w);
 	uv_timer_start(&w->timeout, on_timeout,
 	    (uint64_t)(o->timeout_s * 1000.0), 0);
 	uv_timer_start(&w->quiet, on_quiet, o->quiet_ms, o->quiet_ms);

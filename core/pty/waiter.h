@@ -87,6 +87,12 @@ struct waiter_opts {
 	double			 timeout_s;
 	unsigned		 quiet_ms;
 	long			 shell_pid;	/* for the foreground test */
+	/*
+	 * The pane's process when the caller has just seen it alive (a
+	 * send's pane_info): watched at once, without asking the
+	 * multiplexer again (issue 38).  0: asked on the muxjob worker.
+	 */
+	long			 pane_pid;
 	void			(*done)(void *arg, const struct waiter_result *r);
 	void			(*progress)(void *arg, double elapsed_ms);
 	void			*arg;

@@ -37,11 +37,15 @@ void	atomic_abort(struct atomic_file *af);
 int	atomic_write(const char *path, const void *data, size_t len,
 	    struct aiterm_error *err);
 /*
- * open + write all + rename, without the two fsyncs: a reader sees the old
- * file or the new one, never a part, but after a power loss the old one
- * may be back.  For state whose loss repeats work and loses nothing (a
- * read cursor: output read again; the last command's text: a reducer
- * chosen again).
+ * open + write all + put in place (on Linux an exchange of the two names,
+ * then the old content removed; else a rename), without the two fsyncs
+ * and without the write-out ext4 starts for a rename over a file: a
+ * reader sees the old file or the new one, never a part, and a crash of
+ * the writer loses nothing, but after a power loss the old one may be
+ * back, or an empty file.  For state whose loss repeats work and loses
+ * nothing (a read cursor: output read again; the last command's text: a
+ * reducer chosen again), or that a power cut makes moot (the record of a
+ * command in a live shell, which the power cut ends; ADR 0003).
  */
 int	atomic_replace(const char *path, const void *data, size_t len,
 	    struct aiterm_error *err);

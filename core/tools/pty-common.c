@@ -465,6 +465,8 @@ pty_wait_and_reply(struct tool_call *call, const char *session,
 	    sent->prompting;
 	o.timeout_s = w->timeout;
 	o.quiet_ms = PTY_QUIET_MS;
+	/* The send found the pane alive just now: no second query. */
+	o.pane_pid = sent != NULL ? sent->shell_pid : 0;
 	o.done = on_done;
 	o.progress = on_progress;
 	o.arg = pw;

@@ -116,3 +116,36 @@ test('PTY-SEND 15 sends without wait at once to one session are typed in the ord
 	}, 30000, 'the 15 lines');
 	assert.deepEqual(seen, Array.from({ length: 15 }, (_, i) => i), 'typed in the order received');
 });
+
+/*
+ * Issue 38: a send's route was decided before its turn came, from the
+ * foreground at that time: while another server's `sleep 1` ran, a send
+ * of this server was taken for text to a program (no end mark), and typed
+ * so to the shell once its turn came; with `(exit 7)` in the foreground a
+ * nested sentinel left one end mark too many.  Once its turn has come and
+ * the shell has the terminal, it goes the shell's way.
+ */
+test('PTY-SEND a send that waited for its turn behind another server\'s command goes to the shell it finds then: its own output and exit code (issue 38)', T, async (t) => {
+	const rig = new Rig(t);
+	const a = await rig.server();
+	const b = await rig.server();
+	const id = (await a.open({ name: 'turns', shell: 'bash' })).sc.session_id;
+	/* A slow prompt hook (read -t on an empty FIFO: bash keeps the terminal). */
+	await a.call('pty_send', { session_id: id, text: 'mkfifo "$HOME/slow" && exec 9<>"$HOME/slow"', wait: true, timeout: 30 }, 60000);
+	await a.call('pty_send', { session_id: id, text: `eval "$(declare -f __aiterm_precmd | sed 's/local __aiterm_status=\$?;/local __aiterm_status=$?; read -t 0.3 -u 9;/')"`, wait: true, timeout: 30 }, 60000);
+	/* A shell in the foreground: the second send was taken for nested. */
+	const first = a.call('pty_send', { session_id: id, text: 'bash -c "sleep 1; echo A-1"', wait: true, timeout: 30 }, 60000);
+	await new Promise((r) => setTimeout(r, 400));
+	const second = b.call('pty_send', { session_id: id, text: 'echo B-1; (exit 4)', wait: true, timeout: 30 }, 60000);
+	const [ra, rb] = await Promise.all([first, second]);
+	assert.deepEqual(linesOf(textOf(ra)).filter((l) => /^[AB]-\d$/.test(l)), ['A-1'], show(ra));
+	assert.equal(ra.structuredContent.exit_code, 0, show(ra));
+	assert.deepEqual(linesOf(textOf(rb)).filter((l) => /^[AB]-\d$/.test(l)), ['B-1'], show(rb));
+	assert.equal(rb.structuredContent.complete, true, show(rb));
+	assert.equal(rb.structuredContent.via, 'sentinel', show(rb));
+	assert.equal(rb.structuredContent.exit_code, 4, show(rb));
+	/* No end mark left over for the next command. */
+	const rc = await a.call('pty_send', { session_id: id, text: 'echo A-2; (exit 5)', wait: true, timeout: 30 }, 60000);
+	assert.deepEqual(linesOf(textOf(rc)).filter((l) => /^[AB]-\d$/.test(l)), ['A-2'], show(rc));
+	assert.equal(rc.structuredContent.exit_code, 5, show(rc));
+});

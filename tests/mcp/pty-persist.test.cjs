@@ -10,6 +10,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Rig, hasLine, countLine, show, delay, waitGone, alive } = require('./lib/pty.cjs');
+const { needProgram, skip } = require('./lib/skip.cjs');
 
 const T = { timeout: 90000 };
 
@@ -122,4 +123,82 @@ test('PTY-LIST tmux server killed under a live session: "lost" errors, listed as
 	const res2 = await c.expectExit('doomed', 'echo reborn', 0);
 	assert.ok(hasLine(res2.text, 'reborn'), show(res2.r));
 	assert.ok(!hasLine(res2.text, 'alive-1'), 'the old log is not replayed');
+});
+
+/*
+ * Issue 38: a command's record (command.json) is renamed into place, no
+ * longer fsynced.  A server SIGKILLed right after it acknowledged a send
+ * has lost nothing: the next server finds the command and its result (the
+ * page cache holds what the dead server wrote).  Five rounds, each killed
+ * at once after the "sent".
+ */
+test('PTY-SEND a send acknowledged just before a SIGKILL of the server: the next server finds the command with its output and exit code (issue 38)', T, async (t) => {
+	const rig = new Rig(t);
+	let c = await rig.server();
+	const o = await c.open({ shell: 'bash' });
+	const id = o.sc.session_id;
+	await c.expectExit(id, 'true', 0);
+	for (let i = 1; i <= 5; i++) {
+		const sent = await c.ok('pty_send', { session_id: id, text: `sleep 0.2; echo ack-$((${i}*11)); (exit ${i})` });
+		assert.equal(sent.sc.complete, null, show(sent.r));
+		await c.kill('SIGKILL');
+		c = await rig.server();
+		const r = await c.ok('pty_read', { session_id: id, wait: true, timeout: 10 }, 30000);
+		assert.equal(r.sc.complete, true, `round ${i}: ${show(r.r)}`);
+		assert.equal(r.sc.exit_code, i, `round ${i}: its own exit code: ${show(r.r)}`);
+		assert.equal(countLine(r.text, `ack-${i * 11}`), 1, `round ${i}: its output once: ${show(r.r)}`);
+	}
+});
+
+/* The server's fsync and rename calls over n round trips (strace -c). */
+async function syncCalls(c, id, n) {
+	const { spawn } = require('node:child_process');
+	const fs = require('node:fs');
+	const os = require('node:os');
+	const path = require('node:path');
+	const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'aiterm-strace-')), 'c.txt');
+	const st = spawn('strace', ['-f', '-c', '-e', 'trace=fsync,fdatasync,sync_file_range,rename,renameat,renameat2',
+		'-o', out, '-p', String(c.pid)], { stdio: 'ignore' });
+	await delay(700);
+	for (let i = 0; i < n; i++)
+		await c.expectExit(id, 'true', 0);
+	st.kill('SIGINT');
+	await new Promise((r) => st.on('exit', r));
+	const summary = fs.readFileSync(out, 'utf8');
+	if (!/% time/.test(summary)) {
+		fs.rmSync(path.dirname(out), { recursive: true, force: true });
+		return null;	/* strace could not attach (no ptrace here) */
+	}
+	const calls = {};
+	for (const line of summary.split('\n')) {
+		const m = line.match(/^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)\s*$/);
+		if (m && m[2] !== 'total')
+			calls[m[2]] = Number(m[1]);
+	}
+	fs.rmSync(path.dirname(out), { recursive: true, force: true });
+	return calls;
+}
+
+/*
+ * Issue 38 (was 4 fsyncs, issue 20): what a true round trip writes only
+ * has to outlive the server, not a power cut that ends the shell anyway
+ * (ADR 0003), so it is renamed into place and never fsynced.
+ */
+test('OPS-BOUNDARY a true round trip makes no fsync and at most 4 renames (issue 38)', T, async (t) => {
+	if (!needProgram(t, 'strace'))
+		return;
+	const rig = new Rig(t);
+	const c = await rig.server();
+	const o = await c.open({ shell: 'bash' });
+	const id = o.sc.session_id;
+	await c.expectExit(id, 'true', 0);
+	const n = 10;
+	const calls = await syncCalls(c, id, n);
+	if (calls === null)
+		return skip(t, 'no-ptrace', 'strace cannot attach to the server here');
+	t.diagnostic(`over ${n} round trips: ${JSON.stringify(calls)}`);
+	const syncs = (calls.fsync || 0) + (calls.fdatasync || 0) + (calls.sync_file_range || 0);
+	assert.equal(syncs, 0, `no fsync per round trip: ${JSON.stringify(calls)}`);
+	const renames = (calls.rename || 0) + (calls.renameat || 0) + (calls.renameat2 || 0);
+	assert.ok(renames > 0 && renames <= 4 * n, `renames: ${JSON.stringify(calls)}`);
 });

@@ -518,3 +518,30 @@ test('PTY-OPEN returns once the shell is at its first prompt: a command sent at 
 		`only the output, not the echo: ${show(res.r)}`);
 	assert.equal(res.sc.via, 'sentinel', show(res.r));
 });
+
+/*
+ * Issue 38: a waited send's reply goes out at the command's end mark (D);
+ * the shell then prints the prompt mark (A) and its line editor takes the
+ * terminal.  A next send typed before that is echoed by the terminal
+ * (before the A mark: as output) and again after the prompt, and the
+ * first echo was read as the next command's output ("true" for `true`;
+ * bench/latency-breakdown.cjs saw it in up to 9 of 205 round trips on a
+ * loaded machine, where the shell can be descheduled between its two
+ * printfs).  Here a sleep between the two makes the window wide; a send
+ * now waits for the prompt to be drawn.
+ */
+test('PTY-SEND a send right after a waited result while the prompt is still drawn: the terminal\'s echo is not the next command\'s output (issue 38)', T, async (t) => {
+	const rig = new Rig(t);
+	const c = await rig.server();
+	const o = await c.open({ shell: 'bash' });
+	const id = o.sc.session_id;
+	/* The shell itself waits (read -t on an empty FIFO), so it stays the foreground. */
+	await c.expectExit(id, 'mkfifo "$HOME/slow" && exec 9<>"$HOME/slow"', 0);
+	await c.expectExit(id, `eval "$(declare -f __aiterm_precmd | sed 's/__aiterm_prompts=1;/__aiterm_prompts=1; read -t 0.2 -u 9;/')"`, 0);
+	await c.expectExit(id, 'true', 0);
+	for (let i = 0; i < 3; i++) {
+		const r = await c.expectExit(id, `echo n-$((${i}+40))`, 0);
+		assert.equal(countLine(r.text, `n-${i + 40}`), 1, show(r.r));
+		assert.ok(!/echo n-/.test(r.text), `the typed line is not in the output: ${show(r.r)}`);
+	}
+});
