@@ -546,6 +546,33 @@ faithful(const char *in, const char *out)
 	return red_faithful(in, strlen(in), out, strlen(out), 0, NULL);
 }
 
+/*
+ * A hex dump's rows (tcpdump -X, xxd) are no outliers: their text column
+ * renders the bytes; a rare line that is no row still is (issue 35).
+ */
+START_TEST(test_faithful_hexdump_rows)
+{
+	struct aiterm_buf in = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i;
+	size_t i, n = 40 + pick(&s, 200);
+
+	/* Four packet lines to a row: a patterned text of rare rows. */
+	for (i = 0; i < 4 * n; i++) {
+		buf_printf(&in, "12:00:%02zu.%06zu IP 10.0.0.1.443 > 10.0.0.2.5"
+		    "%04zu: Flags [.], ack %zu, length 0\n", i % 60, i, i, i * 7);
+		if (i % 4 == 3)
+			buf_printf(&in, "\t0x0000:  4500 0034 %04zx 4000  "
+			    "E..4%c%cword%zx\n", pick(&s, 65536),
+			    'a' + (int)pick(&s, 26), 'A' + (int)pick(&s, 26),
+			    (size_t)next(&s));
+	}
+	ck_assert(faithful(in.data, "[… packets folded]\n"));
+	buf_adds(&in, "tcpdump: pcap_loop: truncated dump file\n");
+	ck_assert(!faithful(in.data, "[… packets folded]\n"));
+	buf_free(&in);
+}
+END_TEST
+
 START_TEST(test_faithful_headers_verbatim)
 {
 	const char *in = "diff --cc src/a.c\n@@@ -1,2 -1,2 +1,5 @@@\n"
@@ -593,6 +620,7 @@ make_suite(void)
 	tcase_add_loop_test(tc, test_plain_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_faithful_refuses_a_loss, 0, ROUNDS);
 	tcase_add_test(tc, test_faithful_headers_verbatim);
+	tcase_add_loop_test(tc, test_faithful_hexdump_rows, 0, ROUNDS);
 	tcase_add_test(tc, test_faithful_drawing_no_word);
 	suite_add_tcase(s, tc);
 	return s;

@@ -274,7 +274,7 @@ red_tcpdump(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	struct rl_lines t;
 	struct rl_line dir, flags, http, l, o;
 	unsigned char *bytes = NULL;
-	size_t i, j, k, nb, start, pos, packets = 0, blen;
+	size_t i, j, k, nb, start, pos, packets = 0, blen, rare;
 	const char *txt;
 	bool keep, hex, body, patterned;
 	int rc = -1, st;
@@ -323,7 +323,13 @@ red_tcpdump(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		body = http.len == 0 && d.body_dir.len > 0 &&
 		    d.body_dir.len == dir.len && memcmp(d.body_dir.p, dir.p,
 		    dir.len) == 0 && pl.n > 0 && !rl_has(&t.v[i], "length 0");
+		/* -A: payload lines of a shape rare among patterned ones. */
+		for (k = i + 1, rare = 0; patterned && !hex && k < j; k++)
+			if (!rl_blank(&t.v[k]) && tr_shapes_get(&shapes,
+			    tr_shape(t.v[k].p, t.v[k].len)) == 1)
+				rare++;
 		keep = memchr(flags.p, 'R', flags.len) != NULL || body ||
+		    rare > 0 ||
 		    (http.len > 0 && !td_seen(&d, td_shape(http))) ||
 		    (patterned && tr_shapes_get(&shapes, tr_shape(t.v[i].p,
 		    t.v[i].len)) == 1);
@@ -340,6 +346,17 @@ red_tcpdump(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		d.lines++;
 		if (http.len > 0 && hex)
 			td_put_rows(&d, &t, i + 1, j, http);
+		/* The rare lines as tcpdump wrote them (the HTTP line too). */
+		for (k = i + 1; rare > 0 && k < j; k++) {
+			if (rl_blank(&t.v[k]) || tr_shapes_get(&shapes,
+			    tr_shape(t.v[k].p, t.v[k].len)) != 1)
+				continue;
+			rl_put(h, out, &t.v[k]);
+			d.lines++;
+			if (http.len > 0 && http.p >= t.v[k].p && http.p <
+			    t.v[k].p + t.v[k].len)
+				http.len = 0;
+		}
 		if (http.len > 0) {
 			h->buf_printf(out, "  %.*s\n", (int)http.len, http.p);
 			d.lines++;
@@ -348,7 +365,7 @@ red_tcpdump(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 			/* -A: the payload is the packet's last bytes. */
 			td_put_body(&d, &pl, hex || pl.n < 2 ? 0 : 1, 0);
 			d.body_dir.len = 0;
-		} else if (http.len > 0 && st >= 400) {
+		} else if (st >= 400) {
 			/* The body after the head, or in the next packet. */
 			for (k = 0; k < pl.n && !rl_blank(&pl.v[k]); k++)
 				;
