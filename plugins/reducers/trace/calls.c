@@ -106,13 +106,16 @@ tr_calls_reduce(const struct aiterm_host *h,
 	struct tr_tally tally;
 	struct tr_shapes shapes;
 	struct rl_line c, name;
-	bool patterned;
+	bool patterned, rare;
+	unsigned char *shown = NULL;
 	size_t i, j, start = 0, lines = 0, folded = 0, calls = 0;
 	unsigned char *fold;
 
 	if (t->n == 0 || !tr_shapes_count(&shapes, t))
 		return -1;
-	if ((fold = calloc(t->n, 1)) == NULL) {
+	if ((fold = calloc(t->n, 1)) == NULL || (shown = calloc(t->n + 1,
+	    1)) == NULL) {
+		free(fold);
 		tr_shapes_free(&shapes);
 		return -1;
 	}
@@ -120,31 +123,33 @@ tr_calls_reduce(const struct aiterm_host *h,
 
 	/* fold[i]: 1 an ordinary call, 2 in a tracer's group. */
 	for (i = 0; i < t->n; i++) {
-		if (g != NULL && g->group[i] > 0) {
-			fold[i] = 2;
-			calls++;
-			continue;
-		}
 		c = rl_from(t->v[i], tr_pid_prefix(t->v[i]).len);
 		name = tr_call_name(c);
 		if (name.len == 0)
 			continue;
 		calls++;
+		rare = patterned && tr_shapes_get(&shapes, tr_shape(t->v[i].p,
+		    t->v[i].len)) == 1;
+		if (g != NULL && g->group[i] > 0) {
+			fold[i] = rare ? 0 : 2;
+			continue;
+		}
 		/* Of a shape rare among patterned lines: it stands out. */
-		fold[i] = !kept_call(spec, c, name) && !(patterned &&
-		    tr_shapes_get(&shapes, tr_shape(t->v[i].p, t->v[i].len)) ==
-		    1);
+		fold[i] = !kept_call(spec, c, name) && !rare;
 	}
 	/* A trace is mostly calls; anything else is not one. */
 	tr_shapes_free(&shapes);
 	if (calls * 2 < t->n) {
+		free(shown);
 		free(fold);
 		return -1;
 	}
 	memset(&tally, 0, sizeof tally);
 	for (i = 0; i < t->n; i = j) {
 		if (fold[i] == 2) {
-			if (i == 0 || g->group[i - 1] != g->group[i]) {
+			/* A group's line where its first folded call was. */
+			if (!shown[g->group[i]]) {
+				shown[g->group[i]] = 1;
 				h->buf_add(out, g->what[g->group[i] - 1],
 				    strlen(g->what[g->group[i] - 1]));
 				lines++;
@@ -176,6 +181,7 @@ tr_calls_reduce(const struct aiterm_host *h,
 		lines++;
 		folded += j - i;
 	}
+	free(shown);
 	free(fold);
 	if (folded == 0 || lines > rl_budget(in))
 		return -1;
