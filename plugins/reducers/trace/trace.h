@@ -54,9 +54,9 @@ void	tr_tally_put(const struct aiterm_host *, struct aiterm_buf *,
 	    struct tr_tally *, const char *prefix, const char *what);
 
 /*
- * The shape of a line as the core's faithfulness check sees it, or a
- * finer one (doc/reducers.md): blank runs as one blank, each run of hex
- * digits that holds a decimal digit as one '#'.
+ * The shape of a line as the core's faithfulness check sees it
+ * (doc/reducers.md): blank runs as one blank, each run of hex digits
+ * that holds a decimal digit as one '#', a path's file name as one '*'.
  */
 unsigned long long tr_shape(const char *p, size_t len);
 
