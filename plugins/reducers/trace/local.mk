@@ -5,7 +5,7 @@ plugins_reducers_trace_reducers_trace_la_SOURCES = \
 	plugins/reducers/trace/family.c plugins/reducers/trace/trace.h \
 	plugins/reducers/trace/tally.c plugins/reducers/trace/shapes.c \
 	plugins/reducers/trace/valgrind.c \
-	plugins/reducers/trace/calls.c \
+	plugins/reducers/trace/calls.c plugins/reducers/trace/calls.h \
 	plugins/reducers/trace/strace.c \
 	plugins/reducers/trace/ltrace.c \
 	plugins/reducers/trace/tcpdump.c
