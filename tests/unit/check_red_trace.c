@@ -39,31 +39,15 @@
 
 static uint64_t seed0 = 0x7ace7aceULL;
 
-/* xorshift64*: the same cases on every machine. */
-static uint64_t
-next(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
-
-static size_t
-pick(uint64_t *s, size_t n)
-{
-	return n == 0 ? 0 : (size_t)(next(s) % n);
-}
-
 /* A name of letters and '_', unique by its index. */
 static void
 name(uint64_t *s, size_t index, char *out, size_t size)
 {
 	static const char set[] = "abcdefghijklmnopqrstuvwxyz_";
-	size_t n = 3 + pick(s, 8), i;
+	size_t n = 3 + rt_pick(s, 8), i;
 
 	for (i = 0; i < n && i + 8 < size; i++)
-		out[i] = set[i == 0 ? pick(s, 26) : pick(s, sizeof set - 1)];
+		out[i] = set[i == 0 ? rt_pick(s, 26) : rt_pick(s, sizeof set - 1)];
 	snprintf(out + i, size - i, "_%c%c", 'a' + (int)(index / 26 % 26),
 	    'a' + (int)(index % 26));
 }
@@ -208,11 +192,11 @@ vg_header(char *out, size_t size, size_t kind, size_t addr, size_t thread)
 static void
 vg_lib_frames(uint64_t *s, struct aiterm_buf *b, unsigned pid)
 {
-	size_t k, n = 2 + pick(s, 3);
+	size_t k, n = 2 + rt_pick(s, 3);
 
 	for (k = 0; k < n; k++)
 		buf_printf(b, "==%u==    by 0x48%05zX: %s\n", pid,
-		    pick(s, 0xfffff), k % 3 == 0 ? "??? (in /usr/libexec/"
+		    rt_pick(s, 0xfffff), k % 3 == 0 ? "??? (in /usr/libexec/"
 		    "valgrind/vgpreload_helgrind-amd64-linux.so)" : k % 3 == 1 ?
 		    "start_thread (pthread_create.c:442)" :
 		    "clone (clone.S:100)");
@@ -222,8 +206,8 @@ START_TEST(test_prop_valgrind)
 {
 	struct aiterm_buf b = BUF_INIT;
 	uint64_t s = seed0 + (uint64_t)_i * 104729;
-	unsigned pid = 1000 + (unsigned)pick(&s, 50000);
-	size_t nrep = 4 + pick(&s, 10), r, d, dup, fr;
+	unsigned pid = 1000 + (unsigned)rt_pick(&s, 50000);
+	size_t nrep = 4 + rt_pick(&s, 10), r, d, dup, fr;
 	char fn[nrep][32], file[nrep][32], hdr[nrep][160], frame[96];
 	char *got;
 
@@ -232,12 +216,12 @@ START_TEST(test_prop_valgrind)
 	for (r = 0; r < nrep; r++) {
 		name(&s, r, fn[r], sizeof fn[r]);
 		name(&s, r + 100, file[r], sizeof file[r]);
-		vg_header(hdr[r], sizeof hdr[r], pick(&s, 5), r * 8, 2 + r);
+		vg_header(hdr[r], sizeof hdr[r], rt_pick(&s, 5), r * 8, 2 + r);
 		/* Each report once, some again later (duplicates). */
-		for (dup = 0, d = 1 + (pick(&s, 3) == 0 ? 2 : 0); dup < d;
+		for (dup = 0, d = 1 + (rt_pick(&s, 3) == 0 ? 2 : 0); dup < d;
 		    dup++) {
 			buf_printf(&b, "==%u== %s\n==%u==    at 0x10%04zX: %s "
-			    "(%s.c:%zu)\n", pid, hdr[r], pid, pick(&s, 0xffff),
+			    "(%s.c:%zu)\n", pid, hdr[r], pid, rt_pick(&s, 0xffff),
 			    fn[r], file[r], 10 + r);
 			vg_lib_frames(&s, &b, pid);
 			buf_printf(&b, "==%u==  Address 0x10C%03zX is 0 bytes "
@@ -276,37 +260,37 @@ static void
 ordinary_call(uint64_t *s, struct aiterm_buf *b, const char *pid, int ltrace)
 {
 	if (ltrace)
-		switch (pick(s, 4)) {
+		switch (rt_pick(s, 4)) {
 		case 0:
 			buf_printf(b, "%sstrlen(\"limit.queue_%04zu\") = %zu\n",
-			    pid, pick(s, 9999), 16 + pick(s, 3));
+			    pid, rt_pick(s, 9999), 16 + rt_pick(s, 3));
 			break;
 		case 1:
 			buf_printf(b, "%sstrcmp(\"limit.queue_%04zu\", \"workers\""
-			    ") = -11\n", pid, pick(s, 9999));
+			    ") = -11\n", pid, rt_pick(s, 9999));
 			break;
 		case 2:
 			buf_printf(b, "%sgetline(0x7ffe%04zx, 0x7ffe%04zx, 0x%zx, 0)"
-			    " = %zu\n", pid, pick(s, 65535), pick(s, 65535),
-			    pick(s, 1 << 20), 20 + pick(s, 9));
+			    " = %zu\n", pid, rt_pick(s, 65535), rt_pick(s, 65535),
+			    rt_pick(s, 1 << 20), 20 + rt_pick(s, 9));
 			break;
 		default:
 			buf_printf(b, "%saccess(\"/etc/passwd\", 4) = 0\n", pid);
 		}
 	else
-		switch (pick(s, 4)) {
+		switch (rt_pick(s, 4)) {
 		case 0:
 			buf_printf(b, "%sread(3, \"limit.queue_%04zu = %zu\\n\"..., "
-			    "256) = 256\n", pid, pick(s, 9999), pick(s, 999));
+			    "256) = 256\n", pid, rt_pick(s, 9999), rt_pick(s, 999));
 			break;
 		case 1:
 			buf_printf(b, "%snewfstatat(AT_FDCWD, \"/etc/passwd\", "
 			    "{st_mode=S_IFREG|0644, st_size=%zu, ...}, 0) = 0\n",
-			    pid, 1000 + pick(s, 999));
+			    pid, 1000 + rt_pick(s, 999));
 			break;
 		case 2:
 			buf_printf(b, "%sbrk(0x55d5%06zx) = 0x55d5%06zx\n", pid,
-			    pick(s, 1 << 20), pick(s, 1 << 20));
+			    rt_pick(s, 1 << 20), rt_pick(s, 1 << 20));
 			break;
 		default:
 			buf_printf(b, "%saccess(\"/etc/hostname\", R_OK) = 0\n",
@@ -332,14 +316,14 @@ START_TEST(test_prop_calls)
 	const struct trace_case *c = &traces[_i % 4];
 	struct aiterm_buf b = BUF_INIT;
 	uint64_t s = seed0 + (uint64_t)_i * 7919;
-	size_t n = 2000 + pick(&s, 6000), nbad = 1 + pick(&s, 4), i, k;
+	size_t n = 2000 + rt_pick(&s, 6000), nbad = 1 + rt_pick(&s, 4), i, k;
 	size_t at[4], kind[4];
 	char nm[4][32], fact[4][256], pid[24] = "";
 	char *got;
 
 	for (k = 0; k < nbad; k++) {
-		at[k] = pick(&s, n);
-		kind[k] = pick(&s, 3);
+		at[k] = rt_pick(&s, n);
+		kind[k] = rt_pick(&s, 3);
 		name(&s, k, nm[k], sizeof nm[k]);
 	}
 	for (i = 0; i < n; i++) {
@@ -358,7 +342,7 @@ START_TEST(test_prop_calls)
 			else if (kind[k] == 1 && c->ltrace)
 				snprintf(fact[k], sizeof fact[k], "stat(0x%zx, "
 				    "0x7ffe12, 102, 0) = 0xffffffff",
-				    pick(&s, 1 << 20));
+				    rt_pick(&s, 1 << 20));
 			else if (kind[k] == 1)
 				snprintf(fact[k], sizeof fact[k], "access(\"/var/"
 				    "spool/%s\", R_OK) = -1 EACCES (Permission "
@@ -443,15 +427,15 @@ START_TEST(test_prop_tcpdump)
 	struct aiterm_buf b = BUF_INIT;
 	uint64_t s = seed0 + (uint64_t)_i * 6151;
 	int hex = _i % 2;
-	size_t n = 60 + pick(&s, 200), rst = pick(&s, n), err = pick(&s, n);
-	size_t odd = pick(&s, n), i, port;
+	size_t n = 60 + rt_pick(&s, 200), rst = rt_pick(&s, n), err = rt_pick(&s, n);
+	size_t odd = rt_pick(&s, n), i, port;
 	char nm[32], nm2[32], req[192], odd_req[128], status[64], rstline[96];
 	char *got;
 
 	name(&s, 1, nm, sizeof nm);
 	name(&s, 2, nm2, sizeof nm2);
 	snprintf(odd_req, sizeof odd_req, "POST /api/%s HTTP/1.1", nm2);
-	snprintf(status, sizeof status, "HTTP/1.0 %zu %s", 400 + pick(&s, 100),
+	snprintf(status, sizeof status, "HTTP/1.0 %zu %s", 400 + rt_pick(&s, 100),
 	    "Unprocessable Entity");
 	buf_printf(&b, "reading from file x.pcap, link-type EN10MB (Ethernet)"
 	    "\n");
