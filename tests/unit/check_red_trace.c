@@ -160,6 +160,62 @@ START_TEST(test_strace_fold)
 END_TEST
 
 /*
+ * valgrind: library frames go, a frame in the program's files stays under
+ * each stack, and a part valgrind sets off by a blank line ("This
+ * conflicts with ...") belongs to its report: two races that conflict
+ * with the same access are two reports, each with its conflict.
+ */
+#define VG_CONFLICT \
+	"==7== This conflicts with a previous write of size 8 by thread #3\n" \
+	"==7==    at 0x1092DA: flush_thread (agg.c:51)\n" \
+	"==7==    by 0x4989A4F: clone (clone.S:100)\n" \
+	"==7== \n"
+#define VG_CONFLICT_KEPT \
+	"This conflicts with a previous write of size 8 by thread #3\n" \
+	"   at 0x1092DA: flush_thread (agg.c:51)\n"
+
+START_TEST(test_valgrind_report)
+{
+	rt_check_exact("reducers-trace", "valgrind --tool=helgrind ./agg",
+	    "==7== Helgrind, a thread error detector\n==7== \n"
+	    "agg: started\n"
+	    "==7== Possible data race during write of size 8 at 0x10C088 by "
+	    "thread #4\n"
+	    "==7== Locks held: none\n"
+	    "==7==    at 0x1092DA: flush_thread (agg.c:51)\n"
+	    "==7==    by 0x484F5E1: ??? (in /usr/libexec/valgrind/"
+	    "vgpreload_helgrind-amd64-linux.so)\n"
+	    "==7==    by 0x4909FD3: start_thread (pthread_create.c:442)\n"
+	    "==7== \n"
+	    VG_CONFLICT
+	    "==7== Possible data race during read of size 8 at 0x10C088 by "
+	    "thread #5\n"
+	    "==7== Locks held: none\n"
+	    "==7==    at 0x1092CF: flush_thread (agg.c:51)\n"
+	    "==7==    by 0x4909FD3: start_thread (pthread_create.c:442)\n"
+	    "==7== \n"
+	    VG_CONFLICT
+	    "==7== ERROR SUMMARY: 2 errors from 2 contexts\n",
+	    "valgrind", 0,
+	    "==7== Helgrind, a thread error detector\n"
+	    "agg: started\n"
+	    "Possible data race during write of size 8 at 0x10C088 by "
+	    "thread #4\n"
+	    "Locks held: none\n"
+	    "   at 0x1092DA: flush_thread (agg.c:51)\n"
+	    VG_CONFLICT_KEPT
+	    "Possible data race during read of size 8 at 0x10C088 by "
+	    "thread #5\n"
+	    "Locks held: none\n"
+	    "   at 0x1092CF: flush_thread (agg.c:51)\n"
+	    VG_CONFLICT_KEPT
+	    "ERROR SUMMARY: 2 errors from 2 contexts\n"
+	    "[… 5 frames outside the program's files, 0 repeated reports; "
+	    "the \"==7==\" prefix left out]\n");
+}
+END_TEST
+
+/*
  * Properties: valgrind reports
  */
 
@@ -513,6 +569,7 @@ make_red_trace_suite(void)
 	tc = tcase_create("Exact");
 	tcase_add_test(tc, test_strace_loader);
 	tcase_add_test(tc, test_strace_fold);
+	tcase_add_test(tc, test_valgrind_report);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Properties");

@@ -9,8 +9,8 @@
  * flush_thread (agg.c:52)").  Frames in libraries and in valgrind's and
  * libc's own sources go, and a report alike another one before it (the
  * same header and own frames, addresses aside) folds into it with a
- * count ("[and 2 more like it]"), as do a report's repeated lines (drd's
- * segments: "Other segment start (thread 2) [×13]").  The "==PID== "
+ * count ("[and 2 more like it]"), as do a report's repeated lines other
+ * than frames (drd's segments: "Other segment start (thread 2) [×13]").  The "==PID== "
  * prefix is left on the first line only; the program's own output, the
  * summaries and valgrind's hints stay as they are.  A last line counts
  * what was left out.
@@ -101,7 +101,28 @@ vg_hash(unsigned long long h, struct rl_line b)
 	return (h ^ '\n') * 1099511628211ULL;
 }
 
-/* One report: lines [first, end) of valgrind's, between blank ones. */
+/* The parts of a report valgrind sets off by a blank line. */
+static const char *const vg_parts[] = {
+	"This conflicts with ", "Address 0x", "Block was alloc'd",
+	"Block was freed", "Uninitialised value was created", NULL,
+};
+
+static bool
+vg_more(struct rl_line b)
+{
+	struct rl_line t = rl_trim(b);
+	size_t i;
+
+	for (i = 0; vg_parts[i] != NULL; i++)
+		if (rl_starts(&t, vg_parts[i]))
+			return true;
+	return false;
+}
+
+/*
+ * One report: lines [first, end) of valgrind's, between blank ones (a
+ * part set off by a blank line, "This conflicts with ...", included).
+ */
 struct vg_report {
 	size_t			 first, end;
 	unsigned long long	 key;
@@ -137,36 +158,38 @@ vg_keep_line(const struct vg *v, size_t i, bool *first_frame)
 static void
 vg_report_put(struct vg *v, const struct vg_report *r, bool bare)
 {
-	struct rl_line b, c;
+	struct rl_line b, c, l;
 	size_t i, j, n;
-	bool ff = true, ff2, first = true;
+	bool ff = true, first = true, frame;
 
 	for (i = r->first; i < r->end; i++) {
 		b = rl_from(v->t->v[i], bare ? v->plen[i] : 0);
 		bare = true;
+		if (rl_blank(&b))
+			continue;
 		if (!vg_keep_line(v, i, &ff)) {
 			v->frames++;
 			continue;
 		}
-		/* Repeated lines of the report: the first, with a count. */
-		for (j = r->first, n = 0; j < r->end; j++) {
+		/*
+		 * A report's repeated line other than a frame (drd's segment
+		 * lines): the first, with a count.  Frames stay under each
+		 * stack they are in.
+		 */
+		l = rl_from(v->t->v[i], v->plen[i]);
+		frame = vg_frame(l);
+		for (j = r->first, n = 0; !frame && j < r->end; j++) {
 			c = rl_from(v->t->v[j], v->plen[j]);
-			if (c.len == rl_from(v->t->v[i], v->plen[i]).len &&
-			    memcmp(c.p, rl_from(v->t->v[i], v->plen[i]).p,
-			    c.len) == 0) {
-				if (j < i)
-					break;
-				n++;
-			}
+			if (c.len != l.len || memcmp(c.p, l.p, c.len) != 0)
+				continue;
+			if (j < i)
+				break;
+			n++;
 		}
-		if (j < i) {
-			ff2 = vg_frame(rl_from(v->t->v[i], v->plen[i]));
-			if (ff2)
-				v->frames++;
+		if (!frame && j < i)
 			continue;
-		}
 		v->h->buf_add(v->out, b.p, b.len);
-		if (n > 1 && !vg_frame(rl_from(v->t->v[i], v->plen[i])))
+		if (n > 1)
 			v->h->buf_printf(v->out, " [×%zu]", n);
 		if (first && r->alike > 0)
 			v->h->buf_printf(v->out, " [and %zu more like it]",
@@ -211,8 +234,13 @@ red_valgrind(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		reps[n].key = 14695981039346656037ULL;
 		for (j = i, ff = true; j < t.n && v.plen[j] > 0; j++) {
 			b = rl_from(t.v[j], v.plen[j]);
-			if (rl_blank(&b))
+			if (rl_blank(&b)) {
+				/* A part of the same report goes on after it. */
+				if (j + 1 < t.n && v.plen[j + 1] > 0 &&
+				    vg_more(rl_from(t.v[j + 1], v.plen[j + 1])))
+					continue;
 				break;
+			}
 			if (vg_keep_line(&v, j, &ff))
 				reps[n].key = vg_hash(reps[n].key, b);
 		}
