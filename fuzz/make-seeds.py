@@ -27,6 +27,13 @@ FIXTURE_CASES = [
     "cargo-test-failures-color", "journalctl-unit-crashloop",
 ]
 
+# Development cases of the unseen corpus's "traces" kind (issue 35: the
+# valgrind, strace, ltrace and tcpdump reducers); never held-out ones.
+TRACE_CASES = [
+    "valgrind-drd-race", "valgrind-memcheck-leaks", "ltrace-cfgcheck-bad-value",
+    "strace-f-cfgcheck-all", "tcpdump-A-http-422", "tcpdump-X-http-health",
+]
+
 HOSTILE = {
     "invalid-utf8": b"ok \xff\xfe \xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 "
                     b"\xe2\x82 cut \xc3\n\x80\x80\x80 end\n",
@@ -104,6 +111,30 @@ def cmd_seeds():
         if out is None or cmd is None:
             continue
         write("cmd-reduce", case, cmd.strip() + b"\n" + out[:CUT])
+    for case in TRACE_CASES:
+        d = os.path.join(fixtures, "unseen", case)
+        with open(os.path.join(d, "cmd"), "rb") as f:
+            cmd = f.read()
+        with open(os.path.join(d, "out"), "rb") as f:
+            out = f.read()
+        write("cmd-reduce", case, cmd.strip() + b"\n" + out[:CUT])
+    # A trace whose calls fail, resume and interleave the program's output.
+    write("cmd-reduce", "strace-f-unfinished", b"strace -f ./a\n" +
+          b"".join(b"[pid %d] read(3, \"k%d = v\\n\"..., 256) = 256\n"
+                   % (7 + i % 2, i) for i in range(40)) +
+          b"[pid 7] write(2, \"a: bad\\n\", 7 <unfinished ...>\na: bad\n"
+          b"[pid 8] <... read resumed>) = -1 EINTR (Interrupted)\n"
+          b"[pid 7] <... write resumed>) = 7\n+++ exited with 1 +++\n")
+    write("cmd-reduce", "valgrind-dup-reports", b"valgrind --tool=helgrind ./a\n" +
+          b"".join(b"==9== Possible data race during write of size 8 at 0x%x "
+                   b"by thread #%d\n==9==    at 0x1: f (a.c:5)\n==9==    by 0x2:"
+                   b" ??? (in /lib/x.so)\n==9== \n" % (16 * (i % 3), i)
+                   for i in range(12)) + b"==9== ERROR SUMMARY: 12 errors\n")
+    write("cmd-reduce", "tcpdump-X-short-rows", b"tcpdump -X -r a.pcap\n" +
+          b"".join(b"1.%d IP 1.1.1.1.80 > 2.2.2.2.9: Flags [P.], length 9\n"
+                   b"\t0x0000:  4500 00\n\t0x0010:  4854 5450 2f31 2e30 2034 3232"
+                   b"  HTTP/1.0.422\n" % i for i in range(20)) +
+          b"1.9 IP 2.2.2.2.9 > 1.1.1.1.80: Flags [R], length 0\n")
     write("cmd-reduce", "no-command", b"\nsome output\n")
     # du beyond its listing budget (RED_CMD_MAX_LINES x 4 rows).
     write("cmd-reduce", "du-far", b"du -h /r\n" +

@@ -532,6 +532,32 @@ banner(const char *p, size_t len)
 	return p[len - 1] == c;
 }
 
+/*
+ * A line of a hex dump ("\t0x0010:  7f00 0001 cd5a ...  .....Z..", as
+ * tcpdump -X, xxd and od print them): its text column renders the bytes
+ * beside it, so the packet or offset it belongs to stands for it.
+ */
+static bool
+hexdump(const char *p, size_t len)
+{
+	size_t i = 0, n;
+
+	while (i < len && is_blank((unsigned char)p[i]))
+		i++;
+	if (i + 2 < len && p[i] == '0' && p[i + 1] == 'x')
+		i += 2;
+	for (n = 0; i < len && is_hex((unsigned char)p[i]); i++)
+		n++;
+	if (n < 4 || i + 2 >= len || p[i] != ':' || !is_blank((unsigned char)
+	    p[i + 1]))
+		return false;
+	for (i++; i < len && is_blank((unsigned char)p[i]); i++)
+		;
+	for (n = 0; i < len && is_hex((unsigned char)p[i]); i++)
+		n++;
+	return n == 2 || n == 4;
+}
+
 /* A diff's own bookkeeping: its header line stands for it. */
 static const char *const diff_meta[] = {
 	"index ", "--- ", "+++ ", "old mode ", "new mode ", "similarity index ",
@@ -789,7 +815,8 @@ line_check(const struct scan *sc, const char *p, size_t len,
 	else
 		whole = failed_test(p, len) || (sc->outliers &&
 		    !passed_test(p, len) && !banner(p, len) && !meta(p, len) &&
-		    !advice(p, len) && red_shapes_rare(&sc->shapes, p, len));
+		    !advice(p, len) && !hexdump(p, len) &&
+		    red_shapes_rare(&sc->shapes, p, len));
 	if (whole) {
 		if (!words_held(p, len, sc->low, outlen))
 			return 0;

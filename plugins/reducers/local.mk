@@ -20,3 +20,4 @@ include $(srcdir)/plugins/reducers/tests/local.mk
 include $(srcdir)/plugins/reducers/build/local.mk
 include $(srcdir)/plugins/reducers/pkg/local.mk
 include $(srcdir)/plugins/reducers/sys/local.mk
+include $(srcdir)/plugins/reducers/trace/local.mk

@@ -150,7 +150,7 @@ print(" ".join(sorted(p["name"] for p in a["plugins"] if p["loaded"])),
 say "dpkg --root: every harness and the reducers; --purge aiterm-harness-codex"
 dpkg_root -i "$(deb aiterm-harness-codex)" "$(deb aiterm-harness-cursor)" \
 	"$(deb aiterm-harness-grok)" "$(deb aiterm-reducers)"
-reducers="reducers-build reducers-files reducers-git reducers-pkg reducers-sys reducers-tests"
+reducers="reducers-build reducers-files reducers-git reducers-pkg reducers-sys reducers-tests reducers-trace"
 expect "aiterm-mcp --list-plugins (all)" "$("$mcp" --list-plugins | listed)" \
 	"harness-claude harness-codex harness-cursor harness-grok mux-tmux receiver-claude receiver-codex receiver-cursor $reducers"
 for f in usr/bin/aiterm-hook-codex usr/share/aiterm/backends/codex.yaml; do

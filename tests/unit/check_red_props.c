@@ -28,37 +28,22 @@
 #include "reduce/cmd.h"
 #include "reduce/pipeline.h"
 #include "reduce/shape.h"
+#include "redtest.h"
 #include "util/buf.h"
 
 #define ROUNDS	24
 
 static uint64_t seed0 = 0x5eed5eedULL;
 
-/* xorshift64*: the same cases on every machine. */
-static uint64_t
-next(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
-
-static size_t
-pick(uint64_t *s, size_t n)
-{
-	return n == 0 ? 0 : (size_t)(next(s) % n);
-}
-
 /* A name of letters, digits, '-', '_' and '.', unique by its index. */
 static void
 name(uint64_t *s, size_t index, char *out, size_t size)
 {
 	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789-_";
-	size_t n = 3 + pick(s, 10), i;
+	size_t n = 3 + rt_pick(s, 10), i;
 
 	for (i = 0; i < n && i + 8 < size; i++)
-		out[i] = set[i == 0 ? pick(s, 26) : pick(s, sizeof set - 1)];
+		out[i] = set[i == 0 ? rt_pick(s, 26) : rt_pick(s, sizeof set - 1)];
 	snprintf(out + i, size - i, "%zx", index);
 }
 
@@ -112,12 +97,12 @@ flood_line(uint64_t *s, size_t i, struct aiterm_buf *b, int kind)
 		buf_printf(b, "Jun 14 %02u:%02u:%02u web-01 sshd[%zu]: Failed "
 		    "password for invalid user %s from 10.%zu.%zu.%zu port %zu "
 		    "ssh2\n", sec / 3600 % 24, sec / 60 % 60, sec % 60,
-		    1000 + pick(s, 9000), users[pick(s, 7)], pick(s, 255),
-		    pick(s, 255), pick(s, 255), 1024 + pick(s, 60000));
+		    1000 + rt_pick(s, 9000), users[rt_pick(s, 7)], rt_pick(s, 255),
+		    rt_pick(s, 255), rt_pick(s, 255), 1024 + rt_pick(s, 60000));
 	else
 		buf_printf(b, "[%6zu.%06zu] usb 1-%zu: reset high-speed USB "
-		    "device number %zu using xhci_hcd\n", i, pick(s, 999999),
-		    1 + pick(s, 4), 2 + pick(s, 9));
+		    "device number %zu using xhci_hcd\n", i, rt_pick(s, 999999),
+		    1 + rt_pick(s, 4), 2 + rt_pick(s, 9));
 }
 
 struct flood_case {
@@ -158,9 +143,9 @@ START_TEST(test_rare_line_in_flood)
 	size_t n, at, i, r, w;
 	char *got;
 
-	n = 1000 + pick(&s, 4000);
-	at = pick(&s, n);
-	r = pick(&s, 3);
+	n = 1000 + rt_pick(&s, 4000);
+	at = rt_pick(&s, n);
+	r = rt_pick(&s, 3);
 	for (i = 0; i < n; i++) {
 		if (i == at)
 			buf_printf(&b, "%s\n", rare_lines[r]);
@@ -194,11 +179,11 @@ ls_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 	static const char *const perms[] = {
 		"-rw-r--r--", "drwxr-xr-x", "lrwxrwxrwx", "-rwxr-xr-x",
 	};
-	size_t p = pick(s, 4);
+	size_t p = rt_pick(s, 4);
 
 	buf_printf(b, "%s %3zu root root %7zu Mar %2zu %02zu:%02zu %s%s%s\n",
-	    perms[p], 1 + pick(s, 3), pick(s, 100000), 1 + i % 28, pick(s, 24),
-	    pick(s, 60), nm, p == 2 ? " -> ../lib/" : "", p == 2 ? nm : "");
+	    perms[p], 1 + rt_pick(s, 3), rt_pick(s, 100000), 1 + i % 28, rt_pick(s, 24),
+	    rt_pick(s, 60), nm, p == 2 ? " -> ../lib/" : "", p == 2 ? nm : "");
 }
 
 static void
@@ -209,7 +194,7 @@ find_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 	};
 
 	(void)i;
-	buf_printf(b, "%s/%s\n", dirs[pick(s, 5)], nm);
+	buf_printf(b, "%s/%s\n", dirs[rt_pick(s, 5)], nm);
 }
 
 static void
@@ -217,8 +202,8 @@ docker_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 {
 	buf_printf(b, "%012llx   registry.example.com/app/%s:1.%zu   "
 	    "\"run --serve …\"   %zu minutes ago   Up %zu minutes   "
-	    "127.0.0.1:%zu->80/tcp   %s\n", (unsigned long long)(next(s) & 0xffffffffffffULL),
-	    nm, i % 9, 1 + pick(s, 50), 1 + pick(s, 50), 8000 + i, nm);
+	    "127.0.0.1:%zu->80/tcp   %s\n", (unsigned long long)(rt_next(s) & 0xffffffffffffULL),
+	    nm, i % 9, 1 + rt_pick(s, 50), 1 + rt_pick(s, 50), 8000 + i, nm);
 }
 
 static void
@@ -229,16 +214,16 @@ kubectl_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 	};
 
 	buf_printf(b, "%-12s %-30s 1/1     %-18s %zu          %zud\n",
-	    i % 3 ? "shop" : "kube-system", nm, st[pick(s, 4)], pick(s, 9),
-	    1 + pick(s, 90));
+	    i % 3 ? "shop" : "kube-system", nm, st[rt_pick(s, 4)], rt_pick(s, 9),
+	    1 + rt_pick(s, 90));
 }
 
 static void
 ps_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 {
 	buf_printf(b, "root     %7zu  0.%zu  0.%zu %6zu %5zu ?        Ss   "
-	    "May31   0:%02zu /usr/bin/%s --flag\n", 100 + i, pick(s, 9),
-	    pick(s, 9), pick(s, 99999), pick(s, 9999), pick(s, 60), nm);
+	    "May31   0:%02zu /usr/bin/%s --flag\n", 100 + i, rt_pick(s, 9),
+	    rt_pick(s, 9), rt_pick(s, 99999), rt_pick(s, 9999), rt_pick(s, 60), nm);
 }
 
 static void
@@ -247,8 +232,8 @@ du_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 	static const char *const units[] = { "K", "M", "G" };
 
 	(void)i;
-	buf_printf(b, "%zu.%zu%s\t./%s/%s\n", 1 + pick(s, 999), pick(s, 10),
-	    units[pick(s, 3)], pick(s, 2) ? "lib" : "share", nm);
+	buf_printf(b, "%zu.%zu%s\t./%s/%s\n", 1 + rt_pick(s, 999), rt_pick(s, 10),
+	    units[rt_pick(s, 3)], rt_pick(s, 2) ? "lib" : "share", nm);
 }
 
 static void
@@ -257,8 +242,8 @@ dpkg_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 	static const char *const st[] = { "ii", "ii", "ii", "rc", "hi" };
 
 	buf_printf(b, "%s  %-40s %zu.%zu-%zu   %-12s the %s package\n",
-	    st[pick(s, 5)], nm, 1 + i % 9, pick(s, 20), 1 + pick(s, 3),
-	    pick(s, 2) ? "amd64" : "all", nm);
+	    st[rt_pick(s, 5)], nm, 1 + i % 9, rt_pick(s, 20), 1 + rt_pick(s, 3),
+	    rt_pick(s, 2) ? "amd64" : "all", nm);
 }
 
 static void
@@ -268,31 +253,31 @@ apt_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 	    "installed,local", "installed,upgradable to: 9.9-1" };
 
 	buf_printf(b, "%s/oldstable,now %zu.%zu-%zu %s [%s]\n", nm, 1 + i % 9,
-	    pick(s, 20), 1 + pick(s, 3), pick(s, 2) ? "amd64" : "all",
-	    st[pick(s, 4)]);
+	    rt_pick(s, 20), 1 + rt_pick(s, 3), rt_pick(s, 2) ? "amd64" : "all",
+	    st[rt_pick(s, 4)]);
 }
 
 static void
 pip_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 {
 	(void)i;
-	buf_printf(b, "%-30s %zu.%zu.%zu\n", nm, pick(s, 9), pick(s, 30),
-	    pick(s, 9));
+	buf_printf(b, "%-30s %zu.%zu.%zu\n", nm, rt_pick(s, 9), rt_pick(s, 30),
+	    rt_pick(s, 9));
 }
 
 static void
 df_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 {
 	buf_printf(b, "/dev/sd%c%zu  %zuG  %zuG  %zuG  %zu%% /srv/%s\n",
-	    (char)('a' + i % 26), i, 10 + pick(s, 900), pick(s, 9), pick(s, 9),
-	    pick(s, 100), nm);
+	    (char)('a' + i % 26), i, 10 + rt_pick(s, 900), rt_pick(s, 9), rt_pick(s, 9),
+	    rt_pick(s, 100), nm);
 }
 
 static void
 branch_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 {
 	(void)i;
-	buf_printf(b, "  %s%s\n", pick(s, 2) ? "remotes/origin/" : "", nm);
+	buf_printf(b, "  %s%s\n", rt_pick(s, 2) ? "remotes/origin/" : "", nm);
 }
 
 static const struct listing listings[] = {
@@ -350,7 +335,7 @@ START_TEST(test_listing_names)
 
 	/* Within a listing's budget: 4 x 120 lines, the header included. */
 	listing_holds(&listings[_i % (sizeof listings / sizeof listings[0])],
-	    &s, 20 + pick(&s, RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES - 40));
+	    &s, 20 + rt_pick(&s, RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES - 40));
 }
 END_TEST
 
@@ -373,7 +358,7 @@ START_TEST(test_far_listing_names)
 	}
 	ck_assert_ptr_nonnull(l);
 	listing_holds(l, &s, RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES + 20 +
-	    pick(&s, 1000));
+	    rt_pick(&s, 1000));
 }
 END_TEST
 
@@ -390,7 +375,7 @@ plain_file(uint64_t *s, const char *nm, struct aiterm_buf *b,
     struct aiterm_buf *want, bool unified)
 {
 	static const char *const kinds[] = { "open", "read", "len", "flags" };
-	size_t hunks = 1 + pick(s, 3), h, at = 1, i;
+	size_t hunks = 1 + rt_pick(s, 3), h, at = 1, i;
 	char id[32];
 
 	if (unified) {
@@ -407,7 +392,7 @@ plain_file(uint64_t *s, const char *nm, struct aiterm_buf *b,
 		    nm, nm, nm, nm);
 	}
 	for (h = 0; h < hunks; h++) {
-		at += 10 + pick(s, 200);
+		at += 10 + rt_pick(s, 200);
 		buf_printf(want, "@@ -%zu,7 +%zu,7 @@ static int f%zu(void)\n",
 		    at, at, h);
 		buf_printf(b, "@@ -%zu,7 +%zu,7 @@ static int f%zu(void)\n", at,
@@ -416,7 +401,7 @@ plain_file(uint64_t *s, const char *nm, struct aiterm_buf *b,
 		for (i = 0; i < 6; i++) {
 			name(s, i, id, sizeof id);
 			buf_printf(b, " \t%s = %s_%s(%s);\n", id, nm,
-			    kinds[pick(s, 4)], kinds[pick(s, 4)]);
+			    kinds[rt_pick(s, 4)], kinds[rt_pick(s, 4)]);
 			if (i == 2)
 				buf_printf(b, "-\treturn %zu;\n+\treturn %zu;\n",
 				    h, h + 1);
@@ -465,7 +450,7 @@ START_TEST(test_diff_structure)
 {
 	struct aiterm_buf b = BUF_INIT, want = BUF_INIT;
 	uint64_t s = seed0 + (uint64_t)_i * 15485863;
-	size_t files = 1 + pick(&s, 12), at = pick(&s, files + 1), i;
+	size_t files = 1 + rt_pick(&s, 12), at = rt_pick(&s, files + 1), i;
 	char nm[32];
 
 	for (i = 0; i <= files; i++) {
@@ -487,7 +472,7 @@ START_TEST(test_plain_diff_structure)
 {
 	struct aiterm_buf b = BUF_INIT, want = BUF_INIT;
 	uint64_t s = seed0 + (uint64_t)_i * 32452843;
-	size_t files = 1 + pick(&s, 12), only = pick(&s, files + 1), i;
+	size_t files = 1 + rt_pick(&s, 12), only = rt_pick(&s, files + 1), i;
 	char nm[32];
 
 	for (i = 0; i <= files; i++) {
@@ -511,11 +496,11 @@ START_TEST(test_faithful_refuses_a_loss)
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
 	struct red_faithful f;
 	uint64_t s = seed0 + (uint64_t)_i;
-	size_t n = 50 + pick(&s, 500), at = pick(&s, n), i;
+	size_t n = 50 + rt_pick(&s, 500), at = rt_pick(&s, n), i;
 	char rare[64];
 
 	snprintf(rare, sizeof rare, "Accepted publickey for user%zx",
-	    (size_t)next(&s));
+	    (size_t)rt_next(&s));
 	for (i = 0; i < n; i++) {
 		if (i == at)
 			buf_printf(&in, "%s\n", rare);
@@ -545,6 +530,33 @@ faithful(const char *in, const char *out)
 {
 	return red_faithful(in, strlen(in), out, strlen(out), 0, NULL);
 }
+
+/*
+ * A hex dump's rows (tcpdump -X, xxd) are no outliers: their text column
+ * renders the bytes; a rare line that is no row still is (issue 35).
+ */
+START_TEST(test_faithful_hexdump_rows)
+{
+	struct aiterm_buf in = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i;
+	size_t i, n = 40 + rt_pick(&s, 200);
+
+	/* Four packet lines to a row: a patterned text of rare rows. */
+	for (i = 0; i < 4 * n; i++) {
+		buf_printf(&in, "12:00:%02zu.%06zu IP 10.0.0.1.443 > 10.0.0.2.5"
+		    "%04zu: Flags [.], ack %zu, length 0\n", i % 60, i, i, i * 7);
+		if (i % 4 == 3)
+			buf_printf(&in, "\t0x0000:  4500 0034 %04zx 4000  "
+			    "E..4%c%cword%zx\n", rt_pick(&s, 65536),
+			    'a' + (int)rt_pick(&s, 26), 'A' + (int)rt_pick(&s, 26),
+			    (size_t)rt_next(&s));
+	}
+	ck_assert(faithful(in.data, "[… packets folded]\n"));
+	buf_adds(&in, "tcpdump: pcap_loop: truncated dump file\n");
+	ck_assert(!faithful(in.data, "[… packets folded]\n"));
+	buf_free(&in);
+}
+END_TEST
 
 START_TEST(test_faithful_headers_verbatim)
 {
@@ -593,6 +605,7 @@ make_suite(void)
 	tcase_add_loop_test(tc, test_plain_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_faithful_refuses_a_loss, 0, ROUNDS);
 	tcase_add_test(tc, test_faithful_headers_verbatim);
+	tcase_add_loop_test(tc, test_faithful_hexdump_rows, 0, ROUNDS);
 	tcase_add_test(tc, test_faithful_drawing_no_word);
 	suite_add_tcase(s, tc);
 	return s;

@@ -122,40 +122,6 @@ START_TEST(test_access_log)
 }
 END_TEST
 
-/* strace: each process's dynamic-loader start-up becomes one line. */
-START_TEST(test_strace_loader)
-{
-	check_exact("strace -f ./a",
-	    "execve(\"./a\", [\"./a\"], 0x7ffe /* 52 vars */) = 0\n"
-	    "brk(NULL)                               = 0x55a8\n"
-	    "access(\"/etc/ld.so.preload\", R_OK)      = -1 ENOENT (No such "
-	    "file or directory)\n"
-	    "openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n"
-	    "close(3)                                = 0\n"
-	    "openat(AT_FDCWD, \"/lib/x86_64-linux-gnu/libc.so.6\", "
-	    "O_RDONLY|O_CLOEXEC) = 3\n"
-	    "read(3, \"\\177ELF\"..., 832) = 832\n"
-	    "close(3)                                = 0\n"
-	    "openat(AT_FDCWD, \"a.conf\", O_RDONLY) = -1 ENOENT (No such file "
-	    "or directory)\n"
-	    "[pid 7] execve(\"/bin/sh\", [\"sh\"], 0x7ffe /* 52 vars */) = 0\n"
-	    "[pid 7] brk(NULL) = 0x56\n"
-	    "[pid 7] getuid() = 0\n"
-	    "exit_group(1)                           = ?\n"
-	    "+++ exited with 1 +++\n",
-	    "strace",
-	    "execve(\"./a\", [\"./a\"], 0x7ffe /* 52 vars */) = 0\n"
-	    "(+7 loader calls: libc.so.6)\n"
-	    "openat(AT_FDCWD, \"a.conf\", O_RDONLY) = -1 ENOENT (No such file "
-	    "or directory)\n"
-	    "[pid 7] execve(\"/bin/sh\", [\"sh\"], 0x7ffe /* 52 vars */) = 0\n"
-	    "[pid 7] brk(NULL) = 0x56\n"
-	    "[pid 7] getuid() = 0\n"
-	    "exit_group(1)                           = ?\n"
-	    "+++ exited with 1 +++\n");
-}
-END_TEST
-
 START_TEST(test_dmesg_fold)
 {
 	check_exact("dmesg",
@@ -322,7 +288,6 @@ make_red_sys_suite(void)
 	tcase_add_test(tc, test_log_fold);
 	tcase_add_test(tc, test_dmesg_fold);
 	tcase_add_test(tc, test_access_log);
-	tcase_add_test(tc, test_strace_loader);
 	tcase_add_test(tc, test_tables);
 	tcase_add_test(tc, test_dd_and_systemctl);
 	suite_add_tcase(s, tc);

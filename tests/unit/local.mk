@@ -19,5 +19,6 @@ include $(srcdir)/tests/unit/red-tests.mk
 include $(srcdir)/tests/unit/red-build.mk
 include $(srcdir)/tests/unit/red-pkg.mk
 include $(srcdir)/tests/unit/red-sys.mk
+include $(srcdir)/tests/unit/red-trace.mk
 include $(srcdir)/tests/unit/observe.mk
 include $(srcdir)/tests/unit/harness.mk

@@ -123,3 +123,18 @@ rt_check_fixture(const char *fixtures_dir, const char *plugin,
 	free(cmd);
 	buf_free(&text);
 }
+
+uint64_t
+rt_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+size_t
+rt_pick(uint64_t *s, size_t n)
+{
+	return n == 0 ? 0 : (size_t)(rt_next(s) % n);
+}

@@ -7,6 +7,7 @@
 #define AITERM_TESTS_REDTEST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "reduce/cmd.h"
 
@@ -42,5 +43,10 @@ struct rt_fixture {
  */
 void	rt_check_fixture(const char *fixtures_dir, const char *plugin,
 	    const struct rt_fixture *fx);
+
+/* xorshift64*, for property tests: the same cases on every machine. */
+uint64_t rt_next(uint64_t *s);
+/* A number below n (0 when n is 0). */
+size_t	rt_pick(uint64_t *s, size_t n);
 
 #endif

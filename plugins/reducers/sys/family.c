@@ -12,7 +12,6 @@ static const struct aiterm_reducer reducers[] = {
 	{ "ps", "0.1.0", red_ps },
 	{ "systemctl-status", "0.1.0", red_systemctl_status },
 	{ "dd", "0.1.0", red_dd },
-	{ "strace", "0.1.0", red_strace },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,6 +1,5 @@
 # plugins/reducers/sys: the system reducers (logs: journalctl, dmesg, log
-# files; docker ps, kubectl get, df, free, ps, systemctl status, dd,
-# strace).
+# files; docker ps, kubectl get, df, free, ps, systemctl status, dd).
 pluginexec_LTLIBRARIES += plugins/reducers/sys/reducers_sys.la
 plugins_reducers_sys_reducers_sys_la_SOURCES = \
 	plugins/reducers/sys/family.c plugins/reducers/sys/sys.h \
@@ -9,8 +8,7 @@ plugins_reducers_sys_reducers_sys_la_SOURCES = \
 	plugins/reducers/sys/df.c \
 	plugins/reducers/sys/ps.c \
 	plugins/reducers/sys/systemctl.c \
-	plugins/reducers/sys/dd.c \
-	plugins/reducers/sys/strace.c
+	plugins/reducers/sys/dd.c
 plugins_reducers_sys_reducers_sys_la_CPPFLAGS = $(reducer_cppflags)
 plugins_reducers_sys_reducers_sys_la_CFLAGS = $(AM_CFLAGS)
 plugins_reducers_sys_reducers_sys_la_LDFLAGS = $(plugin_ldflags)

@@ -31,8 +31,6 @@ int	red_ps(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 int	red_systemctl_status(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
-int	red_strace(const struct aiterm_host *,
-	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 int	red_dd(const struct aiterm_host *,
 	    const struct aiterm_reduce_input *, struct aiterm_buf *);
 
