@@ -13,7 +13,7 @@
  *   that links ("-o prog" without "-c") stays: it names what was built.
  *   A command that failed stays whole, its flags being what an error is
  *   often about (-std=c11 hiding clock_gettime): the one after ninja's
- *   "FAILED: x.o", and the last compiler command before an error.
+ *   "FAILED: x.o".
  * - Every "file:line:col: error|warning|note:" line is kept, with the
  *   source line under it ("  196 |  code"); the caret and fix-it lines
  *   ("      |   ^~~~") are left out.  "In function", "In file included
@@ -24,7 +24,6 @@
  * Output with nothing to leave out is declined (the generic stages keep
  * it as it is).
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,8 +155,6 @@ command_line(struct rl_line l)
 	return in_list(w, n, cd_programs);
 }
 
-static const struct cd_kind *diagnostic(struct rl_line);
-
 /* A compiler command as typed, not automake's tag or a progress line. */
 static bool
 full_command(struct rl_line l)
@@ -166,26 +163,19 @@ full_command(struct rl_line l)
 }
 
 /*
- * The commands that failed, marked in keep: the one after ninja's
- * "FAILED: target", and the last one before an error diagnostic.
+ * The commands that failed, marked in keep: the one after ninja's (and
+ * samurai's) "FAILED: target".  make names no failed command, and with
+ * -j the command before an error need not be the one that made it.
  */
 static void
 failed_commands(const struct rl_lines *t, bool *keep)
 {
-	const struct cd_kind *k;
-	size_t i, last = SIZE_MAX;
+	size_t i;
 
-	for (i = 0; i < t->n; i++) {
-		if (rl_starts(&t->v[i], "FAILED: ") && i + 1 < t->n &&
+	for (i = 0; i + 1 < t->n; i++) {
+		if (rl_starts(&t->v[i], "FAILED: ") &&
 		    full_command(t->v[i + 1]))
 			keep[i + 1] = true;
-		if (full_command(t->v[i]))
-			last = i;
-		else if (last != SIZE_MAX && (k = diagnostic(t->v[i])) != NULL &&
-		    k->count == 1) {
-			keep[last] = true;
-			last = SIZE_MAX;
-		}
 	}
 }
 
