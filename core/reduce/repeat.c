@@ -26,6 +26,7 @@ struct alarm_word {
 };
 
 #define ALARM_PER_LETTER 3
+#define PAIR_SPAN	3	/* the shortest failure word, less one */
 #define W(s) { s, sizeof s - 1 }
 static const struct alarm_word alarm_words[26][ALARM_PER_LETTER] = {
 	['a' - 'a'] = { W("abort") },
@@ -96,7 +97,7 @@ void
 red_alarm_init(struct red_alarm *a)
 {
 	const struct alarm_word *w;
-	size_t c, k;
+	size_t c, k, j;
 
 	memset(a, 0, sizeof *a);
 	for (c = 0; c < 26; c++) {
@@ -106,9 +107,13 @@ red_alarm_init(struct red_alarm *a)
 	for (c = 0; c < 26; c++) {
 		for (k = 0; k < ALARM_PER_LETTER; k++) {
 			w = &alarm_words[c][k];
-			if (w->word != NULL)
-				a->third[c + 1][a->letter[(unsigned char)w->word[1]]] |=
-				    a->bit[(unsigned char)w->word[2]];
+			if (w->word == NULL)
+				continue;
+			a->third[c + 1][a->letter[(unsigned char)w->word[1]]] |=
+			    a->bit[(unsigned char)w->word[2]];
+			for (j = 0; j < PAIR_SPAN; j++)
+				a->pair[a->letter[(unsigned char)w->word[j]]] |=
+				    a->bit[(unsigned char)w->word[j + 1]];
 		}
 	}
 }
@@ -144,37 +149,31 @@ alarm_triple(const struct red_alarm *a, const unsigned char *s, size_t i)
 }
 
 /*
- * The scan tests three bytes at a time with table loads and an AND, eight
- * positions per step; only where the three letters begin some failure
- * word are the words compared.
+ * Every failure word has at least PAIR_SPAN + 1 letters (a word of four:
+ * "exit", "fail", "warn"), so a word that starts at q covers the pairs of
+ * letters at q, q + 1 and q + 2, and one of those positions is a multiple
+ * of PAIR_SPAN: the scan looks at every third position only, with two
+ * table loads, and only where that pair begins one of the pairs of some
+ * failure word are the three positions before it tested as a word's
+ * start (its first three letters, then the word).
  */
 bool
 red_alarm_match(const struct red_alarm *a, const char *p, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)p;
-	size_t i = 0, stop;
-	bool found = false;
+	size_t j, q;
 
-	while (!found && i + 2 < len) {
-		stop = i + 1;
-		if (i + 10 <= len) {
-			if ((alarm_triple(a, s, i) | alarm_triple(a, s, i + 1) |
-			    alarm_triple(a, s, i + 2) | alarm_triple(a, s, i + 3) |
-			    alarm_triple(a, s, i + 4) | alarm_triple(a, s, i + 5) |
-			    alarm_triple(a, s, i + 6) |
-			    alarm_triple(a, s, i + 7)) == 0) {
-				i += 8;
-				continue;
-			}
-			stop = i + 8;
-		}
-		for (; i < stop && !found; i++) {
-			if (alarm_triple(a, s, i) != 0)
-				found = alarm_at(p + i, len - i,
-				    a->letter[s[i]] - 1u);
+	for (j = 0; j + 1 < len; j += PAIR_SPAN) {
+		if ((a->pair[a->letter[s[j]]] & a->bit[s[j + 1]]) == 0)
+			continue;
+		for (q = j >= PAIR_SPAN - 1 ? j - (PAIR_SPAN - 1) : 0; q <= j;
+		    q++) {
+			if (q + 2 < len && alarm_triple(a, s, q) != 0 &&
+			    alarm_at(p + q, len - q, a->letter[s[q]] - 1u))
+				return true;
 		}
 	}
-	return found;
+	return false;
 }
 
 bool
@@ -222,37 +221,40 @@ common_prefix(const char *a, const char *b, size_t n)
 }
 
 /*
- * The lines share a prefix, which is skipped; the comparison with
- * placeholders starts at the beginning of the hex run (if any) where they
- * first differ, a run boundary in both.
+ * Equal stretches are skipped eight bytes at a time; where the lines
+ * first differ after one, the comparison with placeholders starts at
+ * the beginning of the hex run (if any) there, a run boundary in both:
+ * the bytes before it are equal and the one before the stretch was no
+ * hex digit, or the stretch began the line.
  */
 bool
 red_line_similar(const char *a, size_t alen, const char *b, size_t blen)
 {
-	size_t i, j, ei, ej;
-	bool da, db, equal = true;
+	size_t i = 0, j = 0, k, ei, ej;
+	bool da, db;
 
-	i = common_prefix(a, b, alen < blen ? alen : blen);
-	while (i > 0 && hex_digit((unsigned char)a[i - 1]))
-		i--;
-	j = i;
-	while (equal && i < alen && j < blen) {
-		if (!hex_digit((unsigned char)a[i]) ||
-		    !hex_digit((unsigned char)b[j])) {
-			equal = a[i] == b[j];
-			i++;
-			j++;
-			continue;
+	for (;;) {
+		k = common_prefix(a + i, b + j, alen - i < blen - j ?
+		    alen - i : blen - j);
+		i += k;
+		j += k;
+		if (i == alen && j == blen)
+			return true;
+		for (; k > 0 && hex_digit((unsigned char)a[i - 1]); k--) {
+			i--;
+			j--;
 		}
+		if (i == alen || j == blen || !hex_digit((unsigned char)a[i]) ||
+		    !hex_digit((unsigned char)b[j]))
+			return false;
 		ei = hex_run(a, alen, i, &da);
 		ej = hex_run(b, blen, j, &db);
-		if (!da || !db)
-			equal = da == db && ei - i == ej - j &&
-			    memcmp(a + i, b + j, ei - i) == 0;
+		if ((!da || !db) && (da != db || ei - i != ej - j ||
+		    memcmp(a + i, b + j, ei - i) != 0))
+			return false;
 		i = ei;
 		j = ej;
 	}
-	return equal && i == alen && j == blen;
 }
 
 static bool

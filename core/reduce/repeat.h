@@ -72,6 +72,8 @@ struct red_alarm {
 	uint8_t		 letter[256];	/* byte -> 1 + letter index, or 0 */
 	uint32_t	 bit[256];	/* byte -> its letter's bit, or 0 */
 	uint32_t	 third[27][27];	/* two letters -> the third ones */
+	/* A letter -> the letters after it at offset 0, 1 or 2 of a word. */
+	uint32_t	 pair[27];
 };
 
 void	red_alarm_init(struct red_alarm *a);

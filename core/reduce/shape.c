@@ -167,6 +167,7 @@ red_shape_hash(const char *text, size_t len)
 	const unsigned char *p = (const unsigned char *)text;
 	struct hasher st;
 	size_t i = 0, e, s, last, prev;
+	unsigned char c;
 	bool first = true, digit;
 
 	st.h = HASH_SEED;
@@ -183,18 +184,16 @@ red_shape_hash(const char *text, size_t len)
 		last = prev = SIZE_MAX;
 		digit = false;
 		for (e = i; e < len; e++) {
-			switch (byte_class[p[e]]) {
-			case 0:
+			c = byte_class[p[e]];
+			if (c == 0)
 				continue;
-			case DIGIT:
+			if (c == DIGIT)
 				digit = true;
-				continue;
-			case SLASH:
+			else if (c == SLASH) {
 				prev = last;
 				last = e;
-				continue;
-			}
-			break;
+			} else
+				break;
 		}
 		s = last != SIZE_MAX && last + 1 < e ? last : prev;
 		if (s != SIZE_MAX) {
@@ -235,13 +234,21 @@ word_next(const unsigned char *p, size_t len, size_t *pos,
 {
 	size_t i = *pos, e, d;
 
-	while (i < len && ((d = drawing(p, len, i)) > 0 || !is_word(p[i])))
-		i += d > 0 ? d : 1;
+	/* Drawing characters start with a byte above 0x7f, like letters. */
+	while (i < len) {
+		if (p[i] >= 0x80 && (d = drawing(p, len, i)) > 0)
+			i += d;
+		else if (is_word(p[i]))
+			break;
+		else
+			i++;
+	}
 	if (i >= len) {
 		*pos = len;
 		return false;
 	}
-	for (e = i; e < len && is_word(p[e]) && drawing(p, len, e) == 0; e++)
+	for (e = i; e < len && is_word(p[e]) && (p[e] < 0x80 ||
+	    drawing(p, len, e) == 0); e++)
 		;
 	*pos = e;
 	while (e > i && (p[e - 1] == '.' || p[e - 1] == ','))
@@ -590,6 +597,13 @@ red_shape_navigation(const char *p, size_t len)
 {
 	size_t i, skip, n;
 
+	/*
+	 * Every prefix and marker starts with one of these bytes, or comes
+	 * after a diff column (' ', '+', '-'): most lines are ruled out by
+	 * their first byte.
+	 */
+	if (len == 0 || p[0] == '\0' || strchr("d@<=>| +-", p[0]) == NULL)
+		return false;
 	for (i = 0; i < sizeof nav_prefix / sizeof nav_prefix[0]; i++) {
 		n = strlen(nav_prefix[i]);
 		if (len >= n && memcmp(p, nav_prefix[i], n) == 0)

@@ -100,6 +100,21 @@ test('RED-CMD model view: a reducer that left out a few lines says so itself, wi
 	assert.match(full.text, /node:internal/, 'the full log keeps what the reducer left out');
 });
 
+const haveJq = require('node:child_process').spawnSync('jq', ['--version']).status === 0;
+
+test('RED-CMD model view: jq\'s JSON array of objects keeps every object\'s id and its rare member (issue 35)', { ...T, skip: haveJq ? false : 'no jq' }, async (t) => {
+	const { c, id } = await modelView(t);
+	/* 200 objects of 3 fields, pretty-printed by the real jq: 1,000 lines. */
+	const r = await c.ok('pty_send', { session_id: id, wait: true,
+		text: `jq -n '[range(200) | {id: "obj-\\(.)", branch: (if . == 123 then "hotfix/pool-leak" else "main" end), commit: "c\\(. * 7919)"}]'` });
+	for (let i = 0; i < 200; i++)
+		assert.ok(r.text.includes(`"id": "obj-${i}"`), `obj-${i} kept: ${r.text.slice(0, 400)}`);
+	assert.ok(r.text.includes('"id": "obj-123", "branch": "hotfix/pool-leak"'), `the rare branch beside its id: ${r.text}`);
+	assert.match(r.text, /branch: "main" 199, "hotfix\/pool-leak" 1/, r.text);
+	assert.match(r.text, /\(left out: "commit" \(many values\)\)/, r.text);
+	assert.doesNotMatch(r.text, /c1575881/, `the commit values are left out: ${r.text}`);
+});
+
 test('PTY-SEND PTY-READ model view: a send without wait says the next step; a read says running or the exit code', T, async (t) => {
 	const { c, id } = await modelView(t);
 	const s = await c.ok('pty_send', { session_id: id, text: 'sleep 1; echo late-$((2+3)); exit_me() { return 3; }; exit_me' });

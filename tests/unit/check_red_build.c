@@ -124,6 +124,42 @@ START_TEST(test_cc_and_ninja)
 }
 END_TEST
 
+/*
+ * A command that failed stays whole (issue 35, RED-FAITHFUL): its flags are
+ * what the error is often about: ninja's command after "FAILED:"; the
+ * others go.
+ */
+START_TEST(test_failed_command_kept)
+{
+	check_exact("ninja -C build",
+	    "[1/3] Compiling C object t.p/src_main.c.o\n"
+	    "FAILED: t.p/src_clock.c.o \n"
+	    "cc -It.p -Wall -std=c11 -O0 -g -o t.p/src_clock.c.o -c ../src/clock.c\n"
+	    "../src/clock.c:11:23: error: 'CLOCK_MONOTONIC' undeclared\n"
+	    "   11 |  clock_gettime(CLOCK_MONOTONIC, &ts);\n"
+	    "      |                ^~~~~~~~~~~~~~~\n"
+	    "[2/3] Compiling C object t.p/src_queue.c.o\n"
+	    "ninja: build stopped: subcommand failed.\n",
+	    "make",
+	    "FAILED: t.p/src_clock.c.o \n"
+	    "cc -It.p -Wall -std=c11 -O0 -g -o t.p/src_clock.c.o -c ../src/clock.c\n"
+	    "../src/clock.c:11:23: error: 'CLOCK_MONOTONIC' undeclared\n"
+	    "   11 |  clock_gettime(CLOCK_MONOTONIC, &ts);\n"
+	    "ninja: build stopped: subcommand failed.\n"
+	    "(1 error, 0 warnings; +2 commands, +1 caret lines)\n");
+	/* make names no failed command: they are all counted. */
+	check_exact("make",
+	    "gcc -std=c99 -O2 -c -o a.o a.c\n"
+	    "gcc -std=c99 -O2 -c -o b.o b.c\n"
+	    "b.c:4:5: error: 'for' loop initial declarations are only allowed in C99 mode\n"
+	    "make: *** [Makefile:4: b.o] Error 1\n",
+	    "make",
+	    "b.c:4:5: error: 'for' loop initial declarations are only allowed in C99 mode\n"
+	    "make: *** [Makefile:4: b.o] Error 1\n"
+	    "(1 error, 0 warnings; +2 commands)\n");
+}
+END_TEST
+
 /* Commands asked for (V=1, --verbose) stay; carets still go. */
 START_TEST(test_verbose_keeps_commands)
 {
@@ -297,6 +333,7 @@ make_red_build_suite(void)
 	tc = tcase_create("Exact");
 	tcase_add_test(tc, test_make_layout);
 	tcase_add_test(tc, test_cc_and_ninja);
+	tcase_add_test(tc, test_failed_command_kept);
 	tcase_add_test(tc, test_cmake);
 	tcase_add_test(tc, test_verbose_keeps_commands);
 	tcase_add_test(tc, test_tsc_overloads);

@@ -329,6 +329,87 @@ listing_holds(const struct listing *l, uint64_t *s, size_t n)
 	buf_free(&b);
 }
 
+/*
+ * A JSON array of objects is a listing (issue 35): every object's id, as
+ * jq wrote it, survives within the budget, and so does the member that
+ * sets one object apart (a rare branch).
+ */
+START_TEST(test_json_array_ids)
+{
+	uint64_t s = seed0 + (uint64_t)_i * 7919;
+	size_t n = 20 + pick(&s, 280), odd = pick(&s, n), i;
+	struct aiterm_buf b = BUF_INIT, want = BUF_INIT;
+	char id[64], other[64], *got;
+
+	buf_add(&b, "[\n", 2);
+	name(&s, 999999, other, sizeof other);
+	for (i = 0; i < n; i++) {
+		name(&s, i, id, sizeof id);
+		buf_printf(&b, "  {\n    \"id\": \"%s\",\n    \"branch\": "
+		    "\"%s%s\",\n    \"commit\": \"%016llx\",\n    "
+		    "\"meta\": {\n      \"n\": %zu\n    }\n  }%s\n", id,
+		    i == odd ? "hotfix/" : "main", i == odd ? other : "",
+		    (unsigned long long)next(&s), i, i + 1 < n ? "," : "");
+	}
+	buf_add(&b, "]\n", 2);
+	buf_add(&b, "", 0);
+	got = read_as_ai("jq . api.json", b.data);
+	s = seed0 + (uint64_t)_i * 7919;
+	(void)pick(&s, 280);
+	(void)pick(&s, n);
+	name(&s, 999999, other, sizeof other);
+	for (i = 0; i < n; i++) {
+		name(&s, i, id, sizeof id);
+		(void)next(&s);
+		buf_reset(&want);
+		buf_printf(&want, "\"id\": \"%s\"", id);
+		ck_assert_msg(strstr(got, want.data) != NULL, "%s lost (%s, "
+		    "%zu objects)", want.data, how, n);
+	}
+	buf_reset(&want);
+	buf_printf(&want, "\"branch\": \"hotfix/%s\"", other);
+	ck_assert_msg(strstr(got, want.data) != NULL, "%s lost (%s)",
+	    want.data, how);
+	free(got);
+	buf_free(&b);
+	buf_free(&want);
+}
+END_TEST
+
+/*
+ * Each distinct report header among a flood of one shape survives the
+ * generic stages (issue 35): "ERROR <name>: ..." lines, a few of them at
+ * random places among thousands of lines alike.
+ */
+START_TEST(test_distinct_headers)
+{
+	uint64_t s = seed0 + (uint64_t)_i * 15485863;
+	size_t n = 2000 + pick(&s, 6000), k = 2 + pick(&s, 6), i, j;
+	size_t at[8];
+	char hdr[8][64], *got;
+	struct aiterm_buf b = BUF_INIT;
+
+	for (j = 0; j < k; j++) {
+		at[j] = pick(&s, n);
+		name(&s, j, hdr[j], sizeof hdr[j]);
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < k; j++)
+			if (at[j] == i)
+				buf_printf(&b, "==%zu== Report in module %s: "
+				    "invariant broken\n", 100 + j, hdr[j]);
+		flood_line(&s, i, &b, 1);
+	}
+	buf_add(&b, "", 0);
+	got = read_as_ai(NULL, b.data);
+	for (j = 0; j < k; j++)
+		ck_assert_msg(strstr(got, hdr[j]) != NULL, "header %zu (%s) "
+		    "lost among %zu lines (%s)", j, hdr[j], n, how);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(test_listing_names)
 {
 	uint64_t s = seed0 + (uint64_t)_i * 104729;
@@ -600,6 +681,8 @@ make_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_rare_line_in_flood, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_listing_names, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_json_array_ids, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_distinct_headers, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_far_listing_names, 0, 9);
 	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_plain_diff_structure, 0, ROUNDS);

@@ -11,6 +11,9 @@
  *   every other "-- " line are kept.  Command lines stay when the user
  *   asked for them (V=1, VERBOSE=1, --verbose, -v).  A compiler command
  *   that links ("-o prog" without "-c") stays: it names what was built.
+ *   A command that failed stays whole, its flags being what an error is
+ *   often about (-std=c11 hiding clock_gettime): the one after ninja's
+ *   "FAILED: x.o".
  * - Every "file:line:col: error|warning|note:" line is kept, with the
  *   source line under it ("  196 |  code"); the caret and fix-it lines
  *   ("      |   ^~~~") are left out.  "In function", "In file included
@@ -152,6 +155,30 @@ command_line(struct rl_line l)
 	return in_list(w, n, cd_programs);
 }
 
+/* A compiler command as typed, not automake's tag or a progress line. */
+static bool
+full_command(struct rl_line l)
+{
+	return l.len > 0 && l.p[0] != ' ' && l.p[0] != '[' && command_line(l);
+}
+
+/*
+ * The commands that failed, marked in keep: the one after ninja's (and
+ * samurai's) "FAILED: target".  make names no failed command, and with
+ * -j the command before an error need not be the one that made it.
+ */
+static void
+failed_commands(const struct rl_lines *t, bool *keep)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < t->n; i++) {
+		if (rl_starts(&t->v[i], "FAILED: ") &&
+		    full_command(t->v[i + 1]))
+			keep[i + 1] = true;
+	}
+}
+
 /* "cc ... -o prog a.o b.o -lm": a compiler command without "-c". */
 static bool
 link_command(struct rl_line l)
@@ -258,14 +285,16 @@ red_cc_diag(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	struct cd_tally c;
 	struct rl_line l;
 	size_t i;
-	bool after = false, keep_commands = verbose(in);
+	bool after = false, keep_commands = verbose(in), *failed = NULL;
 	int rc = -1, s;
 
 	memset(&c, 0, sizeof c);
 	if (!rl_split(in, &t))
 		return -1;
-	if ((tmp = h->buf_new()) == NULL)
+	if ((failed = calloc(t.n + 1, sizeof *failed)) == NULL ||
+	    (tmp = h->buf_new()) == NULL)
 		goto out;
+	failed_commands(&t, failed);
 	for (i = 0; i < t.n; i++) {
 		l = t.v[i];
 		if ((k = diagnostic(l)) != NULL) {
@@ -287,7 +316,8 @@ red_cc_diag(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 			c.chatter++;
 			continue;
 		}
-		if (!keep_commands && command_line(l) && !link_command(l)) {
+		if (!keep_commands && !failed[i] && command_line(l) &&
+		    !link_command(l)) {
 			c.commands++;
 			continue;
 		}
@@ -304,6 +334,7 @@ red_cc_diag(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	}
 	h->buf_free(tmp);
 out:
+	free(failed);
 	rl_lines_free(&t);
 	return rc;
 }

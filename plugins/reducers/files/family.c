@@ -7,6 +7,7 @@ static const struct aiterm_reducer reducers[] = {
 	{ "ls-long", "0.1.0", red_ls },
 	{ "tree", "0.1.0", red_tree },
 	{ "du", "0.1.0", red_du },
+	{ "json", "0.1.0", red_json },
 	{ NULL, NULL, NULL },
 };
 

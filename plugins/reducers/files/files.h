@@ -35,5 +35,7 @@ int	red_tree(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
 int	red_du(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
+int	red_json(const struct aiterm_host *, const struct aiterm_reduce_input *,
+	    struct aiterm_buf *);
 
 #endif
