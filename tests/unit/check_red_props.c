@@ -337,7 +337,7 @@ listing_holds(const struct listing *l, uint64_t *s, size_t n)
 START_TEST(test_json_array_ids)
 {
 	uint64_t s = seed0 + (uint64_t)_i * 7919;
-	size_t n = 20 + pick(&s, 280), odd = pick(&s, n), i;
+	size_t n = 20 + rt_pick(&s, 280), odd = rt_pick(&s, n), i;
 	struct aiterm_buf b = BUF_INIT, want = BUF_INIT;
 	char id[64], other[64], *got;
 
@@ -349,18 +349,18 @@ START_TEST(test_json_array_ids)
 		    "\"%s%s\",\n    \"commit\": \"%016llx\",\n    "
 		    "\"meta\": {\n      \"n\": %zu\n    }\n  }%s\n", id,
 		    i == odd ? "hotfix/" : "main", i == odd ? other : "",
-		    (unsigned long long)next(&s), i, i + 1 < n ? "," : "");
+		    (unsigned long long)rt_next(&s), i, i + 1 < n ? "," : "");
 	}
 	buf_add(&b, "]\n", 2);
 	buf_add(&b, "", 0);
 	got = read_as_ai("jq . api.json", b.data);
 	s = seed0 + (uint64_t)_i * 7919;
-	(void)pick(&s, 280);
-	(void)pick(&s, n);
+	(void)rt_pick(&s, 280);
+	(void)rt_pick(&s, n);
 	name(&s, 999999, other, sizeof other);
 	for (i = 0; i < n; i++) {
 		name(&s, i, id, sizeof id);
-		(void)next(&s);
+		(void)rt_next(&s);
 		buf_reset(&want);
 		buf_printf(&want, "\"id\": \"%s\"", id);
 		ck_assert_msg(strstr(got, want.data) != NULL, "%s lost (%s, "
@@ -384,13 +384,13 @@ END_TEST
 START_TEST(test_distinct_headers)
 {
 	uint64_t s = seed0 + (uint64_t)_i * 15485863;
-	size_t n = 2000 + pick(&s, 6000), k = 2 + pick(&s, 6), i, j;
+	size_t n = 2000 + rt_pick(&s, 6000), k = 2 + rt_pick(&s, 6), i, j;
 	size_t at[8];
 	char hdr[8][64], *got;
 	struct aiterm_buf b = BUF_INIT;
 
 	for (j = 0; j < k; j++) {
-		at[j] = pick(&s, n);
+		at[j] = rt_pick(&s, n);
 		name(&s, j, hdr[j], sizeof hdr[j]);
 	}
 	for (i = 0; i < n; i++) {
