@@ -43,6 +43,14 @@ async function rigWithMock(t, parts = {}, mockOpts = {}) {
 	return { rig, mock };
 }
 
+/* agent_launch; the screen into the diagnostics when the prompt is not confirmed. */
+async function launch(rig, args) {
+	const l = await rig.call('agent_launch', Object.assign({ harness: 'gemini-cli', cwd: rig.dirs.work, trust_project: true }, args));
+	if (/sent_unconfirmed/.test(l.text))
+		await rig.call('pty_read', { session_id: sid(l.text), screen: true });
+	return l;
+}
+
 function sid(text) {
 	const m = text.match(/^launched gemini-cli \S+ in (\S+) \(launch /m);
 	assert.ok(m, `the receipt names the session: ${text}`);
@@ -64,7 +72,7 @@ test('AGT-LAUNCH AGT-TURN AGT-GEMINI: Gemini, a plain turn and then a second one
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'text', text: 'Gemini first answer.', chunks: 3, delayMs: 150 });
 	const t0 = Date.now();
-	const l = await rig.call('agent_launch', { harness: 'gemini-cli', cwd: rig.dirs.work, prompt: 'First question', trust_project: true });
+	const l = await launch(rig, { prompt: 'First question' });
 	t.diagnostic(`launch to ready and sent: ${Date.now() - t0} ms`);
 	assert.equal(l.isError, false, l.text);
 	assert.match(l.text, /^startup: ready$/m, l.text);
@@ -102,7 +110,7 @@ test('AGT-TURN AGT-GEMINI issue 39: a reply whose text comes before its tool cal
 	/* The text, then (a while later) the tool call of the same message; the tool's result; the answer. */
 	mock.push({ type: 'call', text: 'Let me look.', name: 'list_directory', args: { dir_path: '.' }, delayMs: 1500 },
 		{ type: 'text', text: 'The folder holds a.txt.', delayMs: 1000, chunks: 2 });
-	const l = await rig.call('agent_launch', { harness: 'gemini-cli', cwd: rig.dirs.work, prompt: 'List the folder', trust_project: true });
+	const l = await launch(rig, { prompt: 'List the folder' });
 	assert.equal(l.isError, false, l.text);
 	const id = sid(l.text);
 	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
@@ -119,7 +127,7 @@ test('AGT-APPROVAL AGT-GEMINI: a shell command waits for its approval; approved 
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'call', text: 'Making it.', name: 'run_shell_command', args: { command: 'touch made.txt', description: 'make a file' } },
 		{ type: 'text', text: 'Made it.' });
-	const l = await rig.call('agent_launch', { harness: 'gemini-cli', cwd: rig.dirs.work, prompt: 'Make a file', trust_project: true });
+	const l = await launch(rig, { prompt: 'Make a file' });
 	assert.equal(l.isError, false, l.text);
 	const id = sid(l.text);
 	const w = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
@@ -155,7 +163,7 @@ test('AGT-APPROVAL AGT-GEMINI: a shell command waits for its approval; approved 
 test('AGT-TURN AGT-GEMINI: an API error ends the turn with Gemini\'s error text', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'status', status: 400, body: { error: { code: 400, message: 'Mock bad request: the model refused.', status: 'INVALID_ARGUMENT' } } });
-	const l = await rig.call('agent_launch', { harness: 'gemini-cli', cwd: rig.dirs.work, prompt: 'Break please', trust_project: true });
+	const l = await launch(rig, { prompt: 'Break please' });
 	assert.equal(l.isError, false, l.text);
 	const id = sid(l.text);
 	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
@@ -167,7 +175,7 @@ test('AGT-TURN AGT-GEMINI: an API error ends the turn with Gemini\'s error text'
 
 test('AGT-START AGT-GEMINI: no sign-in chosen stops at the chooser; an untrusted folder stops at the trust question', T, async (t) => {
 	const { rig } = await rigWithMock(t, { noAuth: true });
-	const r = await rig.call('agent_launch', { harness: 'gemini-cli', cwd: rig.dirs.work, prompt: 'Hello', trust_project: true });
+	const r = await launch(rig, { prompt: 'Hello' });
 	assert.match(r.text, /^startup: vendor_onboarding_required; screen onboarding\/vendor_onboarding_required$/m, r.text);
 	assert.match(r.text, /^prompt: not_sent/m, r.text);
 	seedGemini(rig.dirs.home);
@@ -180,7 +188,7 @@ test('AGT-START AGT-GEMINI: no sign-in chosen stops at the chooser; an untrusted
 test('AGT-SEND AGT-GEMINI: text sent during a turn is queued by Gemini: reported unconfirmed, run as a turn of its own', T, async (t) => {
 	const { rig, mock } = await rigWithMock(t);
 	mock.push({ type: 'hold', text: 'Held answer.' }, { type: 'text', text: 'Queued answer.' }, { type: 'text', text: 'Next answer.' });
-	const l = await rig.call('agent_launch', { harness: 'gemini-cli', cwd: rig.dirs.work, prompt: 'Slow one', trust_project: true });
+	const l = await launch(rig, { prompt: 'Slow one' });
 	assert.equal(l.isError, false, l.text);
 	const id = sid(l.text);
 	assert.ok(await mock.held(), 'the turn is held');
