@@ -116,24 +116,17 @@ gemini_launch(const struct aiterm_host *host,
 }
 
 /*
- * The text pasted, a pause (so Enter is not part of the paste), Enter.
- * While a turn runs Gemini queues that text and submits it when the turn
- * ends, as a turn of its own: the steer is the same keys (a longer
- * pause), and the screen says "Queued", so the core reports it
- * unconfirmed (ADR 0012, 0039).
+ * The text pasted, a pause, Enter.  Gemini takes an Enter as a newline
+ * while a paste is "recent": a flag its paste handler sets and a 40 ms
+ * timer clears, on its own event loop; while that loop is busy (drawing
+ * a turn, starting up on a loaded machine) the timer fires late, and an
+ * Enter 300 ms after the paste became a newline in the box (the text was
+ * not sent).  So the pause is 800 ms.  While a turn runs Gemini queues
+ * the text and submits it when the turn ends, as a turn of its own: the
+ * steer is the same keys, and the screen says "Queued", so the core
+ * reports it unconfirmed (ADR 0012, 0039).
  */
 static const struct aiterm_input_step submit[] = {
-	{ AITERM_INPUT_PASTE, NULL },
-	{ AITERM_INPUT_PAUSE, "300" },
-	{ AITERM_INPUT_KEY, "Enter" },
-	{ AITERM_INPUT_END, NULL },
-};
-
-/*
- * While a turn runs Gemini redraws often and took an Enter 300 ms after
- * the paste as part of it (the text stayed in the box): a longer pause.
- */
-static const struct aiterm_input_step steer[] = {
 	{ AITERM_INPUT_PASTE, NULL },
 	{ AITERM_INPUT_PAUSE, "800" },
 	{ AITERM_INPUT_KEY, "Enter" },
@@ -201,7 +194,7 @@ static const struct aiterm_harness_ops ops = {
 	.classify = gemini_classify,
 	.startup_keys = gemini_startup_keys,
 	.submit = submit,
-	.steer = steer,
+	.steer = submit,
 	.transcript_dir = gemini_transcript_dir,
 	.transcript_claim = gemini_transcript_claim,
 	.count_turns = gemini_count_turns,
