@@ -247,8 +247,8 @@ look_work(void *arg)
 	if (d->by == NULL && agent_record_read(d->session, &rec, &err) == 0) {
 		if (transcript_locate(d->h, d->session, &rec, &err) ==
 		    TRANSCRIPT_BOUND &&
-		    transcript_turn(d->h, &rec, &t,
-		    &answer, &err) == 0 && t.state != AITERM_TURN_NONE)
+		    transcript_turn(d->h, &rec, &t, &answer, &err) == 0 &&
+		    t.state != AITERM_TURN_NONE)
 			d->by = t.state == AITERM_TURN_STARTED ?
 			    "transcript_prompt" : "transcript_turn_ended";
 		if (rec.transcript[0] != '\0')
@@ -503,8 +503,8 @@ new_turn(struct dispatch *d, struct agent_record *rec,
 	}
 	error_clear(err);
 	if (rec->turn > 0 && rec->transcript[0] != '\0' &&
-	    transcript_turn(d->h, rec, &t, &answer,
-	    err) == 0 && (t.state == AITERM_TURN_DONE ||
+	    transcript_turn(d->h, rec, &t, &answer, err) == 0 &&
+	    (t.state == AITERM_TURN_DONE ||
 	    t.state == AITERM_TURN_ERROR) &&
 	    !agent_answer_exists(d->session, rec->turn) &&
 	    agent_answer_save(d->session, rec->turn, buf_str(&answer),
@@ -551,8 +551,8 @@ last_frame(const struct harness *h, const char *session,
 		return false;
 	}
 	ended = transcript_count(h, r->transcript) == r->index + 1 &&
-	    transcript_turn(h, r, &t, &answer,
-	    &err) == 0 && (t.state == AITERM_TURN_DONE ||
+	    transcript_turn(h, r, &t, &answer, &err) == 0 &&
+	    (t.state == AITERM_TURN_DONE ||
 	    t.state == AITERM_TURN_ERROR);
 	error_clear(&err);
 	buf_free(&answer);
@@ -571,8 +571,8 @@ ended_in_error(const struct harness *h, const char *session,
 
 	yes = r->turn > 0 && transcript_locate(h, session, r, &err) ==
 	    TRANSCRIPT_BOUND &&
-	    transcript_turn(h, r, &t, &answer,
-	    &err) == 0 && t.state == AITERM_TURN_ERROR;
+	    transcript_turn(h, r, &t, &answer, &err) == 0 &&
+	    t.state == AITERM_TURN_ERROR;
 	error_clear(&err);
 	buf_free(&answer);
 	return yes;

@@ -414,7 +414,7 @@ transcript_turn(const struct harness *h, const struct agent_record *r,
 		    r->index, buf_str(&prompt), r->prompt);
 		turn->state = AITERM_TURN_NONE;
 		turn->reason = "prompt_mismatch";
-		answer->len = 0;
+		buf_reset(answer);
 		rc = TRANSCRIPT_OTHER_PROMPT;
 	}
 	turn->prompt = NULL;
