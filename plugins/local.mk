@@ -8,4 +8,5 @@ include $(srcdir)/plugins/harness-claude/local.mk
 include $(srcdir)/plugins/harness-codex/local.mk
 include $(srcdir)/plugins/harness-grok/local.mk
 include $(srcdir)/plugins/harness-cursor/local.mk
+include $(srcdir)/plugins/harness-gemini/local.mk
 include $(srcdir)/plugins/mux-psmux/local.mk

@@ -184,7 +184,7 @@ look(struct agent_answer *out, const struct harness *h, const char *session,
 	struct agent_screen scr;
 	struct aiterm_turn t;
 	enum look_end end = LOOK_DONE;
-	int located;
+	int located, rc = 0;
 
 	if (agent_record_read(session, &rec, &err) != 0) {
 		say_fail(out, error_msg(&err));
@@ -207,13 +207,23 @@ look(struct agent_answer *out, const struct harness *h, const char *session,
 		    "transcript_ambiguous", ""));
 		goto out_rec;
 	}
-	if (located == TRANSCRIPT_BOUND && transcript_turn(h, rec.transcript,
-	    rec.index, &t, &answer, &err) != 0) {
+	if (located == TRANSCRIPT_BOUND)
+		rc = transcript_turn(h, &rec, &t, &answer, &err);
+	if (rc == TRANSCRIPT_OTHER_PROMPT) {
+		say(out, xasprintf("[turn %u: not taken: %s; the CLI ran "
+		    "another text as this turn (queued while a turn ran), so "
+		    "no answer is read for it]", rec.turn, error_msg(&err)),
+		    turn_json(session, rec.turn, "mismatch", t.reason,
+		    rec.transcript));
+		goto out_rec;
+	}
+	if (rc != 0) {
 		say_fail(out, error_msg(&err));
 		goto out_rec;
 	}
 	if (located == TRANSCRIPT_BOUND && (t.state == AITERM_TURN_DONE ||
-	    t.state == AITERM_TURN_ERROR)) {
+	    t.state == AITERM_TURN_ERROR) && agent_turn_screen_idle(h,
+	    session)) {
 		/* This turn's error and a usage-limit card now: rate_limited. */
 		if (t.state == AITERM_TURN_ERROR && agent_screen_read(h,
 		    session, &scr, &err) == 0) {

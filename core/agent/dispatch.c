@@ -99,12 +99,39 @@ agent_turn_running(const struct harness *h, const char *session,
 		error_clear(&err);
 		return true;	/* no transcript yet: the mark decides */
 	}
-	running = transcript_turn(h, r->transcript, r->index, &t, &answer,
-	    &err) != 0 || (t.state != AITERM_TURN_DONE &&
-	    t.state != AITERM_TURN_ERROR);
+	running = transcript_turn(h, r, &t, &answer, &err) != 0 ||
+	    (t.state != AITERM_TURN_DONE && t.state != AITERM_TURN_ERROR) ||
+	    !agent_turn_screen_idle(h, session);
 	error_clear(&err);
 	buf_free(&answer);
 	return running;
+}
+
+bool
+agent_turn_ends_idle(const struct harness *h)
+{
+	return h->abi_minor >= 4 && (h->ops->turn_rules &
+	    AITERM_TURN_ENDS_IDLE) != 0;
+}
+
+bool
+agent_turn_screen_idle(const struct harness *h, const char *session)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct agent_screen scr;
+	bool idle;
+
+	if (!agent_turn_ends_idle(h))
+		return true;
+	if (agent_screen_read(h, session, &scr, &err) != 0) {
+		error_clear(&err);
+		return false;
+	}
+	idle = scr.verdict.state != AITERM_SCREEN_RUNNING &&
+	    scr.verdict.state != AITERM_SCREEN_APPROVAL &&
+	    scr.verdict.state != AITERM_SCREEN_STARTING;
+	agent_screen_free(&scr);
+	return idle;
 }
 
 /* Freed once its handles are closed and no job holds it. */
@@ -220,8 +247,8 @@ look_work(void *arg)
 	if (d->by == NULL && agent_record_read(d->session, &rec, &err) == 0) {
 		if (transcript_locate(d->h, d->session, &rec, &err) ==
 		    TRANSCRIPT_BOUND &&
-		    transcript_turn(d->h, rec.transcript, rec.index, &t,
-		    &answer, &err) == 0 && t.state != AITERM_TURN_NONE)
+		    transcript_turn(d->h, &rec, &t, &answer, &err) == 0 &&
+		    t.state != AITERM_TURN_NONE)
 			d->by = t.state == AITERM_TURN_STARTED ?
 			    "transcript_prompt" : "transcript_turn_ended";
 		if (rec.transcript[0] != '\0')
@@ -476,8 +503,8 @@ new_turn(struct dispatch *d, struct agent_record *rec,
 	}
 	error_clear(err);
 	if (rec->turn > 0 && rec->transcript[0] != '\0' &&
-	    transcript_turn(d->h, rec->transcript, rec->index, &t, &answer,
-	    err) == 0 && (t.state == AITERM_TURN_DONE ||
+	    transcript_turn(d->h, rec, &t, &answer, err) == 0 &&
+	    (t.state == AITERM_TURN_DONE ||
 	    t.state == AITERM_TURN_ERROR) &&
 	    !agent_answer_exists(d->session, rec->turn) &&
 	    agent_answer_save(d->session, rec->turn, buf_str(&answer),
@@ -493,6 +520,7 @@ new_turn(struct dispatch *d, struct agent_record *rec,
 	rec->confirmed_by[0] = '\0';
 	rec->dispatched_ms = session_now_ms();
 	rec->running_mark = true;
+	agent_record_prompt(rec, d->text, d->len);
 	/* The boundary is saved before anything is typed. */
 	if (agent_record_write(d->session, rec, err) != 0)
 		return -1;
@@ -523,8 +551,8 @@ last_frame(const struct harness *h, const char *session,
 		return false;
 	}
 	ended = transcript_count(h, r->transcript) == r->index + 1 &&
-	    transcript_turn(h, r->transcript, r->index, &t, &answer,
-	    &err) == 0 && (t.state == AITERM_TURN_DONE ||
+	    transcript_turn(h, r, &t, &answer, &err) == 0 &&
+	    (t.state == AITERM_TURN_DONE ||
 	    t.state == AITERM_TURN_ERROR);
 	error_clear(&err);
 	buf_free(&answer);
@@ -543,8 +571,8 @@ ended_in_error(const struct harness *h, const char *session,
 
 	yes = r->turn > 0 && transcript_locate(h, session, r, &err) ==
 	    TRANSCRIPT_BOUND &&
-	    transcript_turn(h, r->transcript, r->index, &t, &answer,
-	    &err) == 0 && t.state == AITERM_TURN_ERROR;
+	    transcript_turn(h, r, &t, &answer, &err) == 0 &&
+	    t.state == AITERM_TURN_ERROR;
 	error_clear(&err);
 	buf_free(&answer);
 	return yes;
@@ -638,7 +666,7 @@ route(struct dispatch *d, struct agent_record *rec,
 	d->before = agent_screen_digest(&scr);
 	running = agent_turn_running(d->h, d->session, rec);
 	if (!running && scr.verdict.state == AITERM_SCREEN_RUNNING &&
-	    last_frame(d->h, d->session, rec))
+	    !agent_turn_ends_idle(d->h) && last_frame(d->h, d->session, rec))
 		scr.verdict.state = AITERM_SCREEN_INPUT_READY;
 	running = running || scr.verdict.state == AITERM_SCREEN_RUNNING;
 	/*

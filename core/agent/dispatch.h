@@ -79,5 +79,14 @@ void	agent_event_cursor(unsigned turn, unsigned index, char *out,
  */
 bool	agent_turn_running(const struct harness *h, const char *session,
 	    struct agent_record *r);
+/* The harness takes a turn as ended only on an idle screen (ABI 2.4). */
+bool	agent_turn_ends_idle(const struct harness *h);
+/*
+ * Whether a turn the transcript says ended has ended by the harness's
+ * rules: always, or for AITERM_TURN_ENDS_IDLE once the screen is neither
+ * running, nor an approval, nor starting (ADR 0039).  Reads the screen
+ * then: on the multiplexer's thread.
+ */
+bool	agent_turn_screen_idle(const struct harness *h, const char *session);
 
 #endif

@@ -58,6 +58,8 @@ agent_record_write(const char *session, const struct agent_record *r,
 	    "confirmed_by", r->confirmed_by,
 	    "dispatched_ms", (json_int_t)r->dispatched_ms,
 	    "running_mark", r->running_mark);
+	if (o != NULL && r->prompt[0] != '\0')
+		json_object_set_new(o, "prompt", json_string(r->prompt));
 	if (o != NULL && r->effort[0] != '\0')
 		json_object_set_new(o, "effort", json_string(r->effort));
 	/* Only while it is owed: a record without it reads as checked. */
@@ -95,6 +97,7 @@ agent_record_read(const char *session, struct agent_record *r,
 	copy(r->transcript, sizeof r->transcript, o, "transcript");
 	copy(r->bound_by, sizeof r->bound_by, o, "bound_by");
 	copy(r->confirmed_by, sizeof r->confirmed_by, o, "confirmed_by");
+	copy(r->prompt, sizeof r->prompt, o, "prompt");
 	r->started_ms = json_integer_value(json_object_get(o, "started_ms"));
 	r->turn = (unsigned)json_integer_value(json_object_get(o, "turn"));
 	r->index = (unsigned)json_integer_value(json_object_get(o, "index"));
@@ -122,6 +125,19 @@ agent_record_free(struct agent_record *r)
 		free(r->env[i]);
 		r->env[i] = NULL;
 	}
+}
+
+void
+agent_record_prompt(struct agent_record *r, const char *text, size_t len)
+{
+	if (len >= sizeof r->prompt) {
+		len = sizeof r->prompt - 1;
+		/* Not inside a character: back over continuation bytes. */
+		while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
+			len--;
+	}
+	memcpy(r->prompt, text, len);
+	r->prompt[len] = '\0';
 }
 
 static char *

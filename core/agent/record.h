@@ -16,6 +16,8 @@
 #include "util/error.h"
 
 #define AGENT_ENV_MAX	32
+/* The bytes of a turn's prompt kept to check it against its transcript. */
+#define AGENT_PROMPT_MAX	512
 
 /* What the first receipt says of the prompt (AGT-START). */
 enum agent_dispatch {
@@ -48,6 +50,12 @@ struct agent_record {
 	enum agent_dispatch dispatch;
 	char		 confirmed_by[64];	/* the start evidence */
 	long long	 dispatched_ms;
+	/*
+	 * The text that opened the current turn, its first bytes (whole
+	 * UTF-8 characters), for a harness whose read_turn gives the prompt
+	 * it found (ABI 2.4, ADR 0039); "" unknown.
+	 */
+	char		 prompt[AGENT_PROMPT_MAX];
 	/* AGT-CLAUDE-MARK: our mark that the turn runs (the screen's truth
 	 * is not enough); cleared when the turn is seen ended. */
 	bool		 running_mark;
@@ -67,6 +75,9 @@ int	agent_record_write(const char *session, const struct agent_record *r,
 int	agent_record_read(const char *session, struct agent_record *r,
 	    struct aiterm_error *err);
 void	agent_record_free(struct agent_record *r);
+/* Keep the first bytes of text (whole UTF-8 characters) as r's prompt. */
+void	agent_record_prompt(struct agent_record *r, const char *text,
+	    size_t len);
 /* Save turn's answer as answer-<turn>.txt. */
 int	agent_answer_save(const char *session, unsigned turn, const char *text,
 	    size_t len, struct aiterm_error *err);

@@ -1,6 +1,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,24 +347,78 @@ transcript_count(const struct harness *h, const char *path)
 	return n;
 }
 
+/* text with its runs of white space made one space, trimmed (allocated). */
+static char *
+squeeze(const char *text, size_t len)
+{
+	char *out = xmalloc(len + 1), *o = out;
+	bool space = false;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (strchr(" \t\r\n", text[i]) != NULL) {
+			space = o > out;
+			continue;
+		}
+		if (space)
+			*o++ = ' ';
+		space = false;
+		*o++ = text[i];
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Whether the prompt found holds the text sent (white space aside). */
+static bool
+prompt_holds(const struct aiterm_buf *found, const char *sent)
+{
+	char *f = squeeze(buf_str(found), found->len);
+	char *s = squeeze(sent, strlen(sent));
+	bool yes = strstr(f, s) != NULL;
+
+	free(f);
+	free(s);
+	return yes;
+}
+
 int
-transcript_turn(const struct harness *h, const char *path, unsigned index,
+transcript_turn(const struct harness *h, const struct agent_record *r,
     struct aiterm_turn *turn, struct aiterm_buf *answer,
     struct aiterm_error *err)
 {
-	struct aiterm_buf bytes = BUF_INIT;
+	struct aiterm_buf bytes = BUF_INIT, prompt = BUF_INIT;
 	int rc;
 
 	memset(turn, 0, sizeof *turn);
 	turn->answer = (struct aiterm_buf *)answer;
 	turn->reason = "no_transcript";
-	if ((rc = read_whole(path, &bytes, err)) != 0)
+	if ((rc = read_whole(r->transcript, &bytes, err)) != 0)
 		return rc < 0 ? -1 : 0;
-	rc = h->ops->read_turn(host_get(), buf_str(&bytes), bytes.len, index,
-	    turn, err);
+	if (h->abi_minor >= 4)
+		turn->prompt = &prompt;
+	rc = h->ops->read_turn(host_get(), buf_str(&bytes), bytes.len,
+	    r->index, turn, err);
 	buf_free(&bytes);
 	if (turn->reason == NULL)
 		turn->reason = "unspecified";
+	/*
+	 * A turn at this index with another prompt (ABI 2.4, ADR 0039): a
+	 * CLI that queued text and ran it as a turn of its own.  Its answer
+	 * is not this turn's.
+	 */
+	if (rc == 0 && turn->state != AITERM_TURN_NONE && prompt.len > 0 &&
+	    r->prompt[0] != '\0' && !prompt_holds(&prompt, r->prompt)) {
+		error_set(err, "the transcript's turn at index %u is the "
+		    "prompt \"%.80s\", not the text sent (\"%.80s\")",
+		    r->index, buf_str(&prompt), r->prompt);
+		turn->state = AITERM_TURN_NONE;
+		turn->reason = "prompt_mismatch";
+		buf_reset(answer);
+		rc = TRANSCRIPT_OTHER_PROMPT;
+	}
+	turn->prompt = NULL;
+	buf_free(&prompt);
 	return rc;
 }
 

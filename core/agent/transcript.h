@@ -49,12 +49,15 @@ char	*transcript_watch_target(const struct harness *h,
 /* How many turns the transcript holds (0 when it does not exist). */
 unsigned transcript_count(const struct harness *h, const char *path);
 /*
- * Turn index (0-based) of the transcript: fills turn, its answer into
- * answer (NONE when the transcript or the turn's prompt is not there
- * yet); 0, or -1 with err.
+ * r's turn (r->index, 0-based, of r->transcript): fills turn, its answer
+ * into answer (NONE when the transcript or the turn's prompt is not there
+ * yet); 0, or -1 with err.  TRANSCRIPT_OTHER_PROMPT, with err saying
+ * which, when the harness gave the prompt it found there and it is not
+ * r->prompt (ABI 2.4): turn is then NONE ("prompt_mismatch").
  */
-int	transcript_turn(const struct harness *h, const char *path,
-	    unsigned index, struct aiterm_turn *turn,
-	    struct aiterm_buf *answer, struct aiterm_error *err);
+#define TRANSCRIPT_OTHER_PROMPT	1
+int	transcript_turn(const struct harness *h, const struct agent_record *r,
+	    struct aiterm_turn *turn, struct aiterm_buf *answer,
+	    struct aiterm_error *err);
 
 #endif

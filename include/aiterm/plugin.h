@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AITERM_ABI_MAJOR 2
-#define AITERM_ABI_MINOR 3
+#define AITERM_ABI_MINOR 4
 
 #define AITERM_PLUGIN_SYMBOL "aiterm_plugin_describe"
 
@@ -392,7 +392,28 @@ struct aiterm_turn {
 	const char		*reason;	/* static [a-z_]+ */
 	/* The final answer (DONE) or the error text (ERROR). */
 	struct aiterm_buf	*answer;
+	/*
+	 * ABI 2.4: the prompt the transcript holds for this turn, the user's
+	 * text as recorded (the core's buffer, empty; never NULL for a
+	 * plugin of 2.4 or later).  read_turn appends it when it knows it:
+	 * the core then takes the turn only when it holds the text that was
+	 * sent, and otherwise says the turn at that index is another prompt
+	 * (a CLI that queued text sent during a turn and ran it as a turn of
+	 * its own; ADR 0039).  Left empty: no check.
+	 */
+	struct aiterm_buf	*prompt;
 };
+
+/*
+ * How the core decides a turn ended, bits of turn_rules (ABI 2.4).
+ * AITERM_TURN_ENDS_IDLE: a DONE or ERROR that read_turn gives is taken
+ * only once classify says the screen is neither RUNNING nor APPROVAL (nor
+ * STARTING), for a CLI whose transcript has no record of a turn's end and
+ * that writes a reply's text before the tool calls of the same message
+ * (Gemini CLI rewrites the message ~50 ms later): until then the turn
+ * runs, and a send steers it (ADR 0039).
+ */
+#define AITERM_TURN_ENDS_IDLE	(1u << 0)
 
 /* An approval the harness is asking for, read off the screen. */
 struct aiterm_approval {
@@ -468,6 +489,11 @@ struct aiterm_harness_ops {
 	/*
 	 * Where this launch's transcript appears: a directory appended to
 	 * dir; *depth is how many levels of subfolders below it to look in.
+	 * A plugin reads no file: when the CLI names the folder from a file
+	 * of its own (Gemini CLI's project registry maps the cwd to a short
+	 * id), give the folder above it with a depth that reaches the file,
+	 * and claim the file by the session id the launch gave the CLI
+	 * (ADR 0039).
 	 */
 	int	(*transcript_dir)(const struct aiterm_host *host,
 		    const struct aiterm_transcript_query *q,
@@ -563,6 +589,11 @@ struct aiterm_harness_ops {
 	 * send or launch that gives one is refused before anything is typed.
 	 */
 	const struct aiterm_input_step	*attach_image;
+
+	/* ABI 2.4 */
+
+	/* AITERM_TURN_* bits; 0: read_turn alone says when a turn ended. */
+	unsigned			 turn_rules;
 };
 
 /*

@@ -34,7 +34,7 @@ test -n "${AITERM_PLUGIN_PATH:-}" ||
 . "$top_srcdir/tests/npm-ci.sh"
 npm_ci_locked tests/harness "$top_srcdir/tests/clients" \
     "$top_builddir/tests/clients" @openai/codex @anthropic-ai/claude-code \
-    @xai-official/grok gpt-tokenizer
+    @xai-official/grok @google/gemini-cli gpt-tokenizer
 # The official MCP SDK, for the suites whose parent is a generic client.
 npm_ci_locked tests/harness "$top_srcdir/tests/mcp" "$top_builddir/tests/mcp" \
     @modelcontextprotocol/sdk

@@ -3,7 +3,8 @@
 # (AGT-LAUNCH, doc/harness.md).  Install the build into a scratch DESTDIR,
 # build doc/examples/harness-mycli out of tree with nothing but the
 # installed aiterm-plugin.pc, and check that the installed server loads
-# it and drives its CLI (the example's mycli script) through MCP:
+# it and drives its CLI (the example's mycli script) through MCP; and
+# build plugins/harness-gemini the same way (issue 39):
 # agent_launch with a prompt, the answer from the transcript, a second
 # turn with pty_send, in a private tmux server; an image it cannot take
 # (no attach_image) is refused; with AITERM_PLUGIN_LOG=debug the server
@@ -40,6 +41,24 @@ ${CC:-cc} $cflags -std=c11 -Wall -Wextra -Werror -fPIC -shared \
 cp "$ex/harness-mycli.yaml" "$tmp/plug/"
 cp "$ex/mycli" "$tmp/bin/mycli"
 chmod +x "$tmp/bin/mycli"
+
+# harness-gemini (issue 39) is written as a third party writes a harness:
+# its sources build with the installed aiterm-plugin.pc alone, and the
+# installed server loads that build (it shadows the installed one).
+mkdir -p "$tmp/gplug"
+# shellcheck disable=SC2086
+${CC:-cc} $cflags -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -shared \
+	-o "$tmp/gplug/harness_gemini.so" "$top_srcdir"/plugins/harness-gemini/*.c
+cp "$top_srcdir/plugins/harness-gemini/harness-gemini.yaml" "$tmp/gplug/"
+AITERM_PLUGIN_PATH=$tmp/gplug AITERM_SYSTEM_PLUGINDIR=$plugdir HOME=$tmp/home \
+    "$server" --list-plugins | python3 -c '
+import json, sys
+g = [p for p in json.load(sys.stdin)["plugins"] if p["name"] == "harness-gemini"
+     and p["loaded"]]
+assert len(g) == 1 and g[0]["manifest"].startswith(sys.argv[1]) \
+    and g[0]["provides"] == ["gemini-cli"], g
+print("oot-harness: harness-gemini built from the installed SDK alone and loaded")
+' "$tmp/gplug"
 
 AITERM_PLUGIN_PATH=$tmp/plug
 AITERM_SYSTEM_PLUGINDIR=$plugdir

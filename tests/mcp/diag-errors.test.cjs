@@ -92,13 +92,14 @@ test('OPS-DIAG issue 32: diagnostics names each agent CLI, found or not, its ver
 	fs.mkdirSync(bin);
 	const codex = versionProgram(bin, 'codex', 'codex-cli 0.1.0');
 	const cursor = versionProgram(bin, 'cursor-agent', '2026.01.15-0a1b2c3');
+	const gemini = versionProgram(bin, 'gemini', '0.61.0');
 	versionProgram(bin, 'grok', 'grok: cannot start', 3);
 	/* No claude on this PATH: the server's own PATH is what it probes. */
 	const c = await rig.server({ env: { PATH: `${bin}:/usr/bin:/bin` } });
 	const before = fs.readdirSync(rig.dirs.state).sort();
 	const d = await c.ok('diagnostics', {}, 30000);
 	const by = Object.fromEntries(d.sc.agents.map((a) => [a.harness, a]));
-	assert.deepEqual(Object.keys(by).sort(), ['claude-code', 'codex-cli', 'cursor-cli', 'grok-cli'], show(d.r));
+	assert.deepEqual(Object.keys(by).sort(), ['claude-code', 'codex-cli', 'cursor-cli', 'gemini-cli', 'grok-cli'], show(d.r));
 	assert.deepEqual([by['claude-code'].found, by['claude-code'].ok, by['claude-code'].binary], [false, false, null], show(d.r));
 	assert.match(by['claude-code'].error, /claude-code is not installed: no claude on PATH/, show(d.r));
 	assert.deepEqual([by['codex-cli'].found, by['codex-cli'].ok, by['codex-cli'].binary, by['codex-cli'].version],
@@ -106,6 +107,8 @@ test('OPS-DIAG issue 32: diagnostics names each agent CLI, found or not, its ver
 	assert.match(by['codex-cli'].error, /is version 0\.1\.0; the codex-cli harness needs 0\.171\.0 or newer/, show(d.r));
 	assert.deepEqual([by['cursor-cli'].found, by['cursor-cli'].ok, by['cursor-cli'].binary, by['cursor-cli'].error],
 		[true, true, cursor, null], show(d.r));
+	assert.deepEqual([by['gemini-cli'].found, by['gemini-cli'].ok, by['gemini-cli'].binary, by['gemini-cli'].version],
+		[true, true, gemini, '0.61.0'], show(d.r));
 	assert.equal(by['grok-cli'].ok, false, show(d.r));
 	assert.match(by['grok-cli'].error, /failed \(status 3\)/, show(d.r));
 	for (const a of d.sc.agents)

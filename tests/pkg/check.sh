@@ -72,7 +72,8 @@ say "dpkg-buildpackage -us -uc -b"
 grep -E '^(PASS|FAIL|SKIP|ERROR): ' "$tmp/build.log" >&2 || :
 
 want="aiterm aiterm-harness-claude aiterm-harness-codex aiterm-harness-cursor
-aiterm-harness-grok aiterm-mux-tmux aiterm-reducers libaiterm-plugin-dev"
+aiterm-harness-gemini aiterm-harness-grok aiterm-mux-tmux aiterm-reducers
+libaiterm-plugin-dev"
 got=$(cd "$tmp" && ls ./*.deb | sed 's|^\./||; s|_.*||' | grep -v -- '-dbgsym$' |
 	sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] ||
@@ -149,10 +150,11 @@ print(" ".join(sorted(p["name"] for p in a["plugins"] if p["loaded"])),
 
 say "dpkg --root: every harness and the reducers; --purge aiterm-harness-codex"
 dpkg_root -i "$(deb aiterm-harness-codex)" "$(deb aiterm-harness-cursor)" \
-	"$(deb aiterm-harness-grok)" "$(deb aiterm-reducers)"
+	"$(deb aiterm-harness-gemini)" "$(deb aiterm-harness-grok)" \
+	"$(deb aiterm-reducers)"
 reducers="reducers-build reducers-files reducers-git reducers-pkg reducers-sys reducers-tests reducers-trace"
 expect "aiterm-mcp --list-plugins (all)" "$("$mcp" --list-plugins | listed)" \
-	"harness-claude harness-codex harness-cursor harness-grok mux-tmux receiver-claude receiver-codex receiver-cursor $reducers"
+	"harness-claude harness-codex harness-cursor harness-gemini harness-grok mux-tmux receiver-claude receiver-codex receiver-cursor $reducers"
 for f in usr/bin/aiterm-hook-codex usr/share/aiterm/backends/codex.yaml; do
 	[ -e "$root/$f" ] || fail "aiterm-harness-codex did not install /$f"
 done
@@ -164,7 +166,7 @@ left=$(cd "$root" && find . -ipath '*codex*' | sort)
 echo "files naming codex after the purge: none" >&2
 expect "aiterm-mcp --list-plugins (no codex)" \
 	"$("$mcp" --list-plugins | listed)" \
-	"harness-claude harness-cursor harness-grok mux-tmux receiver-claude receiver-cursor $reducers"
+	"harness-claude harness-cursor harness-gemini harness-grok mux-tmux receiver-claude receiver-cursor $reducers"
 hook=$root/usr/bin/aiterm-hook
 rc=0
 "$hook" codex-queue --state-dir "$state" d0123456789abcdef \
@@ -189,7 +191,8 @@ if [ "$rc" -eq 0 ] || ! grep -q "no backend 'codex'" "$tmp/run.err"; then
 	fail "aiterm run --backend codex: exit $rc, $(cat "$tmp/run.err")"
 fi
 echo "aiterm run --backend codex: no backend 'codex'" >&2
-dpkg_root -r aiterm-harness-cursor aiterm-harness-grok aiterm-reducers
+dpkg_root -r aiterm-harness-cursor aiterm-harness-gemini aiterm-harness-grok \
+	aiterm-reducers
 
 say "dpkg --root -r aiterm-harness-claude"
 dpkg_root -r aiterm-harness-claude

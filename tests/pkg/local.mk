@@ -7,6 +7,7 @@ EXTRA_DIST += tests/pkg/check.sh tests/pkg/mcp-smoke.py \
 	debian/aiterm-mux-tmux.install debian/aiterm-reducers.install \
 	debian/aiterm-harness-claude.install debian/aiterm-harness-codex.install \
 	debian/aiterm-harness-cursor.install debian/aiterm-harness-grok.install \
+	debian/aiterm-harness-gemini.install \
 	debian/libaiterm-plugin-dev.install \
 	debian/aiterm-harness-claude.links debian/aiterm-harness-codex.links \
 	debian/aiterm-harness-cursor.links
