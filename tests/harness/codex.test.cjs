@@ -145,12 +145,16 @@ test('AGT-SEND AGT-CONFIGURE: Codex, text sent while a turn runs steers it: one 
 	mock.push({ type: 'text', text: 'After the steer.' });
 	const l = await rig.call('agent_launch', { harness: 'codex-cli', cwd: rig.dirs.work, prompt: 'Start a long task' });
 	const id = sid(l.text);
-	const s = await rig.call('pty_send', { session_id: id, text: 'Steer it this way' });
-	assert.match(s.text, /^added to the running turn 1 \(no new turn\)/, s.text);
-	/* AGT-CONFIGURE: never while a turn runs. */
+	/*
+	 * AGT-CONFIGURE: never while a turn runs.  Asked while the first
+	 * request is held (after the steer the turn may end at once: the
+	 * mock answers the steered request without holding it).
+	 */
 	const busy = await rig.call('agent_configure', { session_id: id, model: 'gpt-5.5' });
 	assert.equal(busy.isError, true, busy.text);
 	assert.match(busy.text, /CODEX_TURN_RUNNING: turn 1 of \S+ is running; the model changes between turns only.*nothing was typed/, busy.text);
+	const s = await rig.call('pty_send', { session_id: id, text: 'Steer it this way' });
+	assert.match(s.text, /^added to the running turn 1 \(no new turn\)/, s.text);
 	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
 	mock.release();
 	assert.match(a.text, /After the steer\.\n\[turn 1 done/, a.text);
