@@ -63,6 +63,8 @@ struct waiter {
 	uint64_t		 q_from;	/* scanned when it was asked */
 	int			 q_canon;	/* its terminal reads lines: 1 */
 	char			 q_program[64];
+	bool			 q_secret;	/* it waits for a secret */
+	char			 q_prompt[SECRET_PROMPT_MAX];
 	long			 q_pid;
 	uint64_t		 started;	/* uv_now */
 	bool			 finished;
@@ -95,6 +97,7 @@ static const char *const via_names[] = {
 	[VIA_QUIESCENT] = "quiescent",
 	[VIA_NESTED] = "nested",
 	[VIA_INPUT] = "input",
+	[VIA_SECRET] = "secret",
 	[VIA_TIMEOUT] = "timeout",
 	[VIA_LOST] = "lost",
 };
@@ -333,6 +336,7 @@ pane_work(void *arg)
 	long pgrp, tpgid;
 
 	w->q_shell_fg = false;
+	w->q_secret = false;
 	w->q_prompting = false;
 	w->q_canon = -1;
 	w->q_dead_status = -1;
@@ -359,6 +363,9 @@ pane_work(void *arg)
 		    w->q_canon == 0;
 		snprintf(w->q_program, sizeof w->q_program, "%s",
 		    info.command);
+		/* read -s waits in the shell itself: not only other programs. */
+		w->q_secret = secret_pane_waits(w->session, info.pid,
+		    info.cursor_y, w->q_prompt);
 	}
 }
 
@@ -406,6 +413,14 @@ pane_done(void *arg)
 		w->q_prompting = false;
 	if (w->exited && ++w->rechecks > EXITED_RECHECKS) {
 		finish(w, true, VIA_EXIT, -1, w->scanned);
+		return;
+	}
+	if (w->q_secret) {
+		/* Only the person can go on: no until, no timeout helps. */
+		snprintf(w->result.program, sizeof w->result.program, "%s",
+		    w->q_program);
+		memcpy(w->result.prompt, w->q_prompt, sizeof w->result.prompt);
+		finish(w, true, VIA_SECRET, -1, w->scanned);
 		return;
 	}
 	if (w->o.input_end && w->until == NULL && w->q_prompting) {

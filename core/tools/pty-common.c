@@ -94,6 +94,12 @@ status_line(struct aiterm_buf *b, const struct waiter_result *r,
 		buf_printf(b, "[%s waits for input%s]", r->program[0] != '\0' ?
 		    r->program : "the program", dur);
 		break;
+	case VIA_SECRET:
+		/* Never the model's to answer (issue 36). */
+		buf_printf(b, "[waiting for a secret: %s%s%s%s]", r->prompt,
+		    r->program[0] != '\0' ? " (" : "", r->program,
+		    r->program[0] != '\0' ? ")" : "");
+		break;
 	case VIA_TIMEOUT:
 		buf_printf(b, "[still running after %gs; pty_read wait=true "
 		    "keeps waiting]", timeout);
@@ -151,6 +157,9 @@ result_json(const char *session, const struct waiter_result *r,
 		    json_integer(r->exit_code) : json_null());
 		json_object_set_new(j, "duration_ms",
 		    json_real(r->duration_ms));
+		if (r->via == VIA_SECRET)
+			json_object_set_new(j, "secret", json_pack("{s:s, s:s}",
+			    "prompt", r->prompt, "program", r->program));
 	}
 	json_object_set_new(j, "reducer", o->reducer[0] != '\0' ?
 	    json_sprintf("%s %s", o->reducer, o->reducer_version) :
