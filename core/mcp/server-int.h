@@ -73,6 +73,9 @@ struct method {
 };
 const struct method *method_find(const char *name);
 
+/* The secret page's completions go out as notifications (elicit.c). */
+void	elicit_init(void);
+
 void	lifecycle_initialize(json_t *id, json_t *params);
 void	lifecycle_ping(json_t *id, json_t *params);
 void	lifecycle_set_level(json_t *id, json_t *params);

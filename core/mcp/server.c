@@ -13,6 +13,7 @@
 #include "mcp/jsonrpc.h"
 #include "mcp/server-int.h"
 #include "pty/muxjob.h"
+#include "pty/secretpage.h"
 #include "remote/handover.h"
 #include "state/errtally.h"
 #include "util/buf.h"
@@ -301,6 +302,7 @@ server_stop(int status)
 	delivery_observe_stop();
 	/* Calls whose multiplexer work is in flight finish now. */
 	muxjob_drain();
+	secret_page_close();
 	if (!s->in_is_file)
 		uv_read_stop((uv_stream_t *)&s->in);
 	uv_stop(s->loop);
@@ -349,6 +351,7 @@ server_init(struct server *s, const struct server_options *opts,
 	core_loop_set(loop);
 	/* A relayed turn's delivery is read through the relay. */
 	remote_deliveries_init();
+	elicit_init();
 	s->log_level = AITERM_LOG_WARNING;
 	framer_init(&s->framer, opts->max_message, on_line, on_too_large,
 	    NULL);

@@ -65,6 +65,8 @@ struct waiter {
 	char			 q_program[64];
 	bool			 q_secret;	/* it waits for a secret */
 	char			 q_prompt[SECRET_PROMPT_MAX];
+	long			 q_pane_pid;
+	char			 q_start_id[PROC_START_ID_MAX];
 	long			 q_pid;
 	uint64_t		 started;	/* uv_now */
 	bool			 finished;
@@ -365,7 +367,9 @@ pane_work(void *arg)
 		    info.command);
 		/* read -s waits in the shell itself: not only other programs. */
 		w->q_secret = secret_pane_waits(w->session, info.pid,
-		    info.cursor_y, w->q_prompt);
+		    info.cursor_y, w->q_prompt) && proc_start_id(info.pid,
+		    w->q_start_id, sizeof w->q_start_id) == 0;
+		w->q_pane_pid = info.pid;
 	}
 }
 
@@ -420,6 +424,9 @@ pane_done(void *arg)
 		snprintf(w->result.program, sizeof w->result.program, "%s",
 		    w->q_program);
 		memcpy(w->result.prompt, w->q_prompt, sizeof w->result.prompt);
+		memcpy(w->result.start_id, w->q_start_id,
+		    sizeof w->result.start_id);
+		w->result.pane_pid = w->q_pane_pid;
 		finish(w, true, VIA_SECRET, -1, w->scanned);
 		return;
 	}

@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "proc/proc.h"
 #include "pty/render.h"
 #include "pty/secret.h"
 #include "pty/session.h"
@@ -66,6 +67,9 @@ struct waiter_result {
 	char		 program[64];
 	/* VIA_SECRET: the prompt's line, as the screen shows it. */
 	char		 prompt[SECRET_PROMPT_MAX];
+	/* ... and the pane's process it is bound to (pid, start identity). */
+	long		 pane_pid;
+	char		 start_id[PROC_START_ID_MAX];
 };
 
 struct waiter_opts {

@@ -6,7 +6,9 @@
 #include "plugin/host.h"
 #include "pty/logpipe.h"
 #include "pty/output.h"
+#include "pty/secretpage.h"
 #include "state/errtally.h"
+#include "tools/agent-common.h"
 #include "tools/pty-common.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -224,6 +226,63 @@ out:
 	free(log);
 }
 
+/*
+ * A pane that waits for a secret (issue 36, ADR 0037): the page where the
+ * person types it, asked for through the client where it can, else told
+ * in the text for the model to pass on.  Never the model's to answer.
+ */
+static void
+secret_offer(struct pending_wait *pw, const struct waiter_result *r,
+    struct aiterm_buf *text, json_t *result)
+{
+	struct secret_where where = {
+		.session = pw->session, .pid = r->pane_pid,
+		.start_id = r->start_id, .prompt = r->prompt,
+		.program = r->program,
+	};
+	struct aiterm_error err = ERROR_INIT;
+	char url[SECRET_PAGE_URL_MAX], id[SECRET_PAGE_ID_MAX];
+	char *attach, *message;
+	json_t *sc = json_object_get(result, "secret");
+	enum tool_elicit how;
+	static const char *const how_names[] = {
+		[TOOL_ELICIT_NONE] = "none", [TOOL_ELICIT_FORM] = "form",
+		[TOOL_ELICIT_URL] = "url",
+	};
+
+	attach = agent_attach_command(pw->session);
+	json_object_set_new(sc, "attach", json_string(attach));
+	if (secret_page_offer(&where, url, id, &err) != 0) {
+		buf_printf(text, "\n[%s; the person types it in the terminal: "
+		    "%s. Do not ask them for it; pty_read wait=true after]",
+		    error_msg(&err), attach);
+		json_object_set_new(sc, "elicitation", json_string("none"));
+		error_clear(&err);
+		free(attach);
+		return;
+	}
+	message = xasprintf("Aiterm session %s (%s) waits for a secret at "
+	    "\"%s\". Open the page to type it: it goes into that terminal "
+	    "only, never to the AI.", pw->session, r->program, r->prompt);
+	how = tool_call_elicit_url(pw->call, message, url, id);
+	free(message);
+	json_object_set_new(sc, "url", json_string(url));
+	json_object_set_new(sc, "elicitation", json_string(how_names[how]));
+	if (how == TOOL_ELICIT_URL)
+		buf_printf(text, "\n[the person was asked through the client "
+		    "to open the secret page; or they type it in the terminal: "
+		    "%s. Do not ask them for it; wait for them: pty_read "
+		    "wait=true]", attach);
+	else
+		buf_printf(text, "\n[%stell the person: open %s to type it "
+		    "(works once, for %d minutes), or type it in the terminal: "
+		    "%s. Do not ask them for it; wait for them: pty_read "
+		    "wait=true]", how == TOOL_ELICIT_FORM ? "this client "
+		    "elicits by forms only, never for secrets; " : "", url,
+		    SECRET_PAGE_TTL_MS / 60000, attach);
+	free(attach);
+}
+
 static void
 reply(struct pending_wait *pw, const struct waiter_result *r)
 {
@@ -282,7 +341,9 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		buf_adds(&text, "[back at the shell]\n");
 	if (r != NULL)
 		status_line(&text, r, pw->timeout, out.text.len > 0);
-	else
+	if (r != NULL && r->via == VIA_SECRET)
+		secret_offer(pw, r, &text, result);
+	else if (r == NULL)
 		read_status(&text, pw, &out);
 	if (text.len > 0 && text.data[text.len - 1] == '\n')
 		text.data[--text.len] = '\0';

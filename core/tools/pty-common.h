@@ -51,8 +51,10 @@
 	"{\"type\":\"integer\"}}," \
 	"\"reducer\":{\"type\":[\"string\",\"null\"]}," \
 	"\"secret\":{\"type\":\"object\",\"properties\":{" \
-	"\"prompt\":{\"type\":\"string\"},\"program\":{\"type\":\"string\"}}," \
-	"\"required\":[\"prompt\",\"program\"]}," \
+	"\"prompt\":{\"type\":\"string\"},\"program\":{\"type\":\"string\"}," \
+	"\"url\":{\"type\":\"string\"},\"attach\":{\"type\":\"string\"}," \
+	"\"elicitation\":{\"type\":\"string\",\"enum\":[\"url\",\"form\",\"none\"]}}," \
+	"\"required\":[\"prompt\",\"program\",\"attach\",\"elicitation\"]}," \
 	"\"lost\":{\"type\":\"object\",\"properties\":{" \
 	"\"bytes\":{\"type\":\"integer\"},\"from\":{\"type\":\"string\"}," \
 	"\"to\":{\"type\":\"string\"},\"screen\":{\"type\":\"string\"}}}," \

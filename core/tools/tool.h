@@ -92,6 +92,21 @@ void		 tool_call_finish(struct tool_call *call, json_t *result);
 void		 tool_call_fail(struct tool_call *call, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 
+/*
+ * Ask the person through the client to open url (URL-mode elicitation,
+ * issue 36): TOOL_ELICIT_URL when the request went out, TOOL_ELICIT_FORM
+ * when the client declared form-mode elicitation only (nothing sent; a
+ * secret never goes through a form), TOOL_ELICIT_NONE when it declared
+ * none.  id names it in notifications/elicitation/complete.
+ */
+enum tool_elicit {
+	TOOL_ELICIT_NONE,
+	TOOL_ELICIT_FORM,
+	TOOL_ELICIT_URL,
+};
+enum tool_elicit tool_call_elicit_url(struct tool_call *call,
+		    const char *message, const char *url, const char *id);
+
 /* A tool's input schema as tools/list gives it (borrowed). */
 json_t		*tool_input_schema(const struct tool_entry *e);
 
