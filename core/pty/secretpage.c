@@ -220,7 +220,7 @@ answer(struct conn *c, int status, const char *title, const char *body)
 	    "Cache-Control: no-store\r\n"
 	    "Content-Security-Policy: default-src 'none'; style-src "
 	    "'unsafe-inline'; form-action 'self'; frame-ancestors 'none'\r\n"
-	    "Referrer-Policy: no-referrer\r\n"
+	    "Referrer-Policy: same-origin\r\n"
 	    "X-Content-Type-Options: nosniff\r\n"
 	    "X-Frame-Options: DENY\r\n"
 	    "Connection: close\r\n\r\n%s", status, reason(status), html.len,
