@@ -14,87 +14,15 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const http = require('node:http');
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const { Rig, show } = require('./lib/pty.cjs');
 const { chromiumUnavailable, Browser } = require('./lib/chromium.cjs');
 const { skip } = require('./lib/skip.cjs');
+const { filesHolding, procsHolding, request, post } = require('./lib/secrets.cjs');
 
 const T = { timeout: 120000 };
-
-/* A raw request: { status, body }. */
-function request(url, opts = {}) {
-	const u = new URL(url);
-	return new Promise((resolve, reject) => {
-		const headers = Object.assign({ Host: u.host }, opts.headers || {});
-		for (const k of Object.keys(headers))
-			if (headers[k] === undefined)
-				delete headers[k];
-		const req = http.request({
-			host: u.hostname, port: u.port, path: opts.path || u.pathname, method: opts.method || 'GET',
-			headers, setHost: false, localAddress: opts.localAddress, agent: false,
-		}, (res) => {
-			let body = '';
-			res.setEncoding('utf8');
-			res.on('data', (s) => { body += s; });
-			res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
-		});
-		req.on('error', reject);
-		if (opts.body)
-			req.write(opts.body);
-		req.end();
-	});
-}
-
-function post(url, token, secret, extra = {}) {
-	const u = new URL(url);
-	const body = `token=${token}&secret=${encodeURIComponent(secret)}`;
-	return request(url, Object.assign({
-		method: 'POST', body,
-		headers: Object.assign({
-			Origin: u.origin, 'Content-Type': 'application/x-www-form-urlencoded',
-			'Content-Length': Buffer.byteLength(body),
-		}, extra.headers || {}),
-	}, extra.opts || {}));
-}
-
-/* Every file under dir whose bytes hold s. */
-function filesHolding(dir, s) {
-	const hits = [];
-	const walk = (d) => {
-		let ents;
-		try { ents = fs.readdirSync(d, { withFileTypes: true }); } catch { return; }
-		for (const e of ents) {
-			const p = path.join(d, e.name);
-			if (e.isDirectory())
-				walk(p);
-			else if (e.isFile()) {
-				try {
-					if (fs.readFileSync(p).includes(s))
-						hits.push(p);
-				} catch { /* gone or a socket */ }
-			}
-		}
-	};
-	walk(dir);
-	return hits;
-}
-
-/* Processes whose argv or environment hold s. */
-function procsHolding(s) {
-	const hits = [];
-	for (const pid of fs.readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-		for (const f of ['cmdline', 'environ']) {
-			try {
-				if (fs.readFileSync(`/proc/${pid}/${f}`).includes(s))
-					hits.push(`${pid}/${f}`);
-			} catch { /* gone or not ours */ }
-		}
-	}
-	return hits;
-}
 
 async function waitSecret(c, id, command) {
 	const res = await c.run(id, command, { timeout: 20 });
@@ -185,7 +113,7 @@ test('PTY-DONE the secret page in headless Chromium: typed once into the pane, r
 
 	/* Kept nowhere. */
 	assert.deepEqual(filesHolding(rig.dirs.root, secret), [], 'no file under the state root, HOME or TMPDIR');
-	assert.deepEqual(procsHolding(secret), [], 'no argv, no environment');
+	assert.deepEqual(procsHolding(secret).hits, [], 'no argv, no environment');
 	for (const sock of rig.sockets) {
 		if (!fs.existsSync(sock))
 			continue;

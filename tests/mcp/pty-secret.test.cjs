@@ -14,6 +14,7 @@ const assert = require('node:assert/strict');
 const { Rig, show } = require('./lib/pty.cjs');
 const { sshdUnavailable, startSshd } = require('./lib/sshd.cjs');
 const { skip } = require('./lib/skip.cjs');
+const { post } = require('./lib/secrets.cjs');
 
 const T = { timeout: 90000 };
 
@@ -69,4 +70,101 @@ test('PTY-DONE ssh with a passphrase-protected key: the wait ends at once at the
 	const res = await c.run(id, cmd, { timeout: 20 });
 	assertSecret(res, /^Enter passphrase for key '.*id_ed25519':$/, started, 20);
 	assert.equal(res.sc.secret.program, 'ssh', show(res.r));
+});
+
+test('PTY-DONE a client with URL-mode elicitation is asked to send the person to the page; form-only is told why not', T, async (t) => {
+	const { ElicitRequestSchema, ElicitationCompleteNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
+	const rig = new Rig(t);
+	const asked = [];
+	const completed = [];
+	const c = await rig.server({
+		capabilities: { elicitation: { url: {} } },
+		setup(client) {
+			client.setRequestHandler(ElicitRequestSchema, (req) => {
+				asked.push(req.params);
+				return { action: 'accept' };
+			});
+			client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => { completed.push(n.params); });
+		},
+	});
+	const id = (await c.open({ shell: 'bash' })).sc.session_id;
+	const started = Date.now();
+	let res = await c.run(id, 'read -r -s -p "Token: " v; echo "len ${#v}"', { timeout: 20 });
+	assertSecret(res, /^Token:$/, started, 20);
+	assert.equal(res.sc.secret.elicitation, 'url', show(res.r));
+	assert.equal(asked.length, 1, JSON.stringify(asked));
+	assert.equal(asked[0].mode, 'url');
+	assert.equal(asked[0].url, res.sc.secret.url);
+	assert.match(asked[0].message, new RegExp(`${id} \\(bash\\) waits for a secret at "Token:"`));
+	assert.ok(!res.text.includes(res.sc.secret.url), `the URL went to the person, not into the model's text: ${res.text}`);
+	assert.match(res.text, /asked through the client/, show(res.r));
+	/* The person (the test) types it on the page: the client hears it is done. */
+	const r = await post(res.sc.secret.url, res.sc.secret.url.slice(-64), 'seven77');
+	assert.equal(r.status, 200, r.body);
+	res = await c.ok('pty_read', { session_id: id, wait: true, until: 'len 7', timeout: 10 }, 30000);
+	for (let i = 0; i < 50 && completed.length === 0; i++)
+		await new Promise((ok) => setTimeout(ok, 20));
+	assert.deepEqual(completed, [{ elicitationId: asked[0].elicitationId }]);
+
+	/* Form mode only ({} of 2025-06-18): no form for a secret; the URL in the text. */
+	const f = await rig.server({
+		capabilities: { elicitation: {} },
+		setup(client) {
+			client.setRequestHandler(ElicitRequestSchema, (req) => { asked.push(req.params); return { action: 'decline' }; });
+		},
+	});
+	const id2 = (await f.open({ shell: 'bash' })).sc.session_id;
+	res = await f.run(id2, 'read -r -s -p "Form: " v', { timeout: 20 });
+	assert.equal(res.sc.secret.elicitation, 'form', show(res.r));
+	assert.equal(asked.length, 1, 'nothing asked of a form-only client');
+	assert.match(res.text, /elicits by forms only, never for secrets; tell the person: open http:\/\/127\.0\.0\.1:\d+\/s\/[0-9a-f]{64} /, show(res.r));
+});
+
+/*
+ * A user of our own whose sudo asks for a password, in a private mount
+ * namespace (unshare -m, passwd, shadow and sudoers bind-mounted, as
+ * tests/mcp/lib/sshd.cjs does for sshd): the machine's accounts and
+ * sudoers are not touched.  setpriv, not su: su -c starts a new session
+ * without the terminal.
+ */
+function sudoUser(dir, password) {
+	const fs = require('node:fs');
+	const { execFileSync } = require('node:child_process');
+	fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+	const hash = execFileSync('openssl', ['passwd', '-6', '-stdin'], { input: password + '\n', encoding: 'utf8' }).trim();
+	const f = (name, text, mode) => {
+		fs.writeFileSync(path.join(dir, name), text, { mode });
+		return path.join(dir, name);
+	};
+	const passwd = f('passwd', fs.readFileSync('/etc/passwd', 'utf8') + `aiterm-sudo:x:4236:4236::${dir}:/bin/sh\n`, 0o644);
+	const shadow = f('shadow', `aiterm-sudo:${hash}:19000:0:99999:7:::\n`, 0o600);
+	const sudoers = f('sudoers', 'Defaults !lecture\naiterm-sudo ALL=(ALL) ALL\n', 0o440);
+	return (cmd) => `unshare -m sh -c "mount --bind '${passwd}' /etc/passwd && mount --bind '${shadow}' /etc/shadow && ` +
+		`mount --bind '${sudoers}' /etc/sudoers && exec setpriv --reuid=4236 --regid=4236 --clear-groups ` +
+		`env HOME='${dir}' USER=aiterm-sudo sh -c '${cmd}'"`;
+}
+
+test('PTY-DONE real sudo asking a test user\'s password: the wait ends at once; the page types it', T, async (t) => {
+	const { execFileSync } = require('node:child_process');
+	const { fakeUserUnavailable } = require('./lib/sshd.cjs');
+	let why = fakeUserUnavailable();
+	try {
+		execFileSync('sh', ['-c', 'command -v sudo && command -v setpriv && command -v openssl'], { stdio: 'ignore' });
+	} catch {
+		why = why || 'sudo, setpriv or openssl is missing (./quickstart check installs sudo)';
+	}
+	if (why)
+		return skip(t, 'no-sudo', why);
+	const rig = new Rig(t);
+	const inNs = sudoUser(path.join(rig.dirs.root, 'sudo'), 'pw-of-36');
+	const c = await rig.server();
+	const id = (await c.open({ shell: 'bash' })).sc.session_id;
+	const started = Date.now();
+	let res = await c.run(id, inNs('sudo -k true && echo sudo-ok-$((6*7))'), { timeout: 20 });
+	assertSecret(res, /^\[sudo\] password for aiterm-sudo:$/, started, 20);
+	const r = await post(res.sc.secret.url, res.sc.secret.url.slice(-64), 'pw-of-36');
+	assert.equal(r.status, 200, r.body);
+	res = await c.ok('pty_read', { session_id: id, wait: true, timeout: 15 }, 30000);
+	assert.match(res.text, /sudo-ok-42/, show(res.r));
+	assert.equal(res.sc.exit_code, 0, show(res.r));
 });
