@@ -586,6 +586,12 @@ secret_page_offer(const struct secret_where *w, char url[SECRET_PAGE_URL_MAX],
 	return 0;
 }
 
+bool
+secret_page_pending(void)
+{
+	return page.offers != NULL || page.conns > 0;
+}
+
 void
 secret_page_close(void)
 {

@@ -17,6 +17,7 @@
 #ifndef AITERM_PTY_SECRETPAGE_H
 #define AITERM_PTY_SECRETPAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "proc/proc.h"
@@ -47,6 +48,9 @@ int	secret_page_offer(const struct secret_where *where,
 
 /* Called on the loop with an offer's id when its secret was typed. */
 void	secret_page_on_typed(void (*cb)(const char *id));
+
+/* An offer stands or a request is being answered. */
+bool	secret_page_pending(void);
 
 /* Drop every offer and close the listener (shutdown, tests). */
 void	secret_page_close(void);

@@ -168,3 +168,38 @@ test('PTY-DONE real sudo asking a test user\'s password: the wait ends at once; 
 	assert.match(res.text, /sudo-ok-42/, show(res.r));
 	assert.equal(res.sc.exit_code, 0, show(res.r));
 });
+
+test('CTL-CLI aiterm send --wait prints the page\'s URL at a secret prompt and serves it until it is used', T, async (t) => {
+	const { runAiterm } = require('./lib/cli.cjs');
+	const rig = new Rig(t);
+	const c = await rig.server();
+	const id = (await c.open({ shell: 'bash' })).sc.session_id;
+	let url = null;
+	let resolveUrl;
+	const gotUrl = new Promise((r) => { resolveUrl = r; });
+	const run = runAiterm(['send', id, 'read -r -s -p "CLI key: " v; echo "cli ${#v}"', '--wait', '--timeout', '20'],
+		rig.env, rig.dirs.home, {
+			ms: 40000,
+			started(p) {
+				let out = '';
+				p.stdout.on('data', (s) => {
+					out += s;
+					const m = out.match(/open (http:\/\/127\.0\.0\.1:\d+\/s\/[0-9a-f]{64}) to type it/);
+					if (m && !url) {
+						url = m[1];
+						resolveUrl(url);
+					}
+				});
+			},
+		});
+	const started = Date.now();
+	await Promise.race([gotUrl, run.then((r) => { throw new Error(`aiterm ended without a URL: ${JSON.stringify(r)}`); })]);
+	assert.ok(Date.now() - started < 10000, 'printed at once');
+	const r = await post(url, url.slice(-64), 'four');
+	assert.equal(r.status, 200, r.body);
+	const done = await run;
+	assert.match(done.stdout, /\[waiting for a secret: CLI key: \(bash\)\]/, JSON.stringify(done));
+	assert.match(done.stderr, /the secret page stays open until it is used/, JSON.stringify(done));
+	const res = await c.ok('pty_read', { session_id: id, wait: true, until: 'cli 4', timeout: 10 }, 30000);
+	assert.match(res.text, /cli 4/, show(res.r));
+});
