@@ -75,6 +75,8 @@ const struct method *method_find(const char *name);
 
 /* The secret page's completions go out as notifications (elicit.c). */
 void	elicit_init(void);
+/* A response from the client: an elicitation's answer, or ignored. */
+void	elicit_response(json_t *id, json_t *result, json_t *error);
 
 void	lifecycle_initialize(json_t *id, json_t *params);
 void	lifecycle_ping(json_t *id, json_t *params);

@@ -119,7 +119,10 @@ dispatch(json_t *root)
 		server_send(jsonrpc_error(msg.id, msg.code, "%s", msg.message));
 		return;
 	case JSONRPC_RESPONSE:
-		return;		/* we send no requests yet */
+		/* Our only requests: elicitations (issue 36). */
+		elicit_response(msg.id, json_object_get(root, "result"),
+		    json_object_get(root, "error"));
+		return;
 	case JSONRPC_NOTIFICATION:
 		m = method_find(msg.method);
 		if (m != NULL && m->notification != NULL)

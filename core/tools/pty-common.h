@@ -53,7 +53,9 @@
 	"\"secret\":{\"type\":\"object\",\"properties\":{" \
 	"\"prompt\":{\"type\":\"string\"},\"program\":{\"type\":\"string\"}," \
 	"\"url\":{\"type\":\"string\"},\"attach\":{\"type\":\"string\"}," \
-	"\"elicitation\":{\"type\":\"string\",\"enum\":[\"url\",\"form\",\"none\"]}}," \
+	"\"elicitation\":{\"type\":\"string\",\"enum\":[\"url\",\"form\",\"none\"]}," \
+	"\"elicitation_answer\":{\"type\":\"string\",\"enum\":[\"accept\"," \
+	"\"decline\",\"cancel\",\"error\",\"none\"]}}," \
 	"\"required\":[\"prompt\",\"program\",\"attach\",\"elicitation\"]}," \
 	"\"lost\":{\"type\":\"object\",\"properties\":{" \
 	"\"bytes\":{\"type\":\"integer\"},\"from\":{\"type\":\"string\"}," \

@@ -92,6 +92,7 @@ test('PTY-DONE a client with URL-mode elicitation is asked to send the person to
 	let res = await c.run(id, 'read -r -s -p "Token: " v; echo "len ${#v}"', { timeout: 20 });
 	assertSecret(res, /^Token:$/, started, 20);
 	assert.equal(res.sc.secret.elicitation, 'url', show(res.r));
+	assert.equal(res.sc.secret.elicitation_answer, 'accept', show(res.r));
 	assert.equal(asked.length, 1, JSON.stringify(asked));
 	assert.equal(asked[0].mode, 'url');
 	assert.equal(asked[0].url, res.sc.secret.url);
@@ -105,6 +106,18 @@ test('PTY-DONE a client with URL-mode elicitation is asked to send the person to
 	for (let i = 0; i < 50 && completed.length === 0; i++)
 		await new Promise((ok) => setTimeout(ok, 20));
 	assert.deepEqual(completed, [{ elicitationId: asked[0].elicitationId }]);
+
+	/* The person declines in the client: the model is given the URL to pass on. */
+	const d = await rig.server({
+		capabilities: { elicitation: { url: {} } },
+		setup(client) {
+			client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
+		},
+	});
+	const idd = (await d.open({ shell: 'bash' })).sc.session_id;
+	res = await d.run(idd, 'read -r -s -p "Declined: " v', { timeout: 20 });
+	assert.equal(res.sc.secret.elicitation_answer, 'decline', show(res.r));
+	assert.ok(res.text.includes(`the client's elicitation ended: decline; tell the person: open ${res.sc.secret.url} `), show(res.r));
 
 	/* Form mode only ({} of 2025-06-18): no form for a secret; the URL in the text. */
 	const f = await rig.server({
