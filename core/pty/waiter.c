@@ -66,6 +66,7 @@ struct waiter {
 	bool			 q_secret;	/* it waits for a secret */
 	char			 q_prompt[SECRET_PROMPT_MAX];
 	long			 q_pane_pid;
+	char			 q_mux_socket[512];
 	char			 q_start_id[PROC_START_ID_MAX];
 	long			 q_pid;
 	uint64_t		 started;	/* uv_now */
@@ -335,8 +336,10 @@ pane_work(void *arg)
 	struct aiterm_error err = ERROR_INIT;
 	const struct aiterm_mux_ops *mux = session_mux(&err);
 	struct aiterm_pane_info info;
+	struct aiterm_mux_info minfo;
 	long pgrp, tpgid;
 
+	memset(&minfo, 0, sizeof minfo);
 	w->q_shell_fg = false;
 	w->q_secret = false;
 	w->q_prompting = false;
@@ -370,6 +373,10 @@ pane_work(void *arg)
 		    info.cursor_y, w->q_prompt) && proc_start_id(info.pid,
 		    w->q_start_id, sizeof w->q_start_id) == 0;
 		w->q_pane_pid = info.pid;
+		/* Where the person attaches (the probe may run tmux -V). */
+		if (w->q_secret && mux->probe(host_get(), &minfo, NULL) == 0)
+			snprintf(w->q_mux_socket, sizeof w->q_mux_socket, "%s",
+			    minfo.socket);
 	}
 }
 
@@ -427,6 +434,8 @@ pane_done(void *arg)
 		memcpy(w->result.start_id, w->q_start_id,
 		    sizeof w->result.start_id);
 		w->result.pane_pid = w->q_pane_pid;
+		memcpy(w->result.mux_socket, w->q_mux_socket,
+		    sizeof w->result.mux_socket);
 		finish(w, true, VIA_SECRET, -1, w->scanned);
 		return;
 	}

@@ -70,6 +70,8 @@ struct waiter_result {
 	/* ... and the pane's process it is bound to (pid, start identity). */
 	long		 pane_pid;
 	char		 start_id[PROC_START_ID_MAX];
+	/* ... and the multiplexer's socket, for the attach command. */
+	char		 mux_socket[512];
 };
 
 struct waiter_opts {

@@ -8,7 +8,6 @@
 #include "pty/output.h"
 #include "pty/secretpage.h"
 #include "state/errtally.h"
-#include "tools/agent-common.h"
 #include "tools/pty-common.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -301,7 +300,9 @@ secret_offer(struct pending_wait *pw, const struct waiter_result *r,
 	json_t *sc = json_object_get(result, "secret");
 	enum tool_elicit how;
 
-	attach = agent_attach_command(pw->session);
+	/* The socket was asked on the multiplexer's worker (waiter.c). */
+	attach = xasprintf("tmux -S %s attach -t %s", r->mux_socket,
+	    pw->session);
 	json_object_set_new(sc, "attach", json_string(attach));
 	if (secret_page_offer(&where, url, id, &err) != 0) {
 		buf_printf(text, "\n[%s; the person types it in the terminal: "

@@ -43,7 +43,8 @@ test('PTY-DONE the secret page in headless Chromium: typed once into the pane, r
 	});
 	const rig = new Rig(t);
 	const c = await rig.server();
-	const id = (await c.open({ shell: 'bash' })).sc.session_id;
+	const opened = await c.open({ shell: 'bash' });
+	const id = opened.sc.session_id;
 	await c.expectExit(id, 'echo other-output-$((6*7))', 0);
 	const secret = `s3cr3t-${process.pid}-${Date.now()} "q" & <b>`;
 
@@ -52,6 +53,7 @@ test('PTY-DONE the secret page in headless Chromium: typed once into the pane, r
 	const url = res.sc.secret.url;
 	assert.equal(res.sc.secret.elicitation, 'none', show(res.r));
 	assert.ok(res.text.includes(`open ${url} to type it`), show(res.r));
+	assert.equal(res.sc.secret.attach, opened.sc.attach, 'the attach command pty_open gave');
 	assert.ok(res.text.includes(res.sc.secret.attach), show(res.r));
 	assert.match(res.text, /Do not ask them for it/, show(res.r));
 
