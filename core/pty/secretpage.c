@@ -13,6 +13,7 @@
 #include "util/buf.h"
 #include "util/http.h"
 #include "util/loop.h"
+#include "util/wipe.h"
 #include "util/xmalloc.h"
 
 #define TOKEN_BYTES	32		/* 256 bits */
@@ -76,7 +77,7 @@ offer_free(struct offer *o)
 {
 	if (o == NULL)
 		return;
-	explicit_bzero(o->token, sizeof o->token);
+	mem_wipe(o->token, sizeof o->token);
 	free(o->session);
 	free(o->command);
 	free(o);
@@ -146,7 +147,7 @@ random_hex(char *out, size_t n, struct aiterm_error *err)
 		    uv_strerror(rc));
 	for (i = 0; i < n; i++)
 		snprintf(out + 2 * i, 3, "%02x", b[i]);
-	explicit_bzero(b, sizeof b);
+	mem_wipe(b, sizeof b);
 	return 0;
 }
 
@@ -292,7 +293,7 @@ type_work(void *arg)
 	    prompt) && strcmp(prompt, t->offer->prompt) == 0)
 		t->typed = mux->send_text(host_get(), t->offer->session,
 		    t->secret, t->len, 1, &err) == 0;
-	explicit_bzero(t->secret, sizeof t->secret);
+	mem_wipe(t->secret, sizeof t->secret);
 	error_clear(&err);
 }
 
@@ -362,11 +363,11 @@ handle_post(struct conn *c, const struct http_request *req, struct offer *o,
 	t = xcalloc(1, sizeof *t);
 	n = http_form_field(req->body, req->body_len, "secret", t->secret,
 	    sizeof t->secret);
-	explicit_bzero(c->buf, sizeof c->buf);
+	mem_wipe(c->buf, sizeof c->buf);
 	if (n <= 0 || strcspn(t->secret, "\x01\x02\x03\x04\x05\x06\x07\x08"
 	    "\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19"
 	    "\x1a\x1b\x1c\x1d\x1e\x1f\x7f") != (size_t)n) {
-		explicit_bzero(t->secret, sizeof t->secret);
+		mem_wipe(t->secret, sizeof t->secret);
 		free(t);
 		refuse(c, 400, "Empty, too long (256 bytes at most) or with "
 		    "control characters; nothing was typed.");
@@ -423,7 +424,7 @@ conn_handle_closed(uv_handle_t *h)
 
 	if (--c->handles > 0)
 		return;
-	explicit_bzero(c->buf, sizeof c->buf);
+	mem_wipe(c->buf, sizeof c->buf);
 	free(c->resp);
 	free(c);
 	page.conns--;

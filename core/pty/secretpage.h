@@ -11,7 +11,7 @@
  * (the token again in the form, Host and Origin exactly ours, from
  * 127.0.0.1) types the secret into the pane with the multiplexer's
  * literal send and Enter, only while the pane still waits at that same
- * prompt, and wipes it (explicit_bzero) from every buffer that held it.
+ * prompt, and wipes it (mem_wipe) from every buffer that held it.
  * The secret is never written, logged or returned.
  */
 #ifndef AITERM_PTY_SECRETPAGE_H

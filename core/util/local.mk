@@ -14,4 +14,5 @@ core_libaiterm_la_SOURCES += \
 	core/util/jsonschema.c core/util/jsonschema.h \
 	core/util/yamldoc.c core/util/yamldoc.h \
 	core/util/memback.c core/util/memback.h \
-	core/util/http.c core/util/http.h
+	core/util/http.c core/util/http.h \
+	core/util/wipe.c core/util/wipe.h
