@@ -36,7 +36,10 @@ struct offer {
 	uint64_t	 deadline;	/* uv_now */
 };
 
+struct typing;
+
 struct conn {
+	struct typing	*typing;	/* its POST on the worker, or NULL */
 	uv_tcp_t	 tcp;
 	uv_timer_t	 timer;
 	uv_write_t	 wr;
@@ -302,12 +305,16 @@ type_done(void *arg)
 {
 	struct typing *t = arg;
 
-	if (t->typed) {
+	if (t->conn != NULL)
+		t->conn->typing = NULL;
+	if (t->typed && page.on_typed != NULL)
+		page.on_typed(t->offer->id);
+	if (t->conn == NULL)
+		;	/* timed out or closed meanwhile */
+	else if (t->typed)
 		answer(t->conn, 200, "sent", "<p id=\"result\">Sent to the "
 		    "terminal. You can close this page.</p>");
-		if (page.on_typed != NULL)
-			page.on_typed(t->offer->id);
-	} else
+	else
 		refuse(t->conn, 409, "The terminal no longer waits at that "
 		    "prompt; nothing was typed.");
 	offer_free(t->offer);
@@ -376,6 +383,7 @@ handle_post(struct conn *c, const struct http_request *req, struct offer *o,
 	/* One use: the offer is gone whatever comes of it. */
 	offer_unlink(o);
 	t->conn = c;
+	c->typing = t;
 	t->offer = o;
 	t->len = (size_t)n;
 	muxjob_run(type_work, type_done, t);
@@ -436,6 +444,10 @@ conn_close(struct conn *c)
 {
 	if (uv_is_closing((uv_handle_t *)&c->tcp))
 		return;
+	/* A POST still on the worker answers no one now. */
+	if (c->typing != NULL)
+		c->typing->conn = NULL;
+	c->typing = NULL;
 	uv_close((uv_handle_t *)&c->timer, conn_handle_closed);
 	uv_close((uv_handle_t *)&c->tcp, conn_handle_closed);
 }
