@@ -54,6 +54,11 @@ test('PTY-DONE read -s: the send ends at once at the secret prompt; pty_read and
 	await c.ok('pty_send', { session_id: id, text: 'abc123' });
 	res = await c.ok('pty_read', { session_id: id, wait: true, until: 'got 6 chars', timeout: 10 }, 30000);
 	assert.match(res.text, /got 6 chars/, show(res.r));
+
+	/* pty_open{command} (ADR 0034) ends there as a waited send does. */
+	started = Date.now();
+	res = await c.open({ shell: 'bash', command: 'read -r -s -p "Opened key: " k', timeout: 20 });
+	assertSecret(res, /^Opened key:$/, started, 20);
 });
 
 test('PTY-DONE ssh with a passphrase-protected key: the wait ends at once at the passphrase prompt', T, async (t) => {
