@@ -60,10 +60,26 @@ take_state_dir(int *argc, char **argv, const char **dir)
 	return 0;
 }
 
+struct shown {
+	struct cli_request	*req;
+	int			 rc;
+};
+
+/* The result as soon as it is there (a secret page is served after it). */
+static void
+show(json_t *result, void *arg)
+{
+	struct shown *out = arg;
+
+	out->rc = cli_output(out->req, result);
+	fflush(stdout);
+}
+
 static int
 run(struct cli_request *req)
 {
 	struct aiterm_error err = ERROR_INIT;
+	struct shown out = { req, CLI_EXIT_FAILED };
 	json_t *result;
 	int rc;
 
@@ -73,9 +89,9 @@ run(struct cli_request *req)
 		error_clear(&err);
 	}
 	registry_load_default();
-	result = server_call_once(req->tool->name, req->args);
+	result = server_call_once(req->tool->name, req->args, show, &out);
 	req->args = NULL;
-	rc = cli_output(req, result);
+	rc = out.rc;
 	json_decref(result);
 	registry_reset();
 	return rc;

@@ -9,11 +9,16 @@
 #include <unistd.h>
 
 #include "mcp/server-int.h"
+#include "pty/secretpage.h"
 #include "tools/tool.h"
+
+/* How often the command looks whether its secret page is done. */
+#define HOLD_MS	200
 
 struct once {
 	json_t		*result;
 	unsigned	 signals;
+	uv_timer_t	 hold;
 };
 
 static void
@@ -36,18 +41,32 @@ once_signal(uv_signal_t *h, int signum)
 
 	if (o->signals++ > 0)
 		_exit(128 + signum);
+	/* Shown already: the page ends (issue 36). */
+	if (o->result != NULL) {
+		secret_page_close();
+		return;
+	}
 	calls_cancel_all();
 }
 
+static void
+hold_check(uv_timer_t *t)
+{
+	if (!secret_page_pending())
+		uv_timer_stop(t);
+}
+
 json_t *
-server_call_once(const char *tool, json_t *args)
+server_call_once(const char *tool, json_t *args,
+    void (*show)(json_t *result, void *arg), void *arg)
 {
 	static struct server s;
 	struct server_options so = { SERVER_DEFAULT_MAX_MESSAGE, false, true };
-	struct once o = { NULL, 0 };
+	struct once o;
 	uv_signal_t sigs[SERVER_STOP_SIGNALS];
 	size_t i;
 
+	memset(&o, 0, sizeof o);
 	server_init(&s, &so, uv_default_loop());
 	s.initialized = true;
 	s.local = true;
@@ -66,6 +85,22 @@ server_call_once(const char *tool, json_t *args)
 		o.result = json_pack("{s:[{s:s, s:s}], s:b}", "content", "type",
 		    "text", "text", "internal error: the call ended without a "
 		    "result", "isError", 1);
+	show(o.result, arg);
+	/*
+	 * A pane that waits for a secret (issue 36): its page lives in this
+	 * process, so the command serves it until it is used, expires or
+	 * Ctrl-C ends it.
+	 */
+	if (secret_page_pending()) {
+		fprintf(stderr, "aiterm: the secret page stays open until it "
+		    "is used, for %d minutes at most (Ctrl-C closes it)\n",
+		    SECRET_PAGE_TTL_MS / 60000);
+		o.signals = 0;
+		uv_timer_init(s.loop, &o.hold);
+		uv_timer_start(&o.hold, hold_check, HOLD_MS, HOLD_MS);
+		uv_run(s.loop, UV_RUN_DEFAULT);
+		uv_close((uv_handle_t *)&o.hold, NULL);
+	}
 	s.stopping = true;
 	for (i = 0; i < SERVER_STOP_SIGNALS; i++)
 		uv_close((uv_handle_t *)&sigs[i], NULL);

@@ -73,6 +73,11 @@ struct method {
 };
 const struct method *method_find(const char *name);
 
+/* The secret page's completions go out as notifications (elicit.c). */
+void	elicit_init(void);
+/* A response from the client: an elicitation's answer, or ignored. */
+void	elicit_response(json_t *id, json_t *result, json_t *error);
+
 void	lifecycle_initialize(json_t *id, json_t *params);
 void	lifecycle_ping(json_t *id, json_t *params);
 void	lifecycle_set_level(json_t *id, json_t *params);

@@ -13,6 +13,7 @@
 #include "mcp/jsonrpc.h"
 #include "mcp/server-int.h"
 #include "pty/muxjob.h"
+#include "pty/secretpage.h"
 #include "remote/handover.h"
 #include "state/errtally.h"
 #include "util/buf.h"
@@ -118,7 +119,10 @@ dispatch(json_t *root)
 		server_send(jsonrpc_error(msg.id, msg.code, "%s", msg.message));
 		return;
 	case JSONRPC_RESPONSE:
-		return;		/* we send no requests yet */
+		/* Our only requests: elicitations (issue 36). */
+		elicit_response(msg.id, json_object_get(root, "result"),
+		    json_object_get(root, "error"));
+		return;
 	case JSONRPC_NOTIFICATION:
 		m = method_find(msg.method);
 		if (m != NULL && m->notification != NULL)
@@ -301,6 +305,7 @@ server_stop(int status)
 	delivery_observe_stop();
 	/* Calls whose multiplexer work is in flight finish now. */
 	muxjob_drain();
+	secret_page_close();
 	if (!s->in_is_file)
 		uv_read_stop((uv_stream_t *)&s->in);
 	uv_stop(s->loop);
@@ -349,6 +354,7 @@ server_init(struct server *s, const struct server_options *opts,
 	core_loop_set(loop);
 	/* A relayed turn's delivery is read through the relay. */
 	remote_deliveries_init();
+	elicit_init();
 	s->log_level = AITERM_LOG_WARNING;
 	framer_init(&s->framer, opts->max_message, on_line, on_too_large,
 	    NULL);

@@ -32,9 +32,13 @@ int		 server_run(const struct server_options *opts);
 /*
  * CTL-CLI: run one tool call in this process, on the default loop, with
  * the same checks as tools/call; returns the result object (content,
- * structuredContent, isError).  SIGINT/SIGTERM cancel the call.
+ * structuredContent, isError).  SIGINT/SIGTERM cancel the call.  show
+ * gets the result as soon as it is there: a result that offers a secret
+ * page (issue 36) is shown before the page is served, until it is used,
+ * expires or SIGINT/SIGTERM closes it.
  */
-json_t		*server_call_once(const char *tool, json_t *args);
+json_t		*server_call_once(const char *tool, json_t *args,
+		    void (*show)(json_t *result, void *arg), void *arg);
 /* Send notifications/message when level is at or above the client's. */
 void		 server_log(enum aiterm_log_level level, const char *logger,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));

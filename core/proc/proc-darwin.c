@@ -363,3 +363,11 @@ proc_tty_canonical(long pid)
 	errno = ENOSYS;
 	return -1;
 }
+
+int
+proc_tty_secret(long pid)
+{
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+}

@@ -570,16 +570,16 @@ proc_open_files(long pid, struct proc_file **files, size_t *n)
 	return 0;
 }
 
-int
-proc_tty_canonical(long pid)
+/* The terminal on pid's standard input: its path and its modes. */
+static int
+tty_of(long pid, char *tty, size_t len, struct termios *t)
 {
-	char link[64], tty[PATH_MAX];
-	struct termios t;
+	char link[64];
 	ssize_t n;
 	int fd, rc;
 
 	snprintf(link, sizeof link, "/proc/%ld/fd/0", pid);
-	if ((n = readlink(link, tty, sizeof tty - 1)) <= 0)
+	if ((n = readlink(link, tty, len - 1)) <= 0)
 		return -1;
 	tty[n] = '\0';
 	if (strncmp(tty, "/dev/", 5) != 0)
@@ -588,9 +588,79 @@ proc_tty_canonical(long pid)
 	fd = open(tty, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd == -1)
 		return -1;
-	rc = tcgetattr(fd, &t);
+	rc = tcgetattr(fd, t);
 	close(fd);
-	if (rc != 0)
+	return rc == 0 ? 0 : -1;
+}
+
+int
+proc_tty_canonical(long pid)
+{
+	char tty[PATH_MAX];
+	struct termios t;
+
+	if (tty_of(pid, tty, sizeof tty, &t) != 0)
 		return -1;
 	return (t.c_lflag & ICANON) != 0;
+}
+
+/*
+ * Whether p is blocked in read(2) on the terminal tty (/proc/<p>/syscall:
+ * the call's number and first argument, the descriptor): 1 yes, 0 no,
+ * -1 cannot be told (not ours to inspect: a set-user-ID sudo).
+ */
+static int
+reads_tty(long p, const char *tty)
+{
+	char path[64], link[PATH_MAX], line[256];
+	unsigned long fd;
+	long nr;
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/syscall", p);
+	if ((n = proc_read_file(path, line, sizeof line)) <= 0)
+		return -1;
+	/* "running", or a call with no arguments shown. */
+	if (sscanf(line, "%ld 0x%lx", &nr, &fd) != 2 || nr != SYS_read)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%ld/fd/%lu", p, fd);
+	if ((n = readlink(path, link, sizeof link - 1)) <= 0)
+		return -1;
+	link[n] = '\0';
+	/*
+	 * /dev/tty is its controlling terminal: the one whose foreground
+	 * group it is in (ssh and sudo open it for the password).
+	 */
+	return strcmp(link, tty) == 0 || strcmp(link, "/dev/tty") == 0;
+}
+
+int
+proc_tty_secret(long pid)
+{
+	struct proc_table tab = PROC_TABLE_INIT;
+	char tty[PATH_MAX];
+	struct termios t;
+	long pgrp, tpgid;
+	size_t i;
+	int rc = PROC_SECRET_NO, r;
+
+	if (tty_of(pid, tty, sizeof tty, &t) != 0)
+		return -1;
+	/* Lines read with echo off: what a password prompt sets. */
+	if ((t.c_lflag & ECHO) != 0 || (t.c_lflag & ICANON) == 0)
+		return PROC_SECRET_NO;
+	if (proc_tty_foreground(pid, &pgrp, &tpgid) != 0 ||
+	    proc_tree_read(&tab, pid) != 0)
+		return -1;
+	for (i = 0; i < tab.n && rc != PROC_SECRET_READ; i++) {
+		if (tab.procs[i].pgrp != tpgid ||
+		    tab.procs[i].state != PROC_SLEEPING)
+			continue;
+		if ((r = reads_tty(tab.procs[i].pid, tty)) == 1)
+			rc = PROC_SECRET_READ;
+		else if (r < 0)
+			rc = PROC_SECRET_HIDDEN;
+	}
+	proc_table_free(&tab);
+	return rc;
 }

@@ -130,6 +130,22 @@ int	proc_environ(long pid, struct aiterm_buf *out);
  */
 int	proc_tty_canonical(long pid);
 
+/*
+ * Whether the terminal on pid's standard input waits for a secret (issue
+ * 36): it reads lines with echo off (termios ECHO clear, ICANON set) and
+ * a process of its foreground group among pid and its descendants is
+ * blocked in read(2) on it (PROC_SECRET_READ), or sleeps where it cannot
+ * be inspected (PROC_SECRET_HIDDEN: a set-user-ID sudo or su; the caller
+ * wants more evidence, its prompt).  PROC_SECRET_NO otherwise; -1 when it
+ * cannot be told (gone, not a terminal; macOS: not supported).
+ */
+enum {
+	PROC_SECRET_NO,
+	PROC_SECRET_READ,
+	PROC_SECRET_HIDDEN,
+};
+int	proc_tty_secret(long pid);
+
 /* One row of the process table for pid.  Returns 0, or -1 when it is gone. */
 int	proc_stat_get(long pid, struct proc_stat *ps);
 

@@ -9,5 +9,7 @@ core_libaiterm_la_SOURCES += \
 	core/pty/output.c core/pty/output.h \
 	core/pty/paneenv.c core/pty/paneenv.h \
 	core/pty/treekill.c core/pty/treekill.h \
-	core/pty/logpipe.c core/pty/logpipe.h
+	core/pty/logpipe.c core/pty/logpipe.h \
+	core/pty/secret.c core/pty/secret.h \
+	core/pty/secretpage.c core/pty/secretpage.h
 include $(srcdir)/core/pty/logread.mk

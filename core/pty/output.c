@@ -145,8 +145,8 @@ widest_range(const struct aiterm_buf *text, uint64_t *first,
 }
 
 /* The command text RED-CMD chooses by: the session's last-command file. */
-static char *
-last_command(const char *session)
+char *
+output_last_command(const char *session)
 {
 	char *path = session_path(session, "last-command"), *text = NULL;
 	size_t len = 0;
@@ -362,7 +362,7 @@ command_text(const struct output_request *req, const struct log_slice *slice,
 		return NULL;
 	if (!blank(buf_str(rendered), before))
 		return NULL;
-	return last_command(req->session);
+	return output_last_command(req->session);
 }
 
 static void

@@ -74,4 +74,7 @@ void	output_text_free(struct output_text *out);
 /* Replace invalid UTF-8 with U+FFFD, in place into out. */
 void	output_utf8_clean(const char *in, size_t len, struct aiterm_buf *out);
 
+/* The session's last command text as typed (allocated), or NULL. */
+char	*output_last_command(const char *session);
+
 #endif

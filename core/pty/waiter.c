@@ -63,6 +63,11 @@ struct waiter {
 	uint64_t		 q_from;	/* scanned when it was asked */
 	int			 q_canon;	/* its terminal reads lines: 1 */
 	char			 q_program[64];
+	bool			 q_secret;	/* it waits for a secret */
+	char			 q_prompt[SECRET_PROMPT_MAX];
+	long			 q_pane_pid;
+	char			 q_mux_socket[512];
+	char			 q_start_id[PROC_START_ID_MAX];
 	long			 q_pid;
 	uint64_t		 started;	/* uv_now */
 	bool			 finished;
@@ -95,6 +100,7 @@ static const char *const via_names[] = {
 	[VIA_QUIESCENT] = "quiescent",
 	[VIA_NESTED] = "nested",
 	[VIA_INPUT] = "input",
+	[VIA_SECRET] = "secret",
 	[VIA_TIMEOUT] = "timeout",
 	[VIA_LOST] = "lost",
 };
@@ -330,9 +336,12 @@ pane_work(void *arg)
 	struct aiterm_error err = ERROR_INIT;
 	const struct aiterm_mux_ops *mux = session_mux(&err);
 	struct aiterm_pane_info info;
+	struct aiterm_mux_info minfo;
 	long pgrp, tpgid;
 
+	memset(&minfo, 0, sizeof minfo);
 	w->q_shell_fg = false;
+	w->q_secret = false;
 	w->q_prompting = false;
 	w->q_canon = -1;
 	w->q_dead_status = -1;
@@ -359,6 +368,15 @@ pane_work(void *arg)
 		    w->q_canon == 0;
 		snprintf(w->q_program, sizeof w->q_program, "%s",
 		    info.command);
+		/* read -s waits in the shell itself: not only other programs. */
+		w->q_secret = secret_pane_waits(w->session, info.pid,
+		    info.cursor_y, w->q_prompt) && proc_start_id(info.pid,
+		    w->q_start_id, sizeof w->q_start_id) == 0;
+		w->q_pane_pid = info.pid;
+		/* Where the person attaches (the probe may run tmux -V). */
+		if (w->q_secret && mux->probe(host_get(), &minfo, NULL) == 0)
+			snprintf(w->q_mux_socket, sizeof w->q_mux_socket, "%s",
+			    minfo.socket);
 	}
 }
 
@@ -406,6 +424,19 @@ pane_done(void *arg)
 		w->q_prompting = false;
 	if (w->exited && ++w->rechecks > EXITED_RECHECKS) {
 		finish(w, true, VIA_EXIT, -1, w->scanned);
+		return;
+	}
+	if (w->q_secret) {
+		/* Only the person can go on: no until, no timeout helps. */
+		snprintf(w->result.program, sizeof w->result.program, "%s",
+		    w->q_program);
+		memcpy(w->result.prompt, w->q_prompt, sizeof w->result.prompt);
+		memcpy(w->result.start_id, w->q_start_id,
+		    sizeof w->result.start_id);
+		w->result.pane_pid = w->q_pane_pid;
+		memcpy(w->result.mux_socket, w->q_mux_socket,
+		    sizeof w->result.mux_socket);
+		finish(w, true, VIA_SECRET, -1, w->scanned);
 		return;
 	}
 	if (w->o.input_end && w->until == NULL && w->q_prompting) {

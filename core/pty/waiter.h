@@ -9,6 +9,10 @@
  *   until       the literal or regex appeared in the output
  *   quiescent   no output for quiet_ms with the shell in the foreground,
  *               only when no mark is expected
+ *   secret      the pane waits for a secret (pty/secret.h: its terminal
+ *               reads lines with echo off and its foreground process is
+ *               blocked reading it): a password for the person, never
+ *               the model, so no wait runs out its timeout there
  *   input       no output for quiet_ms, another program in the foreground
  *               that waits for input: the terminal reads key by key
  *               (ICANON off) and the cursor sits after text on its line
@@ -27,7 +31,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "proc/proc.h"
 #include "pty/render.h"
+#include "pty/secret.h"
 #include "pty/session.h"
 #include "util/error.h"
 
@@ -38,6 +44,7 @@ enum waiter_via {
 	VIA_QUIESCENT,
 	VIA_NESTED,
 	VIA_INPUT,	/* another program waits for input (issue 34) */
+	VIA_SECRET,	/* the pane waits for a secret (issue 36) */
 	VIA_TIMEOUT,
 	VIA_LOST,	/* the session disappeared */
 };
@@ -58,6 +65,13 @@ struct waiter_result {
 	bool		 by_shell;
 	/* VIA_INPUT: the program that waits, as the multiplexer names it. */
 	char		 program[64];
+	/* VIA_SECRET: the prompt's line, as the screen shows it. */
+	char		 prompt[SECRET_PROMPT_MAX];
+	/* ... and the pane's process it is bound to (pid, start identity). */
+	long		 pane_pid;
+	char		 start_id[PROC_START_ID_MAX];
+	/* ... and the multiplexer's socket, for the attach command. */
+	char		 mux_socket[512];
 };
 
 struct waiter_opts {

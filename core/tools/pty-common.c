@@ -6,6 +6,7 @@
 #include "plugin/host.h"
 #include "pty/logpipe.h"
 #include "pty/output.h"
+#include "pty/secretpage.h"
 #include "state/errtally.h"
 #include "tools/pty-common.h"
 #include "util/buf.h"
@@ -28,6 +29,15 @@ struct pending_wait {
 	struct session_command	 cmd;
 	bool			 have_cmd;
 	struct send_job		*hold;	/* the send's turn, given back at the end */
+	/*
+	 * A secret prompt's result held while the client is asked to send
+	 * the person to the page (issue 36): its text and fields.
+	 */
+	struct tool_elicit_wait	*elicit;
+	char			*held_text;
+	json_t			*held_result;
+	char			*held_url;
+	char			*held_attach;
 };
 
 int
@@ -95,6 +105,12 @@ status_line(struct aiterm_buf *b, const struct waiter_result *r,
 		buf_printf(b, "[%s waits for input%s]", r->program[0] != '\0' ?
 		    r->program : "the program", dur);
 		break;
+	case VIA_SECRET:
+		/* Never the model's to answer (issue 36). */
+		buf_printf(b, "[waiting for a secret: %s%s%s%s]", r->prompt,
+		    r->program[0] != '\0' ? " (" : "", r->program,
+		    r->program[0] != '\0' ? ")" : "");
+		break;
 	case VIA_TIMEOUT:
 		buf_printf(b, "[still running after %gs; pty_read wait=true "
 		    "keeps waiting]", timeout);
@@ -152,6 +168,9 @@ result_json(const char *session, const struct waiter_result *r,
 		    json_integer(r->exit_code) : json_null());
 		json_object_set_new(j, "duration_ms",
 		    json_real(r->duration_ms));
+		if (r->via == VIA_SECRET)
+			json_object_set_new(j, "secret", json_pack("{s:s, s:s}",
+			    "prompt", r->prompt, "program", r->program));
 	}
 	json_object_set_new(j, "reducer", o->reducer[0] != '\0' ?
 	    json_sprintf("%s %s", o->reducer, o->reducer_version) :
@@ -216,7 +235,108 @@ out:
 	free(log);
 }
 
+static const char *const elicit_names[] = {
+	[TOOL_ELICIT_NONE] = "none", [TOOL_ELICIT_FORM] = "form",
+	[TOOL_ELICIT_URL] = "url",
+};
+
+/* The line for the model: where the person types it, and to wait. */
 static void
+secret_tell(struct aiterm_buf *text, const char *why, const char *url,
+    const char *attach)
+{
+	buf_printf(text, "\n[%stell the person: open %s to type it (works "
+	    "once, for %d minutes), or type it in the terminal: %s. Do not "
+	    "ask them for it; wait for them: pty_read wait=true]", why, url,
+	    SECRET_PAGE_TTL_MS / 60000, attach);
+}
+
+static void pending_free(struct pending_wait *pw);
+
+/* The client answered the elicitation (or did not in time). */
+static void
+secret_answered(void *arg, const char *action)
+{
+	struct pending_wait *pw = arg;
+	struct aiterm_buf text = BUF_INIT;
+	char why[96];
+
+	pw->elicit = NULL;
+	buf_adds(&text, pw->held_text);
+	json_object_set_new(json_object_get(pw->held_result, "secret"),
+	    "elicitation_answer", json_string(action));
+	if (strcmp(action, "accept") == 0)
+		buf_printf(&text, "\n[the person was asked through the client "
+		    "and opened the secret page; or they type it in the "
+		    "terminal: %s. Do not ask them for it; wait for them: "
+		    "pty_read wait=true]", pw->held_attach);
+	else {
+		snprintf(why, sizeof why, "the client's elicitation ended: "
+		    "%s; ", action);
+		secret_tell(&text, why, pw->held_url, pw->held_attach);
+	}
+	tool_call_reply(pw->call, buf_steal(&text, NULL), pw->held_result);
+	pw->held_result = NULL;
+	pending_free(pw);
+}
+
+/*
+ * A pane that waits for a secret (issue 36, ADR 0037): the page where the
+ * person types it, asked for through the client where it can (the reply
+ * then waits for its answer: true, text and result taken), else told in
+ * the text for the model to pass on.  Never the model's to answer.
+ */
+static bool
+secret_offer(struct pending_wait *pw, const struct waiter_result *r,
+    struct aiterm_buf *text, json_t *result)
+{
+	struct secret_where where = {
+		.session = pw->session, .pid = r->pane_pid,
+		.start_id = r->start_id, .prompt = r->prompt,
+		.program = r->program,
+	};
+	struct aiterm_error err = ERROR_INIT;
+	char url[SECRET_PAGE_URL_MAX], id[SECRET_PAGE_ID_MAX];
+	char *attach, *message;
+	json_t *sc = json_object_get(result, "secret");
+	enum tool_elicit how;
+
+	/* The socket was asked on the multiplexer's worker (waiter.c). */
+	attach = xasprintf("tmux -S %s attach -t %s", r->mux_socket,
+	    pw->session);
+	json_object_set_new(sc, "attach", json_string(attach));
+	if (secret_page_offer(&where, url, id, &err) != 0) {
+		buf_printf(text, "\n[%s; the person types it in the terminal: "
+		    "%s. Do not ask them for it; pty_read wait=true after]",
+		    error_msg(&err), attach);
+		json_object_set_new(sc, "elicitation", json_string("none"));
+		error_clear(&err);
+		free(attach);
+		return false;
+	}
+	json_object_set_new(sc, "url", json_string(url));
+	message = xasprintf("Aiterm session %s (%s) waits for a secret at "
+	    "\"%s\". Open the page to type it: it goes into that terminal "
+	    "only, never to the AI.", pw->session, r->program, r->prompt);
+	how = tool_call_elicit_url(pw->call, message, url, id,
+	    secret_answered, pw, &pw->elicit);
+	free(message);
+	json_object_set_new(sc, "elicitation", json_string(elicit_names[how]));
+	if (how == TOOL_ELICIT_URL) {
+		pw->held_text = buf_steal(text, NULL);
+		pw->held_result = result;
+		pw->held_url = xstrdup(url);
+		pw->held_attach = attach;
+		return true;
+	}
+	secret_tell(text, how == TOOL_ELICIT_FORM ? "this client elicits by "
+	    "forms only, never for secrets; " : "", url, attach);
+	free(attach);
+	return false;
+}
+
+/* false when the reply was made, true when it waits (secret_offer). */
+static bool
 reply(struct pending_wait *pw, const struct waiter_result *r)
 {
 	struct output_request req = {
@@ -241,11 +361,12 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 	struct output_text out;
 	struct aiterm_buf text = BUF_INIT;
 	json_t *result;
+	bool held = false;
 
 	if (output_collect(&req, &out, &err) != 0) {
 		tool_call_fail(pw->call, "%s", error_msg(&err));
 		error_clear(&err);
-		return;
+		return false;
 	}
 	if (r == NULL && out.done_seen && pw->have_cmd && !pw->cmd.done &&
 	    pw->cmd.ahead == 0) {
@@ -275,7 +396,9 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		buf_adds(&text, "[back at the shell]\n");
 	if (r != NULL)
 		status_line(&text, r, pw->timeout, out.text.len > 0);
-	else
+	if (r != NULL && r->via == VIA_SECRET)
+		held = secret_offer(pw, r, &text, result);
+	else if (r == NULL)
 		read_status(&text, pw, &out);
 	if (text.len > 0 && text.data[text.len - 1] == '\n')
 		text.data[--text.len] = '\0';
@@ -286,6 +409,11 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 	 */
 	send_release(pw->hold);
 	pw->hold = NULL;
+	if (held) {
+		/* secret_answered replies; the send's turn is back already. */
+		output_text_free(&out);
+		return true;
+	}
 	if (r != NULL && r->via == VIA_LOST) {
 		errtally_note(ERRTALLY_MUX_LOST);
 		tool_call_fail(pw->call, "session '%s' lost: its terminal no "
@@ -298,6 +426,7 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 	json_decref(result);
 	buf_free(&text);
 	output_text_free(&out);
+	return false;
 }
 
 static void
@@ -311,6 +440,11 @@ pending_free(struct pending_wait *pw)
 	free(pw->head);
 	json_decref(pw->head_sc);
 	json_decref(pw->sanitized);
+	tool_elicit_cancel(pw->elicit);
+	free(pw->held_text);
+	json_decref(pw->held_result);
+	free(pw->held_url);
+	free(pw->held_attach);
 	free(pw);
 }
 
@@ -338,8 +472,10 @@ on_done(void *arg, const struct waiter_result *r)
 		session_command_write(pw->session, &pw->cmd, &err);
 		error_clear(&err);
 	}
-	reply(pw, r);
-	pending_free(pw);
+	/* The waiter frees itself once done: a cancel must not touch it. */
+	pw->waiter = NULL;
+	if (!reply(pw, r))
+		pending_free(pw);
 }
 
 static void
@@ -356,7 +492,8 @@ on_cancel(struct tool_call *call)
 {
 	struct pending_wait *pw = tool_call_data(call);
 
-	waiter_cancel(pw->waiter);
+	if (pw->waiter != NULL)
+		waiter_cancel(pw->waiter);
 	tool_call_fail(call, "cancelled");
 	pending_free(pw);
 }

@@ -41,7 +41,7 @@
 	"\"complete\":{\"type\":[\"boolean\",\"null\"]}," \
 	"\"via\":{\"type\":[\"string\",\"null\"],\"enum\":[\"exit\"," \
 	"\"sentinel\",\"until\",\"quiescent\",\"nested\",\"input\",\"timeout\"," \
-	"\"lost\"," \
+	"\"lost\",\"secret\"," \
 	"null]}," \
 	"\"exit_code\":{\"type\":[\"integer\",\"null\"]}," \
 	"\"duration_ms\":{\"type\":[\"number\",\"null\"]}," \
@@ -50,6 +50,13 @@
 	"\"omitted\":{\"type\":[\"array\",\"null\"],\"items\":" \
 	"{\"type\":\"integer\"}}," \
 	"\"reducer\":{\"type\":[\"string\",\"null\"]}," \
+	"\"secret\":{\"type\":\"object\",\"properties\":{" \
+	"\"prompt\":{\"type\":\"string\"},\"program\":{\"type\":\"string\"}," \
+	"\"url\":{\"type\":\"string\"},\"attach\":{\"type\":\"string\"}," \
+	"\"elicitation\":{\"type\":\"string\",\"enum\":[\"url\",\"form\",\"none\"]}," \
+	"\"elicitation_answer\":{\"type\":\"string\",\"enum\":[\"accept\"," \
+	"\"decline\",\"cancel\",\"error\",\"none\"]}}," \
+	"\"required\":[\"prompt\",\"program\",\"attach\",\"elicitation\"]}," \
 	"\"lost\":{\"type\":\"object\",\"properties\":{" \
 	"\"bytes\":{\"type\":\"integer\"},\"from\":{\"type\":\"string\"}," \
 	"\"to\":{\"type\":\"string\"},\"screen\":{\"type\":\"string\"}}}," \

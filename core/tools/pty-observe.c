@@ -27,6 +27,7 @@
 #include "plugin/host.h"
 #include "proc/launch.h"
 #include "proc/proc.h"
+#include "pty/secret.h"
 #include "pty/session.h"
 #include "tools/on-mux.h"
 #include "tools/tool.h"
@@ -469,7 +470,7 @@ observe_work(json_t *args, struct mux_result *r)
 	struct aiterm_buf text = BUF_INIT;
 	struct observation o;
 	struct obs_cursor prev;
-	char *next;
+	char *next, prompt[SECRET_PROMPT_MAX];
 	bool have_prev = false;
 
 	memset(&o, 0, sizeof o);
@@ -499,6 +500,14 @@ observe_work(json_t *args, struct mux_result *r)
 	json_object_set_new(out, "activity", activity_json(have_prev ? &prev :
 	    NULL, &o, &text));
 	json_object_set_new(out, "token_hint", token_json(&o));
+	/* Its prompt's line only, never the rest of the screen (issue 36). */
+	if (o.pane.exists && !o.pane.dead && o.pane.pid > 0 &&
+	    secret_pane_waits(o.id, o.pane.pid, o.pane.cursor_y, prompt)) {
+		buf_printf(&text, "\nwaiting for a secret: %s", prompt);
+		json_object_set_new(out, "secret", json_pack("{s:s}", "prompt",
+		    prompt));
+	} else
+		json_object_set_new(out, "secret", json_null());
 	if (o.have_token)
 		buf_printf(&text, "\ntokens on screen: %s%llu",
 		    o.token.approximate ? "~" : "",
@@ -541,7 +550,8 @@ const struct tool_entry tool_pty_observe = {
 	.description = "What a session is doing, from the OS process table: "
 	    "session exists, pane alive, harness alive, screen state with a "
 	    "reason, process identities (pid + start_id + argv_digest; null "
-	    "when unknown). Never returns screen or argv text. Pass the "
+	    "when unknown), a secret prompt's line. Never returns other screen "
+	    "or argv text. Pass the "
 	    "returned cursor back to get CPU and screen activity since then.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"session_id\":{\"type\":\"string\"},"
@@ -599,6 +609,8 @@ const struct tool_entry tool_pty_observe = {
 	    "\"approximate\":{\"type\":\"boolean\"},"
 	    "\"row\":{\"type\":\"integer\"},"
 	    "\"source\":{\"type\":\"string\",\"enum\":[\"screen_latest\"]}}},"
+	    "\"secret\":{\"type\":[\"object\",\"null\"],\"properties\":{"
+	    "\"prompt\":{\"type\":\"string\"}},\"required\":[\"prompt\"]},"
 	    "\"cursor\":{\"type\":\"string\"}},"
 	    "\"required\":[\"session_id\",\"exists\",\"pane\",\"harness\","
 	    "\"screen\",\"activity\",\"token_hint\",\"cursor\"]}",

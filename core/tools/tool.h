@@ -92,6 +92,28 @@ void		 tool_call_finish(struct tool_call *call, json_t *result);
 void		 tool_call_fail(struct tool_call *call, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 
+/*
+ * Ask the person through the client to open url (URL-mode elicitation,
+ * issue 36): TOOL_ELICIT_URL when the request went out (done gets the
+ * client's answer later: "accept", "decline", "cancel", "error", or
+ * "none" when none came in time; *wait cancels it), TOOL_ELICIT_FORM when
+ * the client declared form-mode elicitation only (nothing sent; a secret
+ * never goes through a form), TOOL_ELICIT_NONE when it declared none.
+ * id names it in notifications/elicitation/complete.
+ */
+enum tool_elicit {
+	TOOL_ELICIT_NONE,
+	TOOL_ELICIT_FORM,
+	TOOL_ELICIT_URL,
+};
+struct tool_elicit_wait;
+enum tool_elicit tool_call_elicit_url(struct tool_call *call,
+		    const char *message, const char *url, const char *id,
+		    void (*done)(void *arg, const char *action), void *arg,
+		    struct tool_elicit_wait **wait);
+/* Forget the answer: done is never called (the call was cancelled). */
+void		 tool_elicit_cancel(struct tool_elicit_wait *wait);
+
 /* A tool's input schema as tools/list gives it (borrowed). */
 json_t		*tool_input_schema(const struct tool_entry *e);
 

@@ -13,4 +13,6 @@ core_libaiterm_la_SOURCES += \
 	core/util/watch.c core/util/watch.h \
 	core/util/jsonschema.c core/util/jsonschema.h \
 	core/util/yamldoc.c core/util/yamldoc.h \
-	core/util/memback.c core/util/memback.h
+	core/util/memback.c core/util/memback.h \
+	core/util/http.c core/util/http.h \
+	core/util/wipe.c core/util/wipe.h

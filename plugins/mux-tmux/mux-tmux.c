@@ -264,6 +264,7 @@ tmux_send_text(const struct aiterm_host *host, const char *session,
 		}
 		rc = tmux_session_run(host, session, &cmd, TX_RESEND_NEVER,
 		    NULL, err);
+		tx_wipe(text);
 	}
 	tx_argv_free(&cmd);
 	return rc;

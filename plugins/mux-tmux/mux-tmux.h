@@ -66,6 +66,8 @@ char	**tx_argv_client(const struct tx_argv *a);
 char	*tx_argv_line(const struct tx_argv *a);
 void	 tx_strv_free(char **v);
 void	 tx_argv_free(struct tx_argv *a);
+/* Zero a string in place (send-keys text may be a password). */
+void	 tx_wipe(char *s);
 
 /*
  * Quoting, each returning an allocated string the caller frees:

@@ -631,6 +631,7 @@ tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
 	/* Its server is gone with the line: nothing can run it any more. */
 	outcome = !tx_server_up(srv->socket) ? TX_CTL_UNSENT : TX_CTL_LOST;
 out:
+	tx_wipe(line);
 	free(line);
 	return outcome;
 }

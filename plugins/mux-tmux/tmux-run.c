@@ -200,13 +200,30 @@ tx_strv_free(char **v)
 	free(v);
 }
 
+/*
+ * Overwrite a string before it is freed: send-keys text may be a
+ * password typed from the secret page (issue 36, ADR 0037).
+ */
+void
+tx_wipe(char *s)
+{
+	volatile char *p = s;
+
+	if (s == NULL)
+		return;
+	while (*p != '\0')
+		*p++ = '\0';
+}
+
 void
 tx_argv_free(struct tx_argv *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->n; i++)
+	for (i = 0; i < a->n; i++) {
+		tx_wipe(a->v[i]);
 		free(a->v[i]);
+	}
 	free(a->v);
 	free(a->sep);
 	a->v = NULL;

@@ -8,7 +8,8 @@ EXTRA_DIST += tests/clients/run.sh tests/clients/package.json \
 	tests/clients/lib/common.cjs tests/clients/lib/mock-anthropic.cjs \
 	tests/clients/lib/mock-openai.cjs tests/clients/lib/script.cjs \
 	tests/clients/lib/tee.cjs tests/clients/setup.test.cjs \
-	tests/clients/stdin.test.cjs tests/clients/tasks.test.cjs tests/suite-files.sh
+	tests/clients/stdin.test.cjs tests/clients/tasks.test.cjs tests/suite-files.sh \
+	tests/clients/secrets.test.cjs
 
 check-clients: all
 	$(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/clients/run.sh </dev/null

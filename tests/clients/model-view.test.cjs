@@ -53,6 +53,9 @@ const STEPS = [
 		/^d0{15}2\tunknown\tagent-child turn 1\tdone\tsteer unknown CODEX_HOOK_DELIVERY_UNCONFIRMED$/m] },
 	/* AGT-CONFIGURE (issue 33): its refusal on a plain shell; its receipt is counted in tests/harness. */
 	{ tool: 'agent_configure', args: { session_id: SID, model: 'sonnet' }, want: [/^agent_configure: mv is not an agent session/], error: true },
+	/* Issue 36: a secret prompt; the person types it, the model is told where and to wait. */
+	{ tool: 'pty_send', args: { session_id: SID, text: 'read -r -s -p "Vault key: " v', wait: true },
+		want: [/^\[waiting for a secret: Vault key: \(bash\)\]\n\[[^\n]*Do not ask them for it; wait for them: pty_read wait=true\]$/m] },
 	{ tool: 'pty_close', args: { session_id: SID }, want: [/^closed mv$/m] },
 	/* Issue 34: open and start a REPL in one call; each send ends at its next prompt. */
 	{ tool: 'pty_open', args: { name: 'mv2', command: 'python3 -q' },

@@ -11,6 +11,8 @@ EXTRA_DIST += tests/mcp/run.sh tests/npm-ci.sh tests/mcp/package.json \
 	tests/mcp/pty.test.cjs tests/mcp/pty-persist.test.cjs \
 	tests/mcp/pty-scale.test.cjs tests/mcp/pty-ssh.test.cjs \
 	tests/mcp/pty-list-view.test.cjs \
+	tests/mcp/pty-secret.test.cjs tests/mcp/pty-secret-page.test.cjs \
+	tests/mcp/lib/chromium.cjs tests/mcp/lib/secrets.cjs \
 	tests/mcp/pty-repl.test.cjs \
 	tests/mcp/pty-nested-exact.test.cjs \
 	tests/mcp/remote.test.cjs tests/mcp/remote-auth.test.cjs \

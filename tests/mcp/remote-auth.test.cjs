@@ -23,53 +23,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { hasLine, show } = require('./lib/pty.cjs');
 const { remoteRig, sshProcs } = require('./lib/remote.cjs');
+const { filesHolding, procsHolding } = require('./lib/secrets.cjs');
 
 const T = { timeout: 120000 };
-
-/* Every file under dir whose bytes hold secret. */
-function filesHolding(dir, secret) {
-	const hits = [];
-	const walk = (d) => {
-		let ents;
-		try {
-			ents = fs.readdirSync(d, { withFileTypes: true });
-		} catch {
-			return;
-		}
-		for (const e of ents) {
-			const p = path.join(d, e.name);
-			if (e.isDirectory())
-				walk(p);
-			else if (e.isFile()) {
-				try {
-					if (fs.readFileSync(p).includes(secret))
-						hits.push(p);
-				} catch { /* gone */ }
-			}
-		}
-	};
-	walk(dir);
-	return hits;
-}
-
-/* Every process whose argv or environment holds secret (and how many looked). */
-function procsHolding(secret) {
-	const hits = [];
-	let seen = 0;
-	for (const p of fs.readdirSync('/proc')) {
-		if (!/^\d+$/.test(p))
-			continue;
-		for (const f of ['cmdline', 'environ']) {
-			try {
-				const b = fs.readFileSync(`/proc/${p}/${f}`);
-				seen++;
-				if (b.includes(secret))
-					hits.push(`${p}/${f}: ${fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
-			} catch { /* gone, or not ours to read */ }
-		}
-	}
-	return { hits, seen };
-}
 
 function assertNowhere(r, secret) {
 	assert.deepEqual(filesHolding(r.rig.dirs.root, secret), [], 'no file of the rig holds the secret');

@@ -181,6 +181,11 @@ async function shellPaths(c, conn, rig) {
 	await c.call(conn, 'pty_key', { session_id: id, key: 'ctrl-c' }, 'key', { error: false });
 	await c.call(conn, 'pty_key', { session_id: id, key: 'no-such-key' }, 'bad key', { error: true });
 	await c.call(conn, 'pty_read', { session_id: id, wait: true, timeout: 2 }, 'after ctrl-c', { error: false });
+	/* A secret prompt (issue 36): its page and how the client is asked. */
+	await c.call(conn, 'pty_send', { session_id: id, text: 'read -r -s -p "Key: " k', wait: true }, 'a secret prompt', { error: false });
+	await c.call(conn, 'pty_read', { session_id: id, wait: true, timeout: 5 }, 'read at a secret prompt', { error: false });
+	await c.call(conn, 'pty_observe', { session_id: id }, 'observe a secret prompt', { error: false });
+	await c.call(conn, 'pty_key', { session_id: id, key: 'ctrl-c' }, 'out of the secret prompt', { error: false });
 
 	await c.call(conn, 'pty_list', {}, 'list', { error: false });
 	await c.call(conn, 'pty_list', { env_keys: ['HOME', 'NO_SUCH_VAR'] }, 'list env_keys', { error: false });

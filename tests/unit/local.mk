@@ -1,6 +1,7 @@
 # Unit suites (Check): one tests/unit/<unit>.mk per suite.
 include $(srcdir)/tests/unit/state.mk
 include $(srcdir)/tests/unit/errtally.mk
+include $(srcdir)/tests/unit/http.mk
 include $(srcdir)/tests/unit/remote.mk
 include $(srcdir)/tests/unit/logpipe.mk
 include $(srcdir)/tests/unit/manifest.mk

@@ -233,7 +233,8 @@ class Rig {
 	 * opts.command: another aiterm-mcp than the one under test;
 	 * opts.clientName: the clientInfo name (the parent the server sees);
 	 * opts.env: variables this server has on top of the rig's (undefined:
-	 * removed).
+	 * removed); opts.capabilities: more client capabilities (elicitation);
+	 * opts.setup(client): called before connecting (request handlers).
 	 */
 	async server(opts = {}) {
 		const env = Object.assign({}, this.env, opts.env || {});
@@ -251,8 +252,11 @@ class Rig {
 		transport.stderr.setEncoding('utf8');
 		transport.stderr.on('data', (s) => { stderr += s; });
 		const client = new Client({ name: opts.clientName || 'aiterm-pty-test', version: '0.0.0' }, {
-			capabilities: opts.structured === false ? {} : STRUCTURED_CAPS,
+			capabilities: Object.assign({}, opts.structured === false ? {} : STRUCTURED_CAPS, opts.capabilities || {}),
 		});
+		/* Handlers of requests and notifications from the server (elicitation). */
+		if (opts.setup)
+			opts.setup(client);
 		try {
 			await client.connect(transport);
 		} catch (err) {

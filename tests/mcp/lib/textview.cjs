@@ -27,6 +27,7 @@ const STATUS = [
 	{ re: /\[quiet, shell idle(?: · [\d.]+s)?\]\s*$/, via: 'quiescent', complete: true },
 	{ re: /\[no completion evidence: [^\]]*\]\s*$/, via: 'nested', complete: false },
 	{ re: /\[\S+(?: \S+)? waits for input(?: · [\d.]+s)?\]\s*$/, via: 'input', complete: true },
+	{ re: /(?:^|\n)\[waiting for a secret: [^\n]*\](?:\n\[[^\n]*\])?\s*$/, via: 'secret', complete: true },
 	{ re: /\[still running after [^\]]*\]\s*$/, via: 'timeout', complete: false },
 	{ re: /\[(?:no new output; )?still running\]\s*$/, via: null, complete: false },
 	{ re: /\[no new output\]\s*$/, via: null, complete: null },
