@@ -103,6 +103,15 @@ gemini_launch(const struct aiterm_host *host,
 		    "name (letters, digits and -._:/ only, e.g. "
 		    "gemini-2.5-flash)", req->model);
 	session_uuid(req->launch_id, uuid);
+	/*
+	 * Gemini 0.61.0 runs headless, reading a prompt from stdin and
+	 * exiting 42 without one, when CI or GITHUB_ACTIONS is "true"
+	 * (isHeadlessMode): a server started in a CI job launched a TUI
+	 * that was never there.  The pane is a terminal a person can watch,
+	 * so the agent gets both as "false".
+	 */
+	arg(host, plan->env, "CI=false");
+	arg(host, plan->env, "GITHUB_ACTIONS=false");
 	arg(host, plan->argv, req->binary);
 	arg(host, plan->argv, "--session-id");
 	arg(host, plan->argv, uuid);
