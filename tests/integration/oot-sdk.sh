@@ -37,8 +37,16 @@ ex=$tmp/harness-mycli
 cp -R "$top_srcdir/doc/examples/harness-mycli" "$ex"
 chmod -R u+w "$ex"
 cd "$ex"
+# A sanitizer build (quickstart's build-asan) installs an instrumented
+# kit: the program that links it takes the same runtimes.
+san=
+for a in $(find "$inst" -name libaiterm-plugin-test.a); do
+	if nm "$a" 2>/dev/null | grep -q __asan_init; then
+		san="-fsanitize=address,undefined"
+	fi
+done
 # shellcheck disable=SC2086
-${CC:-cc} $tcflags -std=c11 -Wall -Wextra -Werror -o test-mycli \
+${CC:-cc} $tcflags $san -std=c11 -Wall -Wextra -Werror -o test-mycli \
 	test-mycli.c mycli.c $tlibs
 ./test-mycli fixtures/mycli-1.2.3 >"$tmp/out" 2>&1 || {
 	cat "$tmp/out" >&2
