@@ -62,7 +62,7 @@ fake_buf_add(struct aiterm_buf *b, const void *data, size_t len)
 	b->data[b->len] = '\0';
 }
 
-static void
+static void __attribute__((format(printf, 2, 0)))
 buf_vprintf(struct aiterm_buf *b, const char *fmt, va_list ap)
 {
 	char *s;

@@ -106,7 +106,7 @@ static int
 list_ours(struct steer *s)
 {
 	json_t *r, *entry, *h;
-	const char *cmd;
+	const char *cmd, *src;
 	size_t i, j;
 	int k;
 
@@ -121,9 +121,9 @@ list_ours(struct steer *s)
 	json_array_foreach(json_object_get(r, "data"), i, entry) {
 		json_array_foreach(json_object_get(entry, "hooks"), j, h) {
 			cmd = json_string_value(json_object_get(h, "command"));
+			src = json_string_value(json_object_get(h, "source"));
 			if (cmd == NULL || strstr(cmd, "aiterm-hook") == NULL ||
-			    !json_equal(json_object_get(h, "source"),
-			    json_string("user")))
+			    src == NULL || strcmp(src, "user") != 0)
 				continue;
 			for (k = 0; k < OUR_HOOKS; k++) {
 				if (strstr(cmd, verbs[k]) != NULL &&
