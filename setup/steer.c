@@ -522,10 +522,11 @@ disable(struct steer *s)
 		json_array_append_new(edits, edit(hstr(s->ours[k], "key"),
 		    v != NULL && !json_is_null(v) ? json_deep_copy(v) : NULL));
 	}
-	if (json_array_size(edits) > 0 && batch(s, edits) != 0)
-		return -1;
+	/* batch takes edits: its size is not looked at after it. */
 	if (json_array_size(edits) == 0)
 		json_decref(edits);
+	else if (batch(s, edits) != 0)
+		return -1;
 	/* A [hooks.state] only ours made goes with them. */
 	if (s->mine != NULL && !json_is_true(json_object_get(s->mine,
 	    "state_existed"))) {
