@@ -42,7 +42,6 @@ struct output_request {
 	const char			*session;
 	const struct session_meta	*meta;
 	const char			*nonce;		/* may be NULL */
-	const char			*echo_suffix;	/* may be NULL */
 	/* Text typed into a program that is not a shell: its echo goes. */
 	const char			*typed;		/* may be NULL */
 	uint64_t			 to;		/* UINT64_MAX: the end */

@@ -199,15 +199,10 @@ build_line(const struct send_request *req, struct send_outcome *out,
 		buf_add(line, text, len);
 	}
 	if (rc == 0 && out->cmd.mark == MARK_SENTINEL) {
-		size_t suffix_at;
-
 		/* Its start and end marks around it (issue 34). */
 		session_random_hex(out->cmd.nonce, SESSION_TOKEN_LEN);
 		rc = sentinel_wrap(out->cmd.dialect, out->cmd.nonce, line,
-		    &suffix_at, err);
-		if (rc == 0)
-			out->echo_suffix = xstrndup(line->data + suffix_at,
-			    line->len - suffix_at);
+		    NULL, err);
 	}
 	buf_free(&clean);
 	return rc;
@@ -545,8 +540,9 @@ reroute(struct send_job *j)
 	}
 	out->prompting = false;
 	out->cmd.nonce[0] = '\0';
-	free(out->echo_suffix);
-	out->echo_suffix = NULL;
+	/* Not typed into a REPL any more: no echo of it to leave out. */
+	free(out->typed);
+	out->typed = NULL;
 	buf_free(&j->line);
 	if (build_line(&j->req, out, &j->line, &j->err) != 0)
 		return -1;
@@ -797,8 +793,6 @@ send_release(struct send_job *j)
 void
 send_outcome_free(struct send_outcome *out)
 {
-	free(out->echo_suffix);
-	out->echo_suffix = NULL;
 	free(out->typed);
 	out->typed = NULL;
 }

@@ -63,7 +63,6 @@ struct send_outcome {
 	 * text was typed (at a prompt: a REPL, a line editor; issue 34).
 	 */
 	bool			prompting;
-	char			*echo_suffix;	/* the sentinel text, to drop */
 	char			*typed;		/* SEND_DIRECT: the text typed */
 	struct send_job		*hold;		/* req.hold: send_release it */
 	struct shell_removed	 removed;	/* what sanitising took out */

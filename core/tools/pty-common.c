@@ -16,7 +16,6 @@ struct pending_wait {
 	struct tool_call	*call;
 	struct waiter		*waiter;
 	char			*session;
-	char			*echo_suffix;
 	char			*typed;		/* to a REPL: its echo goes */
 	char			*prefix;	/* pty_sanitized's line */
 	json_t			*sanitized;	/* and its object */
@@ -343,7 +342,6 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		.session = pw->session, .meta = &pw->meta,
 		.nonce = pw->have_cmd && pw->cmd.nonce[0] != '\0' ?
 		    pw->cmd.nonce : NULL,
-		.echo_suffix = pw->echo_suffix,
 		.typed = pw->typed,
 		/*
 		 * A nested command's result ends at its end mark: the prompt
@@ -434,7 +432,6 @@ pending_free(struct pending_wait *pw)
 {
 	send_release(pw->hold);
 	free(pw->session);
-	free(pw->echo_suffix);
 	free(pw->typed);
 	free(pw->prefix);
 	free(pw->head);
@@ -554,8 +551,6 @@ pty_wait_and_reply(struct tool_call *call, const char *session,
 
 	pw->call = call;
 	pw->session = xstrdup(session);
-	pw->echo_suffix = sent != NULL && sent->echo_suffix != NULL ?
-	    xstrdup(sent->echo_suffix) : NULL;
 	pw->typed = sent != NULL && sent->typed != NULL ?
 	    xstrdup(sent->typed) : NULL;
 	pw->hold = sent != NULL ? sent->hold : NULL;

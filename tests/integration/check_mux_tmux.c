@@ -232,13 +232,22 @@ wait_command(const char *session, const char *command,
 	ck_assert_str_eq(pi->command, command);
 }
 
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static void
 wait_log(const char *path, const char *needle)
 {
 	struct aiterm_buf panes = BUF_INIT;
 	static const char *const list[] = { "list-panes", "-a", "-F",
 	    "#{session_name} pipe=#{pane_pipe} dead=#{pane_dead}", NULL };
-	struct timespec t0, t;
+	long long t0 = now_ms();
 	long waited = 0;
 
 	/*
@@ -247,12 +256,9 @@ wait_log(const char *path, const char *needle)
 	 * whether each pane's pipe is attached (issue 37: the race that
 	 * lost a short program's output once).
 	 */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!file_contains(path, needle) && waited < LOG_WAIT_MS) {
 		sleep_ms(20);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		waited = (t.tv_sec - t0.tv_sec) * 1000 +
-		    (t.tv_nsec - t0.tv_nsec) / 1000000;
+		waited = (long)(now_ms() - t0);
 	}
 	if (file_contains(path, needle)) {
 		if (waited > WAIT_MS)
@@ -393,15 +399,6 @@ stall_server(pid_t server, long ms)
 		_exit(0);
 	}
 	return helper;
-}
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Shell in the private server, started once by the "Sessions" tests. */
