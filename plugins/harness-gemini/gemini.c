@@ -171,7 +171,19 @@ gemini_transcript_dir(const struct aiterm_host *host,
 	return 0;
 }
 
-/* session-<time>-<id8>.jsonl whose first line names the session id. */
+#define HEADER	"{\"sessionId\":\""
+
+/*
+ * session-<time>-<id8>.jsonl whose first line names the session id; or
+ * of that name with no header line at all.  Gemini 0.61.0 cleans up at
+ * start-up ("sessionRetention", on by default): it deletes every other
+ * chat file of the folder that holds no prompt yet.  A Gemini started a
+ * moment after this launch deleted its new file, header and all, and
+ * this launch's next record made the file anew without it (found by the
+ * fan-out test, AGT-JOB).  The name's eight digits are of the launch's
+ * random id, so a file of that name starting with a message is this
+ * launch's; one whose header names another session is not.
+ */
 static int
 gemini_transcript_claim(const struct aiterm_transcript_query *q,
     const char *name, const char *head, size_t len, int64_t modified_ms)
@@ -188,9 +200,12 @@ gemini_transcript_claim(const struct aiterm_transcript_query *q,
 		return AITERM_CLAIM_NO;
 	if ((nl = memchr(head, '\n', len)) == NULL)
 		return AITERM_CLAIM_UNKNOWN;
-	snprintf(want, sizeof want, "\"sessionId\":\"%s\"", uuid);
-	return memmem(head, (size_t)(nl - head), want, strlen(want)) != NULL ?
-	    AITERM_CLAIM_YES : AITERM_CLAIM_NO;
+	if ((size_t)(nl - head) < strlen(HEADER) ||
+	    strncmp(head, HEADER, strlen(HEADER)) != 0)
+		return AITERM_CLAIM_YES;	/* its header deleted */
+	snprintf(want, sizeof want, HEADER "%s\"", uuid);
+	return strncmp(head, want, strlen(want)) == 0 ? AITERM_CLAIM_YES :
+	    AITERM_CLAIM_NO;
 }
 
 static const struct aiterm_harness_ops ops = {

@@ -231,6 +231,17 @@ test('AGT-JOB AGT-GEMINI issue 22: Gemini agents launched at once in one folder 
 		t.diagnostic(`${a.name} ${name} -> ${JSON.stringify(text).slice(0, 200)}`);
 		return { text, sc: r.structuredContent, isError: r.isError === true };
 	};
+	/* A wrong answer: the agent's screen and record, and every chat file Gemini wrote (first lines). */
+	const explain = async (a) => {
+		t.diagnostic(`${a.name} screen:\n${(await call(a, 'pty_read', { session_id: a.id, screen: true }, 30000)).text}`);
+		t.diagnostic(`${a.name} agent.json: ${fs.readFileSync(path.join(rig.dirs.state, 'sessions', a.id, 'agent.json'), 'utf8')}`);
+		const tmp = path.join(rig.dirs.home, '.gemini', 'tmp');
+		for (const f of fs.readdirSync(tmp, { recursive: true }).filter((f) => f.endsWith('.jsonl'))) {
+			const st = fs.statSync(path.join(tmp, f));
+			const head = fs.readFileSync(path.join(tmp, f), 'utf8').split('\n').slice(0, 3).join(' | ');
+			t.diagnostic(`chat ${f} (${st.size} bytes, mtime ${st.mtimeMs}): ${head.slice(0, 400)}`);
+		}
+	};
 	const t0 = Date.now();
 	await Promise.all(agents.map(async (a) => {
 		const l = await call(a, 'agent_launch', { harness: 'gemini-cli', cwd: rig.dirs.work, prompt: prompt(a.name, 1), trust_project: true }, 120000);
@@ -245,7 +256,10 @@ test('AGT-JOB AGT-GEMINI issue 22: Gemini agents launched at once in one folder 
 			}));
 		await Promise.all(agents.map(async (a) => {
 			const r = await call(a, 'pty_read', { session_id: a.id, agent_transcript: true, wait: true, timeout: 90 }, 120000);
-			assert.match(r.text, new RegExp(`^ANSWER to ASK-${a.name}-turn${turn}\\.\\n\\[turn ${turn} done`), `${a.name}: ${r.text}`);
+			const want = new RegExp(`^ANSWER to ASK-${a.name}-turn${turn}\\.\\n\\[turn ${turn} done`);
+			if (!want.test(r.text))
+				await explain(a);
+			assert.match(r.text, want, `${a.name}: ${r.text}`);
 			assert.deepEqual([...new Set(r.text.match(TOKEN))], [`ASK-${a.name}-turn${turn}`]);
 		}));
 	}
@@ -256,5 +270,9 @@ test('AGT-JOB AGT-GEMINI issue 22: Gemini agents launched at once in one folder 
 		assert.ok(!seen.has(rec.transcript), rec.transcript);
 		seen.add(rec.transcript);
 	}
-	t.diagnostic(`gemini fan-out of ${n}: ${Date.now() - t0} ms`);
+	/* Files Gemini's start-up clean-up cut (ADR 0039): each was still its launch's. */
+	const tmp = path.join(rig.dirs.home, '.gemini', 'tmp');
+	const cut = fs.readdirSync(tmp, { recursive: true }).filter((f) => f.endsWith('.jsonl') &&
+		!fs.readFileSync(path.join(tmp, f), 'utf8').startsWith('{"sessionId":'));
+	t.diagnostic(`gemini fan-out of ${n}: ${Date.now() - t0} ms; chat files without their header: ${cut.length}`);
 });

@@ -2,7 +2,8 @@
 # tests/harness/run.sh: the agent tools on the real agent CLIs (the pinned
 # npm packages of tests/clients/package-lock.json) in private tmux servers,
 # against mock model servers on 127.0.0.1 (tests/harness/*.test.cjs).
-# HARNESS_TESTS="grok codex" runs those suites only (<name>.test.cjs);
+# HARNESS_TESTS="grok codex" runs those suites only (<name>.test.cjs),
+# HARNESS_PATTERN those tests whose names match;
 # cursor.test.cjs runs a stand-in of Cursor's CLI (cursor-standin/), not
 # the real one, which no package ships.
 # ./quickstart check runs it through `make check-harness`, after the
@@ -46,6 +47,9 @@ export NODE_PATH AITERM_MCP
 . "$top_srcdir/tests/suite-files.sh"
 suite_files "$here" "${HARNESS_TESTS:-}"
 
+# HARNESS_PATTERN runs the tests whose names match it (a regular
+# expression), for a developer chasing one test.
 # shellcheck disable=SC2086 # the file list is split on purpose
 exec node --test --test-concurrency=1 --test-timeout=600000 \
+	${HARNESS_PATTERN:+--test-name-pattern="$HARNESS_PATTERN"} \
 	--test-reporter=spec $files

@@ -289,6 +289,10 @@ START_TEST(test_gemini_claim)
 	struct harness h;
 	const char *head = "{\"sessionId\":\"11111111-2222-4333-8444-"
 	    "555555555555\",\"projectHash\":\"x\"}\n";
+	const char *other = "{\"sessionId\":\"11111111-9999-4333-8444-"
+	    "555555555555\",\"projectHash\":\"x\"}\n";
+	const char *headless = "{\"id\":\"9de1\",\"type\":\"user\","
+	    "\"content\":[{\"text\":\"Hello\"}]}\n";
 
 	gemini(&h);
 	memset(&q, 0, sizeof q);
@@ -302,6 +306,19 @@ START_TEST(test_gemini_claim)
 	    "18-11111111.jsonl", head, 20, 0), AITERM_CLAIM_UNKNOWN);
 	ck_assert_int_eq(h.ops->transcript_claim(&q, "logs.json", head,
 	    strlen(head), 0), AITERM_CLAIM_NO);
+	/* A file of this name whose header names another session. */
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "session-2026-12-06T17-"
+	    "18-11111111.jsonl", other, strlen(other), 0), AITERM_CLAIM_NO);
+	/*
+	 * Its header deleted by another Gemini's start-up clean-up, the
+	 * file made anew by the next record: its name is the evidence.
+	 */
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "session-2026-12-06T17-"
+	    "18-11111111.jsonl", headless, strlen(headless), 0),
+	    AITERM_CLAIM_YES);
+	ck_assert_int_eq(h.ops->transcript_claim(&q, "session-2026-12-06T17-"
+	    "18-22222222.jsonl", headless, strlen(headless), 0),
+	    AITERM_CLAIM_NO);
 }
 END_TEST
 
