@@ -133,6 +133,9 @@ calls_list_tools(json_t *id, json_t *params)
 		/* A declared outputSchema obliges every result to carry it. */
 		if (the_server->structured)
 			json_object_set(t, "outputSchema", ps->output);
+		if (e->always_load)
+			json_object_set_new(t, "_meta", json_pack("{s:b}",
+			    "anthropic/alwaysLoad", true));
 		json_array_append_new(list, t);
 	}
 	server_send(jsonrpc_result(id, json_pack("{s:o}", "tools", list)));

@@ -168,4 +168,5 @@ const struct tool_entry tool_pty_close = {
 	.call = pty_close_call,
 	.relayable = true,
 	.session_target = true,
+	.always_load = true,
 };

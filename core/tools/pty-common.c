@@ -61,7 +61,10 @@ pty_wait_args(json_t *args, struct pty_wait *w, struct aiterm_error *err)
  * The status line after the output.  Success is silent: a command that
  * printed something and ended with exit 0 gets none (ADR 0009), so that
  * what the model reads is never longer than what the command printed;
- * every other end, and a success that printed nothing, says itself.
+ * so does output that the caller's until matched (ADR 0040: a REPL's
+ * every send ended "[until matched]", 4 tokens, and its prompt is there
+ * to see); every other end, and a success that printed nothing, says
+ * itself.
  * The common end, a command's exit code, is the bare "exit N" (3 tokens,
  * ADR 0029); the others stay in brackets, they are the unusual ends.
  * printed: the result holds output before the status line.
@@ -72,7 +75,8 @@ status_line(struct aiterm_buf *b, const struct waiter_result *r,
 {
 	char dur[32] = "";
 
-	if (r->via == VIA_SENTINEL && r->exit_code == 0 && printed)
+	if (printed && ((r->via == VIA_SENTINEL && r->exit_code == 0) ||
+	    r->via == VIA_UNTIL))
 		return;
 	if (r->duration_ms >= 1000)
 		snprintf(dur, sizeof dur, " · %.1fs", r->duration_ms / 1000);

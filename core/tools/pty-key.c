@@ -146,4 +146,5 @@ const struct tool_entry tool_pty_key = {
 	.call = pty_key_call,
 	.relayable = true,
 	.session_target = true,
+	.always_load = true,
 };

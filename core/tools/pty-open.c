@@ -429,4 +429,5 @@ const struct tool_entry tool_pty_open = {
 	.hints = TOOL_OPEN_WORLD,
 	.call = pty_open_call,
 	.relayable = true,
+	.always_load = true,
 };

@@ -159,4 +159,5 @@ const struct tool_entry tool_pty_read = {
 	.call = pty_read_call,
 	.relayable = true,
 	.session_target = true,
+	.always_load = true,
 };

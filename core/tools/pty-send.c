@@ -260,8 +260,9 @@ const struct tool_entry tool_pty_send = {
 	    "REPL it goes as given (end a Python block with a blank line, "
 	    "Enter only if it does not end with a newline). With "
 	    "wait=true or until, also returns the output and exit code in "
-	    "this call (output with no [status] line: exit 0); without, "
-	    "replies \"sent\": read with pty_read wait=true. Max 64 KiB. To an agent session: a new turn, or "
+	    "this call (output with no [status] line: exit 0 or until "
+	    "matched); without, replies \"sent\": read with pty_read "
+	    "wait=true. Max 64 KiB. To an agent session: a new turn, or "
 	    "added to the running one; wait=true returns its answer.",
 	.input_schema = "{\"type\":\"object\",\"properties\":{"
 	    "\"session_id\":{\"type\":\"string\"},"
@@ -285,4 +286,5 @@ const struct tool_entry tool_pty_send = {
 	.call = pty_send_call,
 	.relayable = true,
 	.session_target = true,
+	.always_load = true,
 };

@@ -40,6 +40,12 @@ struct tool_entry {
 	 * every such tool, and tool_call_session() gives it.
 	 */
 	bool		 session_target;
+	/*
+	 * One of the primitives (open, send, key, read, close) a client
+	 * should list up front, not behind its tool search: tools/list
+	 * gives it "_meta": {"anthropic/alwaysLoad": true} (ADR 0041).
+	 */
+	bool		 always_load;
 	/* Start the call; arguments were already checked against the schema. */
 	void		(*call)(struct tool_call *call);
 	/*

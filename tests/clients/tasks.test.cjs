@@ -47,3 +47,32 @@ test('bench/tasks: the build task through Claude Code with aiterm (tool search o
 	checkRow(b, planned('shell'));
 	t.diagnostic(`aiterm: ${a.calls} calls, ${a.tokens} tokens, defs ${a.defs_full}; bash: ${b.calls} calls, ${b.tokens} tokens, defs ${b.defs_full}`);
 });
+
+/*
+ * ADR 0041: the terminal's primitives carry "anthropic/alwaysLoad", so
+ * Claude Code (tool search on, its default) lists them in the first
+ * request and defers the rest: a terminal task costs no ToolSearch call;
+ * a deferred tool is still found by one, when the model needs it.
+ */
+test('MCP-TOOLS ADR 0041: with Claude Code\'s tool search the primitives come up front, the rest behind one ToolSearch', T, async (t) => {
+	const { runClaude } = require('./lib/claude.cjs');
+	const PRIMITIVES = ['pty_open', 'pty_send', 'pty_read', 'pty_key', 'pty_close'];
+	const r = await runClaude({
+		mcpConfig: true,
+		steps: [
+			{ tool: 'pty_open', args: { name: 'up' } },
+			{ tool: 'pty_send', args: { session_id: 'up', text: 'echo up-front', wait: true } },
+			{ tool: 'diagnostics', args: {} },
+			{ tool: 'pty_close', args: { session_id: 'up' } },
+		],
+	});
+	assert.equal(r.exitCode, 0, r.stderr);
+	assert.ok(r.finished, JSON.stringify(r.scriptErrors));
+	assert.deepEqual(r.results.map((x) => x.isError), [false, false, false, false], JSON.stringify(r.results.map((x) => x.seen)));
+	assert.match(r.results[1].seen, /^up-front$/m);
+	const first = (r.main[0].body.tools || []).map((x) => x.name).filter((n) => n.startsWith('mcp__aiterm__'));
+	assert.deepEqual(first.sort(), PRIMITIVES.map((n) => `mcp__aiterm__${n}`).sort(), 'the first request lists the primitives, no other tool of ours');
+	/* One ToolSearch, made when the model needed diagnostics (the third request of six: four calls, the search, the final text). */
+	assert.deepEqual(r.main.map((m) => !!m.toolSearch), [false, false, true, false, false, false]);
+	t.diagnostic(`first request: ${first.length} aiterm tools up front; ToolSearch before diagnostics only`);
+});

@@ -169,7 +169,9 @@ test('PTY-DONE python3 REPL: until ">>> " for the prompt and for the result', T,
 	assert.equal(res.sc.complete, true, show(res.r));
 	assert.equal(res.sc.via, 'until', show(res.r));
 	assert.ok(hasLine(res.text, '42'), `42 in the output: ${show(res.r)}`);
-	assert.match(res.text, /\[until matched/, 'the status line says until matched');
+	/* Success is silent: the prompt it matched ends the text (ADR 0040). */
+	assert.doesNotMatch(res.text, /\[until matched/, show(res.r));
+	assert.match(res.text, /42\n>>>\s*$/, show(res.r));
 	/* A multi-line block in the REPL goes in as typed lines, not a shell eval. */
 	/* The block's closing blank line is a separate Enter. */
 	res = await c.ok('pty_send', { session_id: id, text: 'for i in range(3):\n    print("py", i * 11)' });

@@ -63,6 +63,15 @@ test('OPS-DIAG tools/list: diagnostics has title, inputSchema, outputSchema and 
 		assert.equal(d.annotations.destructiveHint, false);
 });
 
+test('MCP-TOOLS ADR 0041: the five primitives, and only they, carry _meta anthropic/alwaysLoad', T, async (t) => {
+	const { client } = await connectSdk(t);
+	const { tools } = await client.listTools();
+	const up = tools.filter((x) => x._meta && x._meta['anthropic/alwaysLoad'] === true).map((x) => x.name).sort();
+	assert.deepEqual(up, ['pty_close', 'pty_key', 'pty_open', 'pty_read', 'pty_send']);
+	for (const x of tools)
+		assert.ok(x._meta === undefined || Object.keys(x._meta).join() === 'anthropic/alwaysLoad', `${x.name}: ${JSON.stringify(x._meta)}`);
+});
+
 test('MCP test tools: test_sleep is not listed without AITERM_TEST_TOOLS', T, async (t) => {
 	const { client } = await connectSdk(t);
 	const { tools } = await client.listTools();

@@ -7,9 +7,9 @@
  * message_delta with stop_reason and usage, message_stop) or plain JSON,
  * as the request asks.  The main loop is the request whose tools include
  * mcp__<server>__*, or that lists them as deferred tools (tool search):
- * it gets, first, a ToolSearch call that loads all of them when they are
- * deferred and not loaded yet, then the script's next tool_use (or the
- * final text).  Every other request (title or topic generation with a small
+ * when the script's next call is of a deferred tool not loaded yet, it
+ * gets first a ToolSearch call that loads all the deferred ones, then
+ * the script's next tool_use (or the final text).  Every other request (title or topic generation with a small
  * model, and the like) gets a short harmless text; count_tokens gets a
  * count.  Every request is recorded.
  */
@@ -54,6 +54,22 @@ function searched(body) {
 }
 
 const SEARCH_ID = 'toolu_search_';
+
+/*
+ * Whether the script's next call is of a tool still deferred (not in
+ * tools): a model searches when it needs a tool it does not have.  The
+ * tools a server marks "anthropic/alwaysLoad" come up front (ADR 0041);
+ * a task that uses only those needs no ToolSearch.  The script's answer
+ * is the same however often it is asked (see script.cjs).
+ */
+function needsSearch(script, body, prefix, deferred) {
+	const act = script.advance(findResults(script, body));
+	if (act.kind !== 'tool' || act.native)
+		return false;
+	const name = prefix + act.tool;
+	const loaded = (body.tools || []).some((t) => t && t.name === name);
+	return !loaded && deferred.includes(name);
+}
 
 /* The tool results for our ids in a request's messages: Map k -> {seen, raw, isError}. */
 function findResults(script, body) {
@@ -159,7 +175,7 @@ async function startAnthropicMock(opts = {}) {
 		}
 		if (req.method === 'POST' && url.endsWith('/v1/messages')) {
 			const deferred = deferredNames(body, prefix);
-			if (deferred.length > 0 && !searched(body)) {
+			if (deferred.length > 0 && !searched(body) && needsSearch(script, body, prefix, deferred)) {
 				/* The model first loads the server's tools, all of them. */
 				rec.kind = 'main';
 				rec.toolSearch = true;

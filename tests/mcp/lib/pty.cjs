@@ -49,9 +49,17 @@ function countLine(text, s) {
  */
 function textCarries(name, text, sc, args) {
 	const why = `${name}: the text carries what structuredContent says: ${JSON.stringify(sc).slice(0, 600)}\ntext: ${text.slice(-600)}`;
-	/* pty_open's args say whether a command's result follows (issue 34). */
-	const p = parseText(name, text, name === 'pty_open' ? args : undefined);
-	if (sc.mode === 'output' && sc.via !== null) {
+	/*
+	 * pty_open's args say whether a command's result follows (issue 34);
+	 * an until given, that a silent end may be its match (ADR 0040).
+	 */
+	const untilGiven = !!args && typeof args.until === 'string';
+	const p = parseText(name, text, name === 'pty_open' || untilGiven ? args : undefined);
+	if (sc.mode === 'output' && sc.via !== null && p.via === 'silent') {
+		/* No status line, until given: exit 0 or until matched (ADR 0040). */
+		assert.ok(sc.via === 'until' || (sc.via === 'sentinel' && sc.exit_code === 0), why);
+		assert.equal(sc.complete, true, why);
+	} else if (sc.mode === 'output' && sc.via !== null) {
 		assert.equal(p.via, sc.via, why);
 		assert.equal(p.complete, sc.complete, why);
 		if (sc.via === 'sentinel' || sc.via === 'exit')

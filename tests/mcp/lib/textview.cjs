@@ -14,9 +14,11 @@
  *   pty_list:    sessions [{session_id, state, command, env, agent?}]
  *   pty_observe: cursor
  * Fields the text does not state are absent, never guessed.  Success is
- * silent (ADR 0009): the output of a call that waited (args.wait or
- * args.until; args not given: taken as waiting) with no status line
- * after it ended with exit 0.
+ * silent (ADR 0009, 0040): the output of a call that waited (args.wait
+ * or args.until; args not given: taken as waiting) with no status line
+ * after it is complete: it ended with exit 0, or (args.until given) its
+ * until matched, which the text does not tell apart: via 'silent',
+ * exit_code 0 without until.
  */
 
 /* The status lines of ADR 0006, in the order they are tried. */
@@ -49,9 +51,10 @@ function outputFacts(text, args) {
 	}
 	const waited = !args || args.wait === true || typeof args.until === 'string';
 	if (!matched && waited && text.length > 0) {
+		const until = !!args && typeof args.until === 'string';
 		out.complete = true;
-		out.via = 'sentinel';
-		out.exit_code = 0;
+		out.via = until ? 'silent' : 'sentinel';
+		out.exit_code = until ? null : 0;
 	}
 	for (const m of text.matchAll(/line_range=\[(\d+),(\d+)\]/g))
 		out.line_ranges.push([Number(m[1]), Number(m[2])]);
@@ -73,7 +76,7 @@ const PARSERS = {
 		/* The command's result follows the open's lines (and its note, if any). */
 		let rest = text.slice(text.indexOf(w ? w[0] : m[0]) + (w ? w[0] : m[0]).length + 1);
 		rest = rest.replace(/^\[the shell has not shown its prompt[^\]]*\]\n/, '');
-		return Object.assign(outputFacts(rest, { wait: true }), open);
+		return Object.assign(outputFacts(rest, { wait: true, until: args.until }), open);
 	},
 	agent_launch(text) {
 		const m = text.match(/^launched \S+ \S+ in (\S+) \(launch (\S+)\)$/m);
