@@ -6,6 +6,7 @@ core_libaiterm_la_SOURCES += \
 	core/pty/send.c core/pty/send.h \
 	core/pty/sendq.c core/pty/sendq.h \
 	core/pty/echo.c core/pty/echo.h \
+	core/pty/replwait.c core/pty/replwait.h \
 	core/pty/output.c core/pty/output.h \
 	core/pty/paneenv.c core/pty/paneenv.h \
 	core/pty/treekill.c core/pty/treekill.h \

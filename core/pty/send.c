@@ -10,6 +10,7 @@
 #include "plugin/host.h"
 #include "proc/proc.h"
 #include "pty/muxjob.h"
+#include "pty/replwait.h"
 #include "pty/send.h"
 #include "pty/sendq.h"
 #include "shell/posix-eval.h"
@@ -574,6 +575,9 @@ locked_work(void *arg)
 	} else if (out->route == SEND_SHELL &&
 	    out->cmd.mark == MARK_INTEGRATION && log != NULL)
 		wait_prompt(req->session, log, out->meta.token);
+	else if (out->route == SEND_DIRECT && out->typed != NULL &&
+	    repl_wait_prompt(out->shell_pid, log))
+		out->prompting = proc_tty_canonical(out->shell_pid) == 0;
 	out->cmd.offset = log != NULL && stat(log, &st) == 0 ?
 	    (uint64_t)st.st_size : 0;
 	out->cmd.sent_ms = session_now_ms();

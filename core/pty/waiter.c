@@ -294,6 +294,33 @@ trim_window(struct waiter *w)
 	w->window.data[w->window.len] = '\0';
 }
 
+/*
+ * Play a chunk of the log; what lies before until_from is not kept for
+ * until (the window is emptied once the chunk reaches it).
+ */
+static void
+feed(struct waiter *w, const char *chunk, size_t n)
+{
+	struct aiterm_buf *win = w->until != NULL ? &w->window : NULL;
+	uint64_t at = w->scanned;
+	size_t before = 0;
+
+	w->scanned += (uint64_t)n;
+	if (win != NULL && w->o.until_from > at)
+		before = w->o.until_from - at < n ? (size_t)(w->o.until_from -
+		    at) : n;
+	if (before > 0) {
+		render_feed(&w->render, chunk, before, win);
+		if (w->finished)
+			return;
+		w->window.len = 0;
+		if (w->window.data != NULL)
+			w->window.data[0] = '\0';
+	}
+	if (before < n)
+		render_feed(&w->render, chunk + before, n - before, win);
+}
+
 /* Read what the log gained since the last scan. */
 static void
 scan(struct waiter *w)
@@ -309,9 +336,7 @@ scan(struct waiter *w)
 		if (n <= 0)
 			break;
 		grew = true;
-		w->scanned += (uint64_t)n;
-		render_feed(&w->render, chunk, (size_t)n,
-		    w->until != NULL ? &w->window : NULL);
+		feed(w, chunk, (size_t)n);
 		if (w->finished)
 			return;
 		if (until_found(w)) {

@@ -87,6 +87,13 @@ struct waiter_opts {
 	const char		*until;		/* may be NULL */
 	bool			 until_regex;
 	/*
+	 * until is looked for only in what came at or after this offset
+	 * (a send's own: what came between the last read and the send,
+	 * a REPL's prompt left from the call before, is shown but never
+	 * matched; issue 34).  0: from from.
+	 */
+	uint64_t		 until_from;
+	/*
 	 * A program that takes the terminal from the shell and waits for
 	 * input ends the wait even though a mark is due (a send that started
 	 * ssh or python3 from the shell; issue 34).  Not with until.

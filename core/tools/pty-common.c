@@ -594,6 +594,8 @@ pty_wait_and_reply(struct tool_call *call, const char *session,
 	    NULL;
 	o.until = w->until;
 	o.until_regex = w->until_regex;
+	/* A send's until matches its own output, not what came before. */
+	o.until_from = sent != NULL ? sent->cmd.offset : 0;
 	/* A program the shell started and that now waits ends the wait. */
 	o.input_end = sent != NULL && sent->route == SEND_SHELL;
 	/* Typed to a program at its prompt: its next prompt ends the wait. */

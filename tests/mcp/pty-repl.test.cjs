@@ -100,6 +100,32 @@ test('PTY-SEND python3: a def block closes on its blank line, until ">>> " at on
 	await leave(id, 'exit()');
 });
 
+/*
+ * A result whose until matched output before python was back at its
+ * prompt, and the next sends at once: the prompt left from that call
+ * came after the next send's start and its until ">>> " matched it at
+ * once ("[until matched]" alone), and the send after that got this one's
+ * output (seen in distcheck, and 1 run in 6 of this sequence).  A send's
+ * until now matches only its own output, and a send to a REPL waits
+ * (at most 500 ms) for its prompt first.
+ */
+test('PTY-SEND python3: sends right after an until that matched before the prompt get their own results', T, async (t) => {
+	if (!needProgram(t, 'python3'))
+		return;
+	const id = await repl('python3 -q', '>>> ');
+	await block(id, 'import time\n', '>>> ');
+	for (let i = 1; i <= 8; i++) {
+		let res = await block(id, `for k in range(2):\n    print("row", k)\n\nprint("done", ${i}); time.sleep(0.2)\n`, `done ${i}`);
+		assert.ok(hasLine(res.text, `done ${i}`), show(res.r));
+		res = await block(id, `class C${i}:\n    x = ${i * 5}\n\n`, '>>> ');
+		assert.doesNotMatch(res.text, /done|row/, `nothing of the call before: ${show(res.r)}`);
+		res = await block(id, `print("x", C${i}.x)\n`, '>>> ');
+		assert.ok(hasLine(res.text, `x ${i * 5}`), `the send's own output: ${show(res.r)}`);
+		assert.doesNotMatch(res.text, /class/, `nothing of the call before: ${show(res.r)}`);
+	}
+	await leave(id, 'exit()');
+});
+
 test('PTY-SEND node: a multi-line function and object literal, until "> "', T, async (t) => {
 	if (!needProgram(t, 'node'))
 		return;
