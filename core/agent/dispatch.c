@@ -22,6 +22,12 @@
 #define SETTLE_MS	60
 /* How long a dismissed card gets to leave the screen. */
 #define CARD_SETTLE_MS	800
+/*
+ * A dialog that opened over the composer as the text went in is taken as
+ * having eaten it once it is still shown this long later with no sign of
+ * the turn in the transcript (a transcript written late gets this time).
+ */
+#define DIALOG_SETTLE_MS	400
 /* A failure's message is cut at this many bytes, as it always was. */
 #define ERROR_MAX	1023
 
@@ -64,6 +70,9 @@ struct dispatch {
 	struct agent_turn_mark	 mark;
 	bool			 refused;
 	char			 words[512];
+	/* A blocking dialog seen since (ms), and the one that ate the text. */
+	long long		 dialog_since;
+	struct aiterm_screen_verdict dialog;
 };
 
 static const char *const route_names[ROUTE_COUNT] = {
@@ -209,6 +218,30 @@ d_fail(struct dispatch *d, const char *fmt, ...)
 }
 
 /*
+ * A blocking dialog opened over the composer as the text went in (Claude
+ * Code 2.1.332's auto-mode offer comes a moment after its composer, and
+ * eats what is pasted while it is shown): no turn can start behind it.
+ * Still shown DIALOG_SETTLE_MS later with no start in the transcript, the
+ * text is taken as eaten, and the turn is unopened.  On the worker.
+ */
+static void
+ate_text(struct dispatch *d, const struct aiterm_screen_verdict *dialog)
+{
+	long long now = session_now_ms();
+
+	if (d->by != NULL || dialog->state != AITERM_SCREEN_BLOCKING_DIALOG) {
+		d->dialog_since = 0;
+		return;
+	}
+	if (d->dialog_since == 0)
+		d->dialog_since = now;
+	else if (now - d->dialog_since >= DIALOG_SETTLE_MS) {
+		d->dialog = *dialog;
+		agent_turn_unopen(d->session, d->r.turn, &d->mark);
+	}
+}
+
+/*
  * Start evidence: a running screen, an approval, or the transcript.  On
  * the multiplexer's thread; the transcript's watch is moved on the loop.
  */
@@ -221,6 +254,7 @@ look_work(void *arg)
 	struct agent_record rec;
 	struct agent_screen scr;
 	struct aiterm_turn t;
+	struct aiterm_screen_verdict dialog = { .state = AITERM_SCREEN_STARTING };
 
 	d->by = NULL;
 	free(d->retarget);
@@ -236,7 +270,10 @@ look_work(void *arg)
 		    agent_hook_refused(&scr, d->words, sizeof d->words)) {
 			d->refused = true;
 			agent_turn_unopen(d->session, d->r.turn, &d->mark);
-		}
+		} else if (d->r.route == ROUTE_NEW_TURN &&
+		    scr.verdict.state == AITERM_SCREEN_BLOCKING_DIALOG &&
+		    agent_screen_digest(&scr) != d->before)
+			dialog = scr.verdict;
 		agent_screen_free(&scr);
 		if (d->refused) {
 			error_clear(&err);
@@ -257,9 +294,11 @@ look_work(void *arg)
 	}
 	error_clear(&err);
 	buf_free(&answer);
+	ate_text(d, &dialog);
 }
 
 static void	d_look(struct dispatch *);
+static void	on_look(uv_timer_t *);
 
 static void
 look_done(void *arg)
@@ -282,6 +321,16 @@ look_done(void *arg)
 		    d->words : "(no message)");
 		return;
 	}
+	if (d->dialog.reason != NULL) {
+		d->r.dialog = d->dialog;
+		d_fail(d, "a dialog opened over the agent's composer as the "
+		    "text went in (%s/%s), and the agent took nothing: no turn "
+		    "was opened, nothing is sent again. The dialog waits for "
+		    "the user (pty_read screen=true shows it); send the text "
+		    "again once it is answered",
+		    agent_state_name(d->dialog.state), d->dialog.reason);
+		return;
+	}
 	if (d->by != NULL) {
 		d->r.dispatch = DISPATCH_START_CONFIRMED;
 		snprintf(d->r.confirmed_by, sizeof d->r.confirmed_by, "%s",
@@ -292,6 +341,8 @@ look_done(void *arg)
 	/* A change seen while this look was in flight: look again. */
 	if (d->look_again)
 		d_look(d);
+	else if (d->dialog_since != 0)
+		uv_timer_start(&d->look, on_look, DIALOG_SETTLE_MS, 0);
 }
 
 static void

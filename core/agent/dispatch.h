@@ -52,6 +52,11 @@ struct dispatch_result {
 	/* The code of a failure after typing (USER_HOOK_BLOCKED), or NULL. */
 	const char		*code;
 	unsigned		 images;	/* image files attached first */
+	/*
+	 * A blocking dialog that opened as the text went in and ate it
+	 * (status -1, nothing sent); state 0 and reason NULL otherwise.
+	 */
+	struct aiterm_screen_verdict dialog;
 };
 
 /* r->status 0, or -1 with r->err; r is borrowed for the call. */

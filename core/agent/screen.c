@@ -90,12 +90,22 @@ agent_screen_free(struct agent_screen *s)
  * AITERM_TEST_LOOK_LAG_MS=N, so the tests can show that a change seen
  * while a look is in flight is looked at again (issue 37).
  */
+unsigned
+agent_test_ms(const char *name, unsigned dflt)
+{
+	const char *on = getenv("AITERM_TEST_TOOLS");
+	const char *ms = getenv(name);
+
+	if (on == NULL || strcmp(on, "1") != 0 || ms == NULL || *ms == '\0')
+		return dflt;
+	return (unsigned)strtoul(ms, NULL, 10);
+}
+
 void
 agent_screen_test_lag(void)
 {
-	const char *on = getenv("AITERM_TEST_TOOLS");
-	const char *ms = getenv("AITERM_TEST_LOOK_LAG_MS");
+	unsigned ms = agent_test_ms("AITERM_TEST_LOOK_LAG_MS", 0);
 
-	if (on != NULL && strcmp(on, "1") == 0 && ms != NULL)
-		uv_sleep((unsigned)strtoul(ms, NULL, 10));
+	if (ms > 0)
+		uv_sleep(ms);
 }

@@ -32,5 +32,10 @@ void	agent_screen_classify(const struct harness *h, const char *text,
 void	agent_screen_free(struct agent_screen *s);
 /* Tests only: a look on the multiplexer's thread that returns late. */
 void	agent_screen_test_lag(void);
+/*
+ * Tests only: the milliseconds the variable name says with
+ * AITERM_TEST_TOOLS=1, else dflt.
+ */
+unsigned agent_test_ms(const char *name, unsigned dflt);
 
 #endif

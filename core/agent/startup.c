@@ -263,7 +263,12 @@ look_done(void *arg)
 			end(s, STARTUP_READY);
 		else {
 			s->ready_once = true;
-			schedule(s, READY_CONFIRM_MS);
+			/*
+			 * A test may shorten it (AITERM_TEST_TOOLS=1) to let
+			 * a dialog that comes late open as the prompt goes in.
+			 */
+			schedule(s, agent_test_ms("AITERM_TEST_READY_CONFIRM_MS",
+			    READY_CONFIRM_MS));
 		}
 		break;
 	default:

@@ -107,6 +107,11 @@ reply(struct launch *l, const struct dispatch_result *d)
 
 	memset(&rec, 0, sizeof rec);
 	agent_record_read(l->id, &rec, NULL);
+	/* A dialog that came after the composer and ate the prompt. */
+	if (d != NULL && d->status != 0 && d->dialog.reason != NULL) {
+		l->start.state = STARTUP_NEEDS_USER;
+		l->start.verdict = d->dialog;
+	}
 	buf_printf(&t, "launched %s %s in %s (launch %s)\n", l->h.id,
 	    l->probe.version, l->id, rec.launch_id);
 	buf_printf(&t, "startup: %s", startup_state_name(l->start.state));

@@ -116,6 +116,33 @@ test('AGT-START issue 37: a composer drawn while a look is in flight is looked a
 	assert.ok(l.ms < 14000, `ready before its deadline (${l.ms} ms): ${l.text}`);
 });
 
+test('AGT-START AGT-TURN issue 37: a dialog that opens as the prompt goes in and eats it: not_sent, needs_user, no turn opened', T, async (t) => {
+	/*
+	 * The composer is ready when looked at; the stand-in opens its trust
+	 * dialog at the first input and drops it (Claude Code 2.1.332's
+	 * auto-mode offer comes a moment after the composer and eats a paste).
+	 * Before: "prompt: sent_unconfirmed", and turn 1 counted for a prompt
+	 * no model ever saw.
+	 */
+	const { rig, mock } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1', CURSOR_STANDIN_DIALOG_ON_INPUT: '1' });
+	const conn = await rig.server();
+	const l = await launch(rig, conn, { name: 'seed-eaten', prompt: 'Eaten by the dialog' });
+	assert.match(l.text, /^startup: needs_user; screen blocking_dialog\/workspace_trust$/m, l.text);
+	assert.match(l.text, /^prompt: not_sent \(a dialog opened over the agent's composer as the text went in \(blocking_dialog\/workspace_trust\), and the agent took nothing: no turn was opened/m, l.text);
+	assert.equal(l.sc.dispatch, 'not_sent', l.text);
+	assert.equal(l.sc.startup, 'needs_user', l.text);
+	assert.equal(mock.requests.filter((r) => r.kind === 'main').length, 0, 'no model request');
+	const rec = JSON.parse(fs.readFileSync(path.join(rig.dirs.state, 'sessions', 'seed-eaten', 'agent.json'), 'utf8'));
+	assert.equal(rec.turn, 0, `no turn opened: ${JSON.stringify(rec)}`);
+
+	/* The user answers the dialog; the next prompt is turn 1 and gets its answer. */
+	await conn.ok('pty_key', { session_id: 'seed-eaten', key: 'a' });
+	await until(async () => /Plan, search, build anything/.test((await conn.ok('pty_read', { session_id: 'seed-eaten', screen: true })).text), 10000, 'the composer is back');
+	mock.push({ type: 'text', text: 'Answer to the resent prompt.' });
+	const s = await conn.ok('pty_send', { session_id: 'seed-eaten', text: 'Sent again', wait: true, timeout: 60 }, 90000);
+	assert.match(s.text, /^Answer to the resent prompt\.\n\[turn 1 done/, s.text);
+});
+
 test('AGT-LAUNCH issue 32: throughline_supplement reaches the agent unchanged; relative and missing paths are refused', T, async (t) => {
 	const { rig } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1' });
 	/* Through a symbolic link and a "..": the path as given, never resolved. */

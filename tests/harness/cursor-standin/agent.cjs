@@ -55,7 +55,10 @@
  * composer; CURSOR_STANDIN_IGNORE_STEER=1 leaves follow-ups queued;
  * CURSOR_STANDIN_LOADING_MS=N draws a loading screen for N ms first,
  * taking no keys (a slow start); CURSOR_STANDIN_TRUSTED=1 starts as if
- * the workspace had been trusted before (no trust prompt without --trust).
+ * the workspace had been trusted before (no trust prompt without --trust);
+ * CURSOR_STANDIN_DIALOG_ON_INPUT=1 opens the trust dialog at the first
+ * input to the composer, dropping that input (a dialog that opens as the
+ * prompt goes in).
  */
 const fs = require('node:fs');
 const crypto = require('node:crypto');

@@ -235,6 +235,10 @@ function run(o) {
 			pickerKey(k);
 			return;
 		}
+		if (dialogOnInput()) {
+			draw();
+			return;
+		}
 		if (k === SUBMIT)
 			submit();
 		else if (k === '\r' || k === '\n')
@@ -244,6 +248,20 @@ function run(o) {
 		else if (!k.startsWith('\x1b'))
 			st.input += k;
 		draw();
+	}
+
+	/*
+	 * CURSOR_STANDIN_DIALOG_ON_INPUT=1: the first input at the composer
+	 * opens the trust dialog instead and is dropped with everything after
+	 * it (a dialog that opens a moment after the composer, as Claude
+	 * Code 2.1.332's auto-mode offer does, and eats what is pasted).
+	 */
+	function dialogOnInput() {
+		if (process.env.CURSOR_STANDIN_DIALOG_ON_INPUT !== '1' || st.dialogShown)
+			return false;
+		st.dialogShown = true;
+		st.phase = 'trust';
+		return true;
 	}
 
 	let escTimer = null;
@@ -257,6 +275,12 @@ function run(o) {
 				if (e < 0)
 					return;
 				const pasted = pending.slice(0, e).replace(/\r\n?/g, '\n');
+				if (st.phase === 'trust' || dialogOnInput()) {
+					pending = pending.slice(e + PASTE_END.length);
+					inPaste = false;
+					draw();
+					continue;
+				}
 				/* ASSUMED: a shell word, as a drag and drop pastes it. */
 				const file = pasted.replace(/\\(.)/g, '$1');
 				if (imageType(file))
