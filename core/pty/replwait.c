@@ -23,27 +23,16 @@
 #define POLL_MS		2
 #define TAIL_BYTES	1024
 
-/* Programs whose prompts shell_repl_prompt knows, by executable name. */
-static const char *const repls[] = {
-	"python", "node", "sqlite3", "psql", "mysql", "mariadb", "ipython",
-	NULL,
-};
-
 static bool
 known_repl(long pane_pid)
 {
 	char name[PROC_NAME_MAX];
 	long pgrp, tpgid;
-	size_t i;
 
-	if (proc_tty_foreground(pane_pid, &pgrp, &tpgid) != 0 ||
-	    tpgid <= 0 || tpgid == pgrp ||
-	    proc_exe_name(tpgid, name, sizeof name) != 0)
-		return false;
-	for (i = 0; repls[i] != NULL; i++)
-		if (strncmp(name, repls[i], strlen(repls[i])) == 0)
-			return true;
-	return false;
+	return proc_tty_foreground(pane_pid, &pgrp, &tpgid) == 0 &&
+	    tpgid > 0 && tpgid != pgrp &&
+	    proc_exe_name(tpgid, name, sizeof name) == 0 &&
+	    shell_repl_known(name);
 }
 
 /* Whether the last line the log shows is a REPL's prompt. */

@@ -13,32 +13,33 @@
 static const struct repl_prompt {
 	const char	*pattern;
 	const char	*repl;
+	const char	*exe;	/* its program's name when not repl's */
 } repl_prompts[] = {
-	{ ">>>",		"python" },
-	{ "...",		"python" },	/* node's too */
-	{ ">",			"node" },
-	{ "sqlite>",		"sqlite3" },
-	{ "...>",		"sqlite3" },
-	{ "*=#",		"psql" },	/* a superuser's */
-	{ "*=>",		"psql" },
-	{ "*-#",		"psql" },	/* a statement goes on */
-	{ "*->",		"psql" },
-	{ "*'#",		"psql" },	/* inside a quote */
-	{ "*'>",		"psql" },
-	{ "*\"#",		"psql" },
-	{ "*\">",		"psql" },
-	{ "*(#",		"psql" },	/* inside parentheses */
-	{ "*(>",		"psql" },
-	{ "*$#",		"psql" },	/* inside $$ */
-	{ "*$>",		"psql" },
-	{ "mysql>",		"mysql" },
-	{ "MariaDB [*]>",	"mysql" },
-	{ "->",			"mysql" },	/* a statement goes on */
-	{ "'>",			"mysql" },
-	{ "\">",		"mysql" },
-	{ "`>",			"mysql" },
-	{ "In [*]:",		"ipython" },
-	{ "...:",		"ipython" },
+	{ ">>>",		"python", NULL },
+	{ "...",		"python", NULL },	/* node's too */
+	{ ">",			"node", NULL },
+	{ "sqlite>",		"sqlite3", NULL },
+	{ "...>",		"sqlite3", NULL },
+	{ "*=#",		"psql", NULL },	/* a superuser's */
+	{ "*=>",		"psql", NULL },
+	{ "*-#",		"psql", NULL },	/* a statement goes on */
+	{ "*->",		"psql", NULL },
+	{ "*'#",		"psql", NULL },	/* inside a quote */
+	{ "*'>",		"psql", NULL },
+	{ "*\"#",		"psql", NULL },
+	{ "*\">",		"psql", NULL },
+	{ "*(#",		"psql", NULL },	/* inside parentheses */
+	{ "*(>",		"psql", NULL },
+	{ "*$#",		"psql", NULL },	/* inside $$ */
+	{ "*$>",		"psql", NULL },
+	{ "mysql>",		"mysql", NULL },
+	{ "MariaDB [*]>",	"mysql", "mariadb" },
+	{ "->",			"mysql", NULL },	/* a statement goes on */
+	{ "'>",			"mysql", NULL },
+	{ "\">",		"mysql", NULL },
+	{ "`>",			"mysql", NULL },
+	{ "In [*]:",		"ipython", NULL },
+	{ "...:",		"ipython", NULL },
 };
 
 static bool
@@ -81,4 +82,21 @@ shell_repl_prompt(const char *screen)
 			return repl_prompts[i].repl;
 	}
 	return NULL;
+}
+
+bool
+shell_repl_known(const char *exe)
+{
+	const char *name;
+	size_t i;
+
+	if (exe == NULL)
+		return false;
+	for (i = 0; i < sizeof repl_prompts / sizeof repl_prompts[0]; i++) {
+		name = repl_prompts[i].exe != NULL ? repl_prompts[i].exe :
+		    repl_prompts[i].repl;
+		if (strncmp(exe, name, strlen(name)) == 0)
+			return true;
+	}
+	return false;
 }

@@ -18,5 +18,10 @@
  * are never looked at.
  */
 const char	*shell_repl_prompt(const char *screen);
+/*
+ * Whether exe, a program's name ("python3.11", "mariadb"), is one of the
+ * REPLs whose prompts shell_repl_prompt knows (its name starts with one).
+ */
+bool		 shell_repl_known(const char *exe);
 
 #endif

@@ -190,7 +190,7 @@ inspect(struct tool_call *call, const char *tool, const char *id,
 struct answer {
 	struct tool_call	*call;
 	char			 id[SESSION_ID_MAX + 1];
-	char			 choice[32];
+	char			 choice[33];	/* the schema's 32, and its NUL */
 	char			 digest[DIGEST_HEX + 1];
 	char			*lock;
 	const char		*only;

@@ -933,6 +933,24 @@ START_TEST(repl_prompt)
 }
 END_TEST
 
+/* The programs replwait.c waits for: named by the prompt table alone. */
+START_TEST(repl_known)
+{
+	static const char *const yes[] = {
+		"python3", "python3.11", "node", "sqlite3", "psql", "mysql",
+		"mariadb", "ipython3",
+	};
+	static const char *const no[] = { "bash", "ssh", "vim", "less", "" };
+	size_t i;
+
+	for (i = 0; i < sizeof yes / sizeof yes[0]; i++)
+		ck_assert_msg(shell_repl_known(yes[i]), "%s", yes[i]);
+	for (i = 0; i < sizeof no / sizeof no[0]; i++)
+		ck_assert_msg(!shell_repl_known(no[i]), "%s", no[i]);
+	ck_assert(!shell_repl_known(NULL));
+}
+END_TEST
+
 /*
  * base64 and PowerShell
  */
@@ -1980,6 +1998,7 @@ make_shell_suite(void)
 	tcase_add_test(tc, dialect_names);
 	tcase_add_test(tc, dialect_prompt);
 	tcase_add_test(tc, repl_prompt);
+	tcase_add_test(tc, repl_known);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("PowerShell");
