@@ -226,10 +226,17 @@ l_paste(const struct aiterm_host *h, const char *s, const char *b, size_t len,
 	LOCKED(real_ops->paste(h, s, b, len, err));
 }
 
+static int
+l_send_secret(const struct aiterm_host *h, const char *s, const char *b,
+    size_t len, struct aiterm_error *err)
+{
+	LOCKED(real_ops->send_secret(h, s, b, len, err));
+}
+
 static struct aiterm_mux_ops locked;
 
 const struct aiterm_mux_ops *
-muxjob_locked(const struct aiterm_mux_ops *real)
+muxjob_locked(const struct aiterm_mux_ops *real, unsigned minor)
 {
 	uv_once(&op_once, op_lock_init);
 	if (real_ops == real)
@@ -247,5 +254,8 @@ muxjob_locked(const struct aiterm_mux_ops *real)
 	locked.kill = real->kill ? l_kill : NULL;
 	locked.key_names = real->key_names ? l_key_names : NULL;
 	locked.paste = real->paste ? l_paste : NULL;
+	/* A member a plugin older than 2.5 does not have is never read. */
+	locked.send_secret = minor >= 5 && real->send_secret ?
+	    l_send_secret : NULL;
 	return &locked;
 }

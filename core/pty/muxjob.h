@@ -15,8 +15,12 @@
 
 #include "aiterm/plugin.h"
 
-/* The plugin's ops behind the lock (real: the loaded plugin's table). */
-const struct aiterm_mux_ops *muxjob_locked(const struct aiterm_mux_ops *real);
+/*
+ * The plugin's ops behind the lock (real: the loaded plugin's table, of
+ * ABI minor version minor: members it does not have are NULL).
+ */
+const struct aiterm_mux_ops *muxjob_locked(const struct aiterm_mux_ops *real,
+	    unsigned minor);
 
 /* Run work(arg) on the worker, then done(arg) on the loop thread. */
 void	muxjob_run(void (*work)(void *), void (*done)(void *), void *arg);

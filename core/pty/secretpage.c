@@ -58,6 +58,7 @@ struct typing {
 	char		 secret[SECRET_MAX + 1];
 	size_t		 len;
 	bool		 typed;
+	char		 why[256];	/* the multiplexer's refusal, or "" */
 };
 
 static struct {
@@ -293,9 +294,18 @@ type_work(void *arg)
 	    proc_start_id(info.pid, start, sizeof start) == 0 &&
 	    strcmp(start, t->offer->start_id) == 0 &&
 	    secret_pane_waits(t->offer->session, info.pid, info.cursor_y,
-	    prompt) && strcmp(prompt, t->offer->prompt) == 0)
-		t->typed = mux->send_text(host_get(), t->offer->session,
-		    t->secret, t->len, 1, &err) == 0;
+	    prompt) && strcmp(prompt, t->offer->prompt) == 0) {
+		/* Never by a way that leaves it in a process argument. */
+		if (mux->send_secret == NULL)
+			error_set(&err, "the multiplexer plugin cannot type a "
+			    "secret without putting it in a process argument "
+			    "(it has no send_secret, ABI 2.5)");
+		else
+			t->typed = mux->send_secret(host_get(),
+			    t->offer->session, t->secret, t->len, &err) == 0;
+		if (!t->typed)
+			snprintf(t->why, sizeof t->why, "%s", error_msg(&err));
+	}
 	mem_wipe(t->secret, sizeof t->secret);
 	error_clear(&err);
 }
@@ -314,7 +324,15 @@ type_done(void *arg)
 	else if (t->typed)
 		answer(t->conn, 200, "sent", "<p id=\"result\">Sent to the "
 		    "terminal. You can close this page.</p>");
-	else
+	else if (t->why[0] != '\0') {
+		struct aiterm_buf why = BUF_INIT;
+
+		buf_printf(&why, "Nothing was typed: %s. Type it in the "
+		    "terminal itself (attach to session %s).", t->why,
+		    t->offer->session);
+		refuse(t->conn, 503, buf_str(&why));
+		buf_free(&why);
+	} else
 		refuse(t->conn, 409, "The terminal no longer waits at that "
 		    "prompt; nothing was typed.");
 	offer_free(t->offer);

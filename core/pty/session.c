@@ -366,7 +366,7 @@ session_mux(struct aiterm_error *err)
 		    "diagnostics tool)");
 		return NULL;
 	}
-	return muxjob_locked(p->ops);
+	return muxjob_locked(p->ops, p->abi_minor);
 }
 
 long

@@ -33,7 +33,7 @@ multiplexer_json(void)
 	if (p == NULL)
 		return json_pack("{s:b, s:n, s:s}", "found", 0, "plugin",
 		    "error", "no multiplexer plugin is loaded");
-	ops = muxjob_locked(p->ops);
+	ops = muxjob_locked(p->ops, p->abi_minor);
 	memset(&info, 0, sizeof info);
 	if (ops->probe(host_get(), &info, &err) != 0) {
 		o = json_pack("{s:b, s:s, s:s}", "found", 0, "plugin", p->name,

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AITERM_ABI_MAJOR 2
-#define AITERM_ABI_MINOR 4
+#define AITERM_ABI_MINOR 5
 
 #define AITERM_PLUGIN_SYMBOL "aiterm_plugin_describe"
 
@@ -197,6 +197,17 @@ struct aiterm_mux_ops {
 	 * asked for it, so newlines stay in one prompt), len <= 65536.
 	 */
 	int (*paste)(const struct aiterm_host *host, const char *session,
+	    const char *bytes, size_t len, struct aiterm_error *err);
+	/*
+	 * ABI 2.5.  Type a secret the person gave (a password, a passphrase)
+	 * literally, len <= 256, then Enter, as send_text does, but only by a
+	 * way that leaves it in no process argument, file or multiplexer
+	 * buffer; fail rather than take another way (mux-tmux: only over its
+	 * control client, never a one-shot tmux process, whose arguments any
+	 * process of the machine can read).  NULL: the multiplexer has no such
+	 * way, and the core types no secret (ADR 0037).
+	 */
+	int (*send_secret)(const struct aiterm_host *host, const char *session,
 	    const char *bytes, size_t len, struct aiterm_error *err);
 };
 

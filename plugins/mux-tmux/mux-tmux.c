@@ -225,9 +225,11 @@ out:
 	return rc;
 }
 
+/* send_text and send_secret: how the command may go is resend's. */
 static int
-tmux_send_text(const struct aiterm_host *host, const char *session,
-    const char *bytes, size_t len, int enter, struct aiterm_error *err)
+tmux_type(const struct aiterm_host *host, const char *session,
+    const char *bytes, size_t len, int enter, enum tx_resend resend,
+    struct aiterm_error *err)
 {
 	struct tx_argv cmd = TX_ARGV_INIT;
 	char text[TX_SEND_MAX + 1];
@@ -262,12 +264,26 @@ tmux_send_text(const struct aiterm_host *host, const char *session,
 			tx_argv_target(&cmd, session);
 			tx_argv_add(&cmd, "Enter");
 		}
-		rc = tmux_session_run(host, session, &cmd, TX_RESEND_NEVER,
-		    NULL, err);
+		rc = tmux_session_run(host, session, &cmd, resend, NULL, err);
 		tx_wipe(text);
 	}
 	tx_argv_free(&cmd);
 	return rc;
+}
+
+static int
+tmux_send_text(const struct aiterm_host *host, const char *session,
+    const char *bytes, size_t len, int enter, struct aiterm_error *err)
+{
+	return tmux_type(host, session, bytes, len, enter, TX_RESEND_NEVER,
+	    err);
+}
+
+static int
+tmux_send_secret(const struct aiterm_host *host, const char *session,
+    const char *bytes, size_t len, struct aiterm_error *err)
+{
+	return tmux_type(host, session, bytes, len, 1, TX_CONTROL_ONLY, err);
 }
 
 /* The most one paste takes (the pane gets it as one bracketed paste). */
@@ -589,6 +605,7 @@ static const struct aiterm_mux_ops tmux_ops = {
 	.probe = tmux_probe,
 	.create = tmux_create,
 	.send_text = tmux_send_text,
+	.send_secret = tmux_send_secret,
 	.paste = tmux_paste,
 	.send_key = tmux_send_key,
 	.capture = tmux_capture,

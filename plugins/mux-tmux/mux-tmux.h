@@ -137,6 +137,12 @@ struct tx_result {
 enum tx_resend {
 	TX_RESEND_OK,		/* asking or setting twice does no harm */
 	TX_RESEND_NEVER,	/* typing twice would: fail instead */
+	/*
+	 * A secret: typed once, and only over the control client's pipe; a
+	 * one-shot tmux client would carry it in its argv, which any process
+	 * can read (/proc/<pid>/cmdline).  Fail instead.
+	 */
+	TX_CONTROL_ONLY,
 };
 
 /*

@@ -464,11 +464,11 @@ tx_run(const struct aiterm_host *host, const struct tx_server *srv,
 	case TX_CTL_LOCKED:
 		/* A one-shot client would wait on the same server. */
 		rc = tx_silent(host, srv, outcome, outcome == TX_CTL_STALLED &&
-		    resend == TX_RESEND_NEVER ? " (the command was not sent "
+		    resend != TX_RESEND_OK ? " (the command was not sent "
 		    "again: it may still run when tmux recovers)" : "", err);
 		break;
 	case TX_CTL_LOST:
-		if (resend == TX_RESEND_NEVER) {
+		if (resend != TX_RESEND_OK) {
 			rc = host->error(err, "tmux gave no answer (timeout %ld "
 			    "ms) and the command was not sent again: it may "
 			    "still run when tmux recovers", tx_ctl_timeout_ms());
@@ -476,6 +476,14 @@ tx_run(const struct aiterm_host *host, const struct tx_server *srv,
 		}
 		/* FALLTHROUGH */
 	default:
+		if (resend == TX_CONTROL_ONLY) {
+			rc = host->error(err, "tmux's control client is not "
+			    "available (control mode off, or it just failed), "
+			    "and a secret is never typed by a one-shot tmux "
+			    "process, whose arguments any process can read; "
+			    "nothing was typed");
+			break;
+		}
 		rc = tx_run_spawn(host, srv, cmd, res, err);
 		break;
 	}

@@ -1450,6 +1450,59 @@ START_TEST(test_control_literal)
 END_TEST
 
 /* Lines on the screen that look like control-mode guards stay text. */
+/*
+ * SEC-SECRET (issue 36, ADR 0037): send_secret types over the control
+ * client and never by a one-shot tmux process, whose argv any process can
+ * read: with control mode off it fails and types nothing.
+ */
+START_TEST(test_send_secret)
+{
+	static const char secret[] = "s3cret pass;word";
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_pane_info pi;
+	const char *sink[] = { "sh", "-c", NULL, NULL };
+	char *script, *path;
+	struct stat st;
+	int waited;
+
+	ck_assert_msg(ops->send_secret != NULL, "mux-tmux has send_secret");
+	path = xasprintf("%s/secret", tmp_root);
+	script = xasprintf("stty raw -echo; exec head -c %zu > '%s'",
+	    sizeof secret, path);
+	sink[2] = script;
+	create_ok("secret", sink, NULL, NULL);
+	wait_command("secret", "head", &pi);
+
+	/* Control mode off: refused, nothing typed. */
+	setenv("AITERM_TMUX_CONTROL", "0", 1);
+	ck_assert_int_eq(ops->send_secret(host, "secret", secret,
+	    strlen(secret), &err), -1);
+	ck_assert_msg(strstr(error_msg(&err), "a secret is never typed by a "
+	    "one-shot tmux process") != NULL, "%s", error_msg(&err));
+	error_clear(&err);
+	unsetenv("AITERM_TMUX_CONTROL");
+	sleep_ms(200);
+	ck_assert_msg(stat(path, &st) == 0 && st.st_size == 0,
+	    "nothing typed, got '%s'", file_head(path));
+
+	/* Over the control client: the secret, then Enter (CR). */
+	ck_assert_msg(ops->send_secret(host, "secret", secret, strlen(secret),
+	    &err) == 0, "send_secret: %s", error_msg(&err));
+	for (waited = 0; waited < WAIT_MS; waited += 10) {
+		if (stat(path, &st) == 0 && (size_t)st.st_size == sizeof secret)
+			break;
+		sleep_ms(10);
+	}
+	ck_assert_msg(strncmp(file_head(path), secret, strlen(secret)) == 0 &&
+	    file_head(path)[strlen(secret)] == '\r', "typed '%s'",
+	    file_head(path));
+	kill_ok("secret");
+	free(script);
+	free(path);
+	error_clear(&err);
+}
+END_TEST
+
 START_TEST(test_capture_guards)
 {
 	static const char *const show[] = {
@@ -1698,6 +1751,7 @@ make_mux_tmux_suite(void)
 	tcase_add_test(tc, test_control_client);
 	tcase_add_test(tc, test_list_one_call);
 	tcase_add_test(tc, test_control_literal);
+	tcase_add_test(tc, test_send_secret);
 	tcase_add_test(tc, test_capture_guards);
 	tcase_add_test(tc, test_control_timeout);
 	tcase_add_test(tc, test_server_restart);

@@ -8,6 +8,8 @@
  * (a private sshd on 127.0.0.1, tests/mcp/lib/sshd.cjs).  A prompt's words
  * alone (echo "Password:") are not a secret prompt.
  */
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -59,6 +61,46 @@ test('PTY-DONE read -s: the send ends at once at the secret prompt; pty_read and
 	started = Date.now();
 	res = await c.open({ shell: 'bash', command: 'read -r -s -p "Opened key: " k', timeout: 20 });
 	assertSecret(res, /^Opened key:$/, started, 20);
+});
+
+/* A tmux that logs the argv of every tmux process the server starts. */
+function loggingTmux(dir) {
+	const real = require('node:child_process').execFileSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' }).trim();
+	const log = path.join(dir, 'tmux-argv.log');
+	const shim = path.join(dir, 'tmux');
+	fs.writeFileSync(shim, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o700 });
+	fs.writeFileSync(log, '', { mode: 0o600 });
+	return { shim, log };
+}
+
+test('PTY-DONE issue 36: the page types a secret over tmux\'s control client only, never as a tmux process\'s argument', T, async (t) => {
+	const base = fs.mkdtempSync(path.join(os.tmpdir(), 'aiterm-argv-'));
+	t.after(() => fs.rmSync(base, { recursive: true, force: true }));
+	const { shim, log } = loggingTmux(base);
+	for (const control of ['1', '0']) {
+		const rig = new Rig(t, { AITERM_TMUX: shim, AITERM_TMUX_CONTROL: control });
+		const c = await rig.server();
+		const id = (await c.open({ shell: 'bash' })).sc.session_id;
+		const secret = `argv-secret-${control}-${process.pid}`;
+		let res = await c.run(id, 'read -r -s -p "Key: " v; echo "got ${#v} chars"', { timeout: 20 });
+		assert.equal(res.sc.via, 'secret', show(res.r));
+		const r = await post(res.sc.secret.url, res.sc.secret.url.slice(-64), secret);
+		/* Before ADR 0037's send_secret, control mode off put it in a one-shot tmux's argv. */
+		assert.ok(!fs.readFileSync(log, 'utf8').includes(secret), `control ${control}: the secret was in a tmux argv`);
+		if (control === '1') {
+			assert.equal(r.status, 200, r.body);
+			res = await c.ok('pty_read', { session_id: id, wait: true, until: 'chars', timeout: 10 }, 30000);
+			assert.match(res.text, new RegExp(`got ${secret.length} chars`), show(res.r));
+		} else {
+			/* Every tmux command is a one-shot process here: nothing is typed, and the page says why. */
+			assert.equal(r.status, 503, r.body);
+			assert.match(r.body, /Nothing was typed: tmux&#39;s control client is not available|Nothing was typed: tmux's control client is not available/, r.body);
+			assert.match(r.body, /never typed by a one-shot tmux process/, r.body);
+			res = await c.ok('pty_observe', { session_id: id });
+			assert.match(res.text, /waiting for a secret: Key:/, show(res.r));
+		}
+		assert.ok(fs.readFileSync(log, 'utf8').split('\n').length > 3, 'the shim ran tmux');
+	}
 });
 
 test('PTY-DONE ssh with a passphrase-protected key: the wait ends at once at the passphrase prompt', T, async (t) => {

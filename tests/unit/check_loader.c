@@ -142,11 +142,11 @@ END_TEST
 START_TEST(test_abi_refused)
 {
 	assert_refused("abi-too-new.yaml",
-	    "module ABI 2.99 is newer than this Aiterm's 2.4");
+	    "module ABI 2.99 is newer than this Aiterm's 2.5");
 	assert_refused("abi-major.yaml",
-	    "module ABI 1.4 has major 1, this Aiterm speaks major 2");
+	    "module ABI 1.5 has major 1, this Aiterm speaks major 2");
 	assert_refused("abi-manifest-new.yaml",
-	    "manifest ABI 2.7 is newer than this Aiterm's 2.4");
+	    "manifest ABI 2.7 is newer than this Aiterm's 2.5");
 	/* The receiver table of 2.0 was never implemented (ADR 0019). */
 	assert_refused("old-receiver.yaml",
 	    "a receiver needs ABI 2.1 or later; 'old-receiver' reports 2.0");

@@ -231,7 +231,7 @@ static const struct aiterm_harness_ops ops = {
 static const struct aiterm_plugin plugin = {
 	.abi_major = AITERM_ABI_MAJOR,
 	/* The ABI it was written for: its manifest's abi says the same. */
-	.abi_minor = 4,
+	.abi_minor = 5,
 	.kind = AITERM_KIND_HARNESS,
 	.name = "harness-mycli",
 	.version = "0.1.0",

@@ -75,7 +75,7 @@ static const struct aiterm_reducer_ops ops = { reducers };
 static const struct aiterm_plugin plugin = {
 	.abi_major = AITERM_ABI_MAJOR,
 	/* The ABI it was written for: its manifest's abi says the same. */
-	.abi_minor = 4,
+	.abi_minor = 5,
 	.kind = AITERM_KIND_REDUCER,
 	.name = "example-seq",
 	.version = "1.0.0",
