@@ -77,23 +77,69 @@ screen_row(const char *screen, unsigned y, char prompt[SECRET_PROMPT_MAX])
 	prompt[n] = '\0';
 }
 
+/*
+ * Programs that carry the terminal to another machine or container, by
+ * executable name: in the foreground with the local terminal raw, what
+ * reads the keys is on the far side.
+ */
+static const char *const carriers[] = {
+	"ssh", "mosh-client", "telnet", "docker", "podman", "kubectl", NULL,
+};
+
+static bool
+far_side(long pid)
+{
+	char name[PROC_NAME_MAX];
+	long pgrp, tpgid;
+	size_t i;
+
+	if (proc_tty_foreground(pid, &pgrp, &tpgid) != 0 || tpgid <= 0 ||
+	    tpgid == pgrp || proc_tty_canonical(pid) != 0 ||
+	    proc_exe_name(tpgid, name, sizeof name) != 0)
+		return false;
+	for (i = 0; carriers[i] != NULL; i++)
+		if (strcmp(name, carriers[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A line's width in columns, a wide character as one (a lower bound). */
+static size_t
+columns(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
 bool
-secret_pane_waits(const char *session, long pid, unsigned cursor_y,
+secret_pane_waits(const char *session, const struct aiterm_pane_info *pane,
     char prompt[SECRET_PROMPT_MAX])
 {
 	struct aiterm_error err = ERROR_INIT;
 	const struct aiterm_mux_ops *mux;
 	struct aiterm_buf screen = BUF_INIT;
 	int how;
+	bool far = false;
 
 	prompt[0] = '\0';
-	if ((how = proc_tty_secret(pid)) <= PROC_SECRET_NO)
+	if ((how = proc_tty_secret(pane->pid)) == PROC_SECRET_NO)
+		far = far_side(pane->pid);
+	if (how < PROC_SECRET_NO || (how == PROC_SECRET_NO && !far))
 		return false;
 	mux = session_mux(&err);
 	if (mux != NULL && mux->capture(host_get(), session, &screen,
 	    &err) == 0)
-		screen_row(buf_str(&screen), cursor_y, prompt);
+		screen_row(buf_str(&screen), pane->cursor_y, prompt);
 	error_clear(&err);
 	buf_free(&screen);
-	return how == PROC_SECRET_READ || secret_prompt_known(prompt);
+	if (how == PROC_SECRET_READ)
+		return true;
+	/* The far side: nothing may follow the prompt on its line. */
+	if (far && pane->cursor_x < columns(prompt))
+		return false;
+	return secret_prompt_known(prompt);
 }

@@ -293,8 +293,8 @@ type_work(void *arg)
 	    info.pid == t->offer->pid &&
 	    proc_start_id(info.pid, start, sizeof start) == 0 &&
 	    strcmp(start, t->offer->start_id) == 0 &&
-	    secret_pane_waits(t->offer->session, info.pid, info.cursor_y,
-	    prompt) && strcmp(prompt, t->offer->prompt) == 0) {
+	    secret_pane_waits(t->offer->session, &info, prompt) &&
+	    strcmp(prompt, t->offer->prompt) == 0) {
 		/* Never by a way that leaves it in a process argument. */
 		if (mux->send_secret == NULL)
 			error_set(&err, "the multiplexer plugin cannot type a "

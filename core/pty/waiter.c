@@ -394,8 +394,8 @@ pane_work(void *arg)
 		snprintf(w->q_program, sizeof w->q_program, "%s",
 		    info.command);
 		/* read -s waits in the shell itself: not only other programs. */
-		w->q_secret = secret_pane_waits(w->session, info.pid,
-		    info.cursor_y, w->q_prompt) && proc_start_id(info.pid,
+		w->q_secret = secret_pane_waits(w->session, &info,
+		    w->q_prompt) && proc_start_id(info.pid,
 		    w->q_start_id, sizeof w->q_start_id) == 0;
 		w->q_pane_pid = info.pid;
 		/* Where the person attaches (the probe may run tmux -V). */

@@ -502,7 +502,7 @@ observe_work(json_t *args, struct mux_result *r)
 	json_object_set_new(out, "token_hint", token_json(&o));
 	/* Its prompt's line only, never the rest of the screen (issue 36). */
 	if (o.pane.exists && !o.pane.dead && o.pane.pid > 0 &&
-	    secret_pane_waits(o.id, o.pane.pid, o.pane.cursor_y, prompt)) {
+	    secret_pane_waits(o.id, &o.pane, prompt)) {
 		buf_printf(&text, "\nwaiting for a secret: %s", prompt);
 		json_object_set_new(out, "secret", json_pack("{s:s}", "prompt",
 		    prompt));

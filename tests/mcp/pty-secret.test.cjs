@@ -14,7 +14,7 @@ const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Rig, show } = require('./lib/pty.cjs');
-const { sshdUnavailable, startSshd } = require('./lib/sshd.cjs');
+const { sshdUnavailable, startSshd, sshRig } = require('./lib/sshd.cjs');
 const { skip } = require('./lib/skip.cjs');
 const { post } = require('./lib/secrets.cjs');
 
@@ -117,6 +117,34 @@ test('PTY-DONE ssh with a passphrase-protected key: the wait ends at once at the
 	const res = await c.run(id, cmd, { timeout: 20 });
 	assertSecret(res, /^Enter passphrase for key '.*id_ed25519':$/, started, 20);
 	assert.equal(res.sc.secret.program, 'ssh', show(res.r));
+});
+
+test('PTY-DONE issue 36: a password prompt on the far side of ssh ends the wait as a secret; the page types it through ssh', T, async (t) => {
+	const s = await sshRig(t, 'far');
+	if (!s)
+		return;
+	const { sshd, c, id } = s;
+	let res = await c.ok('pty_send', { session_id: id, text: sshd.sshCommand, until: '[$#] $', until_regex: true, timeout: 20 }, 40000);
+	assert.equal(res.sc.via, 'until', show(res.r));
+
+	/* The words with echo on, on the far side: an ordinary end, not a secret. */
+	res = await c.run(id, 'printf "Password: \\n"; echo after', { timeout: 15 });
+	assert.notEqual(res.sc.via, 'secret', show(res.r));
+
+	/* read -s on the far side: the local tty is ssh's (raw); the wait ends there. */
+	const started = Date.now();
+	res = await c.run(id, 'read -r -s -p "Remote password: " v; echo "far got ${#v} chars"', { timeout: 20 });
+	assertSecret(res, /^Remote password:$/, started, 20);
+	assert.equal(res.sc.secret.program, 'ssh', show(res.r));
+	res = await c.ok('pty_observe', { session_id: id });
+	assert.match(res.text, /waiting for a secret: Remote password:/, show(res.r));
+	const again = await c.ok('pty_read', { session_id: id, wait: true, timeout: 20 }, 40000);
+	assert.equal(again.sc.via, 'secret', show(again.r));
+	const r = await post(again.sc.secret.url, again.sc.secret.url.slice(-64), 'far-secret-36');
+	assert.equal(r.status, 200, r.body);
+	res = await c.ok('pty_read', { session_id: id, wait: true, until: 'chars', timeout: 15 }, 30000);
+	assert.match(res.text, /far got 13 chars/, show(res.r));
+	assert.doesNotMatch(res.text, /far-secret-36/, show(res.r));
 });
 
 test('PTY-DONE a client with URL-mode elicitation is asked to send the person to the page; form-only is told why not', T, async (t) => {
