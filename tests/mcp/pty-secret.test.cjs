@@ -215,8 +215,31 @@ test('PTY-DONE a client with URL-mode elicitation is asked to send the person to
  * sudoers are not touched.  setpriv, not su: su -c starts a new session
  * without the terminal.
  */
+/* Why a test of a user of its own with sudo cannot run here, or null. */
+function sudoUnavailable() {
+	const { execFileSync } = require('node:child_process');
+	const { fakeUserUnavailable } = require('./lib/sshd.cjs');
+	let why = fakeUserUnavailable();
+	try {
+		execFileSync('sh', ['-c', 'command -v sudo && command -v setpriv && command -v openssl'], { stdio: 'ignore' });
+	} catch {
+		why = why || 'sudo, setpriv or openssl is missing (./quickstart check installs sudo)';
+	}
+	return why;
+}
+
+/*
+ * A user aiterm-sudo (uid 4236) whose sudo asks for password, in a mount
+ * namespace of its own: the shell line that mounts its passwd, shadow and
+ * sudoers, and a function wrapping a command to run as that user there.
+ */
 function sudoUser(dir, password) {
-	const fs = require('node:fs');
+	const u = sudoMounts(dir, password);
+	return (cmd) => `unshare -m sh -c "${u.mounts} && exec setpriv --reuid=4236 --regid=4236 --clear-groups ` +
+		`env HOME='${dir}' USER=aiterm-sudo sh -c '${cmd}'"`;
+}
+
+function sudoMounts(dir, password) {
 	const { execFileSync } = require('node:child_process');
 	fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
 	const hash = execFileSync('openssl', ['passwd', '-6', '-stdin'], { input: password + '\n', encoding: 'utf8' }).trim();
@@ -227,20 +250,12 @@ function sudoUser(dir, password) {
 	const passwd = f('passwd', fs.readFileSync('/etc/passwd', 'utf8') + `aiterm-sudo:x:4236:4236::${dir}:/bin/sh\n`, 0o644);
 	const shadow = f('shadow', `aiterm-sudo:${hash}:19000:0:99999:7:::\n`, 0o600);
 	const sudoers = f('sudoers', 'Defaults !lecture\naiterm-sudo ALL=(ALL) ALL\n', 0o440);
-	return (cmd) => `unshare -m sh -c "mount --bind '${passwd}' /etc/passwd && mount --bind '${shadow}' /etc/shadow && ` +
-		`mount --bind '${sudoers}' /etc/sudoers && exec setpriv --reuid=4236 --regid=4236 --clear-groups ` +
-		`env HOME='${dir}' USER=aiterm-sudo sh -c '${cmd}'"`;
+	return { mounts: `mount --bind '${passwd}' /etc/passwd && mount --bind '${shadow}' /etc/shadow && ` +
+		`mount --bind '${sudoers}' /etc/sudoers` };
 }
 
 test('PTY-DONE real sudo asking a test user\'s password: the wait ends at once; the page types it', T, async (t) => {
-	const { execFileSync } = require('node:child_process');
-	const { fakeUserUnavailable } = require('./lib/sshd.cjs');
-	let why = fakeUserUnavailable();
-	try {
-		execFileSync('sh', ['-c', 'command -v sudo && command -v setpriv && command -v openssl'], { stdio: 'ignore' });
-	} catch {
-		why = why || 'sudo, setpriv or openssl is missing (./quickstart check installs sudo)';
-	}
+	const why = sudoUnavailable();
 	if (why)
 		return skip(t, 'no-sudo', why);
 	const rig = new Rig(t);
@@ -255,6 +270,38 @@ test('PTY-DONE real sudo asking a test user\'s password: the wait ends at once; 
 	res = await c.ok('pty_read', { session_id: id, wait: true, timeout: 15 }, 30000);
 	assert.match(res.text, /sudo-ok-42/, show(res.r));
 	assert.equal(res.sc.exit_code, 0, show(res.r));
+});
+
+test('PTY-DONE issue 36: a server that is not root cannot look into a set-user-ID sudo; its known prompt decides, and the page types it', T, async (t) => {
+	const why = sudoUnavailable();
+	if (why)
+		return skip(t, 'no-sudo', why);
+	const { execFileSync } = require('node:child_process');
+	const { serverBinary } = require('./lib/server.cjs');
+	const rig = new Rig(t);
+	/* sudo's files stay root's (sudo refuses others); the rest of the rig is the user's. */
+	const files = fs.mkdtempSync(path.join(os.tmpdir(), 'aiterm-sudo-'));
+	t.after(() => fs.rmSync(files, { recursive: true, force: true }));
+	const { mounts } = sudoMounts(files, 'pw-of-hidden');
+	execFileSync('chown', ['-R', '4236:4236', rig.dirs.root]);
+	const c = await rig.server({
+		command: 'unshare',
+		args: ['-m', 'sh', '-c', `${mounts} && exec setpriv --reuid=4236 --regid=4236 --clear-groups "$0"`, serverBinary()],
+	});
+	const id = (await c.open({ shell: 'bash' })).sc.session_id;
+	let res = await c.run(id, 'id -u', { timeout: 15 });
+	assert.match(res.text, /^4236$/m, `the pane runs as the user: ${show(res.r)}`);
+	/* Words alone, echo on: an ordinary end. */
+	res = await c.expectExit(id, 'echo "[sudo] password for aiterm-sudo:"', 0);
+	assert.notEqual(res.sc.via, 'secret', show(res.r));
+	const started = Date.now();
+	res = await c.run(id, 'sudo -k true && echo hidden-ok-$((6*7))', { timeout: 20 });
+	assertSecret(res, /^\[sudo\] password for aiterm-sudo:$/, started, 20);
+	assert.equal(res.sc.secret.program, 'sudo', show(res.r));
+	const r = await post(res.sc.secret.url, res.sc.secret.url.slice(-64), 'pw-of-hidden');
+	assert.equal(r.status, 200, r.body);
+	res = await c.ok('pty_read', { session_id: id, wait: true, timeout: 15 }, 30000);
+	assert.match(res.text, /hidden-ok-42/, show(res.r));
 });
 
 test('CTL-CLI aiterm send --wait prints the page\'s URL at a secret prompt and serves it until it is used', T, async (t) => {
