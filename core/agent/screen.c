@@ -62,11 +62,9 @@ agent_screen_read(const struct harness *h, const char *session,
 	const char *reason;
 
 	memset(s, 0, sizeof *s);
-	if (mux == NULL || mux->pane_info(host_get(), session, &s->pane,
-	    err) != 0)
-		return -1;
-	if (s->pane.exists && mux->capture(host_get(),
-	    session, (struct aiterm_buf *)&s->text, err) != 0)
+	/* The pane and its screen of one moment, in one question. */
+	if (mux == NULL || session_pane_screen(mux, session, &s->pane,
+	    (struct aiterm_buf *)&s->text, err) != 0)
 		return -1;
 	agent_screen_classify(h, buf_str(&s->text), s->text.len, &s->pane,
 	    &s->verdict);

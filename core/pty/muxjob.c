@@ -233,6 +233,14 @@ l_send_secret(const struct aiterm_host *h, const char *s, const char *b,
 	LOCKED(real_ops->send_secret(h, s, b, len, err));
 }
 
+static int
+l_pane_screen(const struct aiterm_host *h, const char *s,
+    struct aiterm_pane_info *info, struct aiterm_buf *out,
+    struct aiterm_error *err)
+{
+	LOCKED(real_ops->pane_screen(h, s, info, out, err));
+}
+
 static struct aiterm_mux_ops locked;
 
 const struct aiterm_mux_ops *
@@ -257,5 +265,7 @@ muxjob_locked(const struct aiterm_mux_ops *real, unsigned minor)
 	/* A member a plugin older than 2.5 does not have is never read. */
 	locked.send_secret = minor >= 5 && real->send_secret ?
 	    l_send_secret : NULL;
+	locked.pane_screen = minor >= 5 && real->pane_screen ?
+	    l_pane_screen : NULL;
 	return &locked;
 }

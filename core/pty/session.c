@@ -383,6 +383,18 @@ session_pane_pid(const char *id, bool live_only)
 }
 
 int
+session_pane_screen(const struct aiterm_mux_ops *mux, const char *id,
+    struct aiterm_pane_info *info, struct aiterm_buf *screen,
+    struct aiterm_error *err)
+{
+	if (mux->pane_screen != NULL)
+		return mux->pane_screen(host_get(), id, info, screen, err);
+	if (mux->pane_info(host_get(), id, info, err) != 0)
+		return -1;
+	return info->exists ? mux->capture(host_get(), id, screen, err) : 0;
+}
+
+int
 session_create_log(const char *id, struct aiterm_error *err)
 {
 	char *dir = session_path(id, NULL), *log = session_path(id,

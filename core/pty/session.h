@@ -123,6 +123,14 @@ const struct aiterm_mux_ops *session_mux(struct aiterm_error *err);
  * asks the multiplexer: call it on its thread (pty/muxjob.h).
  */
 long	session_pane_pid(const char *id, bool live_only);
+/*
+ * The pane's info and, when it exists, its screen appended to screen, by
+ * the multiplexer's pane_screen in one operation (ABI 2.5), else by
+ * pane_info then capture.  On the multiplexer's thread.
+ */
+int	session_pane_screen(const struct aiterm_mux_ops *mux, const char *id,
+	    struct aiterm_pane_info *info, struct aiterm_buf *screen,
+	    struct aiterm_error *err);
 /* Random lowercase hex of len characters. */
 void	session_random_hex(char *out, size_t len);
 long long session_now_ms(void);

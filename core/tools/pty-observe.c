@@ -190,14 +190,22 @@ observe(struct observation *o, struct aiterm_error *err)
 	if ((mux = session_mux(err)) == NULL)
 		return -1;
 	memset(&o->pane, 0, sizeof o->pane);
-	if (mux->pane_info(host_get(), o->id, &o->pane, err) != 0)
-		return -1;
+	/* The pane and its screen in one question; the screen may fail alone. */
+	if (session_pane_screen(mux, o->id, &o->pane, &screen, err) == 0)
+		o->have_screen = o->pane.exists;
+	else {
+		error_clear(err);
+		buf_reset(&screen);
+		memset(&o->pane, 0, sizeof o->pane);
+		if (mux->pane_info(host_get(), o->id, &o->pane, err) != 0)
+			return -1;
+	}
 	o->managed = session_exists_on_disk(o->id);
-	if (!o->pane.exists && !o->managed)
+	if (!o->pane.exists && !o->managed) {
+		buf_free(&screen);
 		return error_set(err, "no session '%s'", o->id);
-	if (o->pane.exists && mux->capture(host_get(), o->id, &screen,
-	    err) == 0) {
-		o->have_screen = true;
+	}
+	if (o->have_screen) {
 		sha256_hex(screen.data == NULL ? "" : screen.data, screen.len,
 		    o->screen_digest, OBS_DIGEST_HEX);
 		o->have_token = token_hint_find(buf_str(&screen), screen.len,
@@ -209,9 +217,12 @@ observe(struct observation *o, struct aiterm_error *err)
 	/* A live pane whose process the multiplexer does not name. */
 	o->tree.why = HARNESS_NO_ROOT;
 	if (o->pane.exists && !o->pane.dead && o->pane.pid > 0) {
-		if (proc_tree_read(&o->table, o->pane.pid) != 0)
-			return error_set(err, "cannot read the process table: "
-			    "%s", strerror(errno));
+		if (proc_tree_read(&o->table, o->pane.pid) != 0) {
+			error_set(err, "cannot read the process table: %s",
+			    strerror(errno));
+			buf_free(&screen);
+			return -1;
+		}
 		build_tree(o);
 	}
 	classify(o, &screen);

@@ -209,6 +209,15 @@ struct aiterm_mux_ops {
 	 */
 	int (*send_secret)(const struct aiterm_host *host, const char *session,
 	    const char *bytes, size_t len, struct aiterm_error *err);
+	/*
+	 * ABI 2.5.  pane_info and capture in one operation, both of the same
+	 * moment (the cursor is the screen's): info filled as pane_info
+	 * fills it, the screen appended to out only when the pane exists.
+	 * NULL: the core calls pane_info, then capture.
+	 */
+	int (*pane_screen)(const struct aiterm_host *host, const char *session,
+	    struct aiterm_pane_info *info, struct aiterm_buf *out,
+	    struct aiterm_error *err);
 };
 
 /*

@@ -386,6 +386,32 @@ tmux_set_env(const struct aiterm_host *host, const char *session,
 	return rc;
 }
 
+/* Nothing known of a pane yet. */
+static void
+tmux_pane_unknown(struct aiterm_pane_info *info)
+{
+	memset(info, 0, sizeof *info);
+	info->pid = -1;
+	info->dead_status = -1;
+}
+
+/*
+ * display-message falls back to no target when the target is missing and
+ * prints an empty format with status 0, so has-session goes first: its
+ * failure ends the invocation.
+ */
+static void
+tmux_pane_question(struct tx_argv *cmd, const char *session)
+{
+	tx_argv_add(cmd, "has-session");
+	tx_argv_target(cmd, session);
+	tx_argv_next(cmd);
+	tx_argv_add(cmd, "display-message");
+	tx_argv_add(cmd, "-p");
+	tx_argv_target(cmd, session);
+	tx_argv_add(cmd, tx_pane_format);
+}
+
 /* One pane_info question; *server_pid gets the server's PID when known. */
 static int
 tmux_pane_query(const struct aiterm_host *host, const struct tx_server *srv,
@@ -396,22 +422,9 @@ tmux_pane_query(const struct aiterm_host *host, const struct tx_server *srv,
 	struct tx_result res = TX_RESULT_INIT;
 	int rc = -1;
 
-	memset(info, 0, sizeof *info);
-	info->pid = -1;
-	info->dead_status = -1;
+	tmux_pane_unknown(info);
 	*server_pid = -1;
-	/*
-	 * display-message falls back to no target when the target is
-	 * missing and prints an empty format with status 0, so has-session
-	 * goes first: its failure ends the invocation.
-	 */
-	tx_argv_add(&cmd, "has-session");
-	tx_argv_target(&cmd, session);
-	tx_argv_next(&cmd);
-	tx_argv_add(&cmd, "display-message");
-	tx_argv_add(&cmd, "-p");
-	tx_argv_target(&cmd, session);
-	tx_argv_add(&cmd, tx_pane_format);
+	tmux_pane_question(&cmd, session);
 	if (tx_run(host, srv, &cmd, TX_RESEND_OK, &res, err) != 0)
 		goto out;
 	if (res.status != 0 && tx_result_missing(&res))
@@ -438,9 +451,7 @@ tmux_pane_info(const struct aiterm_host *host, const char *session,
 	long server_pid = -1;
 	int rc = -1, tries;
 
-	memset(info, 0, sizeof *info);
-	info->pid = -1;
-	info->dead_status = -1;
+	tmux_pane_unknown(info);
 	if (tx_session_check(host, session, err) != 0 ||
 	    tx_server_get(host, &srv, err) != 0)
 		goto out;
@@ -461,6 +472,68 @@ tmux_pane_info(const struct aiterm_host *host, const char *session,
 		kill((pid_t)server_pid, SIGCHLD);
 	}
 out:
+	return rc;
+}
+
+/*
+ * pane_info and capture in one command list over the control client:
+ * has-session ; display-message -p FORMAT ; capture-pane -p, each
+ * command's answer a block of its own (tx_result ends).  A one-shot
+ * client's answer is not split, and a dead pane without a status needs
+ * pane_info's reaping: those take the two operations.
+ */
+static int
+tmux_pane_screen(const struct aiterm_host *host, const char *session,
+    struct aiterm_pane_info *info, struct aiterm_buf *out,
+    struct aiterm_error *err)
+{
+	struct tx_argv cmd = TX_ARGV_INIT;
+	struct tx_result res = TX_RESULT_INIT;
+	struct tx_server srv;
+	const char *text;
+	char *line = NULL;
+	long server_pid;
+	size_t len;
+	int rc = -1, split = 0;
+
+	tmux_pane_unknown(info);
+	if (tx_session_check(host, session, err) != 0 ||
+	    tx_server_get(host, &srv, err) != 0)
+		goto out;
+	tmux_pane_question(&cmd, session);
+	tx_argv_next(&cmd);
+	tx_argv_add(&cmd, "capture-pane");
+	tx_argv_add(&cmd, "-p");
+	tx_argv_target(&cmd, session);
+	if (tx_run(host, &srv, &cmd, TX_RESEND_OK, &res, err) != 0)
+		goto out;
+	text = tx_str_get(&res.out);
+	if (res.status != 0 && tx_result_missing(&res)) {
+		rc = 0;		/* no such session: exists 0 */
+		goto out;
+	}
+	if (res.status == 0 && res.blocks == 3) {
+		len = res.ends[1] - res.ends[0];
+		if ((line = malloc(len + 1)) == NULL) {
+			host->error(err, "tmux: out of memory");
+			goto out;
+		}
+		memcpy(line, text + res.ends[0], len);
+		line[len] = '\0';
+		split = tx_pane_parse(line, info, &server_pid) == 0 &&
+		    (!info->dead || info->dead_status != -1);
+	}
+	if (split) {
+		host->buf_add(out, text + res.ends[1], res.ends[2] -
+		    res.ends[1]);
+		rc = 0;
+	} else if ((rc = tmux_pane_info(host, session, info, err)) == 0 &&
+	    info->exists)
+		rc = tmux_capture(host, session, out, err);
+out:
+	free(line);
+	tx_result_free(&res);
+	tx_argv_free(&cmd);
 	return rc;
 }
 
@@ -606,6 +679,7 @@ static const struct aiterm_mux_ops tmux_ops = {
 	.create = tmux_create,
 	.send_text = tmux_send_text,
 	.send_secret = tmux_send_secret,
+	.pane_screen = tmux_pane_screen,
 	.paste = tmux_paste,
 	.send_key = tmux_send_key,
 	.capture = tmux_capture,

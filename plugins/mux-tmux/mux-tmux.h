@@ -125,13 +125,22 @@ int	 tx_lock_take(const struct aiterm_host *host,
 void	 tx_lock_drop(void);
 
 /* What one tmux invocation gave back. */
+#define TX_BLOCKS_MAX	4
+
 struct tx_result {
 	int		status;		/* exit status, 128+signal if killed */
 	struct tx_str	out;
 	struct tx_str	errout;
+	/*
+	 * Over the control client: where each command's output ends in out,
+	 * for the first TX_BLOCKS_MAX commands of the list (blocks counts
+	 * them); a one-shot client's output is not split (blocks 0).
+	 */
+	size_t		ends[TX_BLOCKS_MAX];
+	int		blocks;
 };
 
-#define TX_RESULT_INIT { -1, TX_STR_INIT, TX_STR_INIT }
+#define TX_RESULT_INIT { -1, TX_STR_INIT, TX_STR_INIT, { 0 }, 0 }
 
 /* Whether a command may be run again after it was sent but not answered. */
 enum tx_resend {

@@ -461,6 +461,7 @@ tx_ctl_reply(long long deadline, struct tx_result *res)
 	int r = 1;
 
 	res->status = 0;
+	res->blocks = 0;
 	while (tx_ctl.owed > 0) {
 		if ((r = tx_ctl_getline(deadline, &line, &len)) != 1)
 			break;
@@ -481,6 +482,9 @@ tx_ctl_reply(long long deadline, struct tx_result *res)
 			tx_ctl.open = 0;
 			if (tx_ctl.ours) {
 				tx_str_add(&res->out, text.data, text.len);
+				if (res->blocks < TX_BLOCKS_MAX)
+					res->ends[res->blocks++] =
+					    res->out.len;
 				tx_ctl.owed--;
 			}
 		} else if (tx_ctl_guard(line, len, "%error ", tx_ctl.guard)) {

@@ -484,6 +484,7 @@ tx_run(const struct aiterm_host *host, const struct tx_server *srv,
 			    "nothing was typed");
 			break;
 		}
+		res->blocks = 0;
 		rc = tx_run_spawn(host, srv, cmd, res, err);
 		break;
 	}
@@ -552,4 +553,5 @@ tx_result_free(struct tx_result *res)
 	tx_str_free(&res->out);
 	tx_str_free(&res->errout);
 	res->status = -1;
+	res->blocks = 0;
 }

@@ -1503,6 +1503,44 @@ START_TEST(test_send_secret)
 }
 END_TEST
 
+/*
+ * pane_screen (ABI 2.5): pane_info and capture in one command list, its
+ * answer split by the control client's blocks (a screen holding lines
+ * that look like them too); the same with one-shot clients (control mode
+ * off), and a missing session exists 0.
+ */
+static void
+pane_screen_same(const char *session, const struct aiterm_pane_info *want,
+    const char *screen)
+{
+	struct aiterm_buf got = BUF_INIT;
+	struct aiterm_error err = ERROR_INIT;
+	struct aiterm_pane_info pi;
+	int pass;
+
+	ck_assert_msg(ops->pane_screen != NULL, "mux-tmux has pane_screen");
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			setenv("AITERM_TMUX_CONTROL", "0", 1);
+		buf_reset(&got);
+		ck_assert_msg(ops->pane_screen(host, session, &pi, &got,
+		    &err) == 0, "pane_screen: %s", error_msg(&err));
+		ck_assert_int_eq(pi.exists, 1);
+		ck_assert_int_eq(pi.pid, want->pid);
+		ck_assert_str_eq(pi.command, want->command);
+		ck_assert_uint_eq(pi.cursor_y, want->cursor_y);
+		ck_assert_str_eq(buf_str(&got), screen);
+		buf_reset(&got);
+		ck_assert_int_eq(ops->pane_screen(host, "nosuch", &pi, &got,
+		    &err), 0);
+		ck_assert_int_eq(pi.exists, 0);
+		ck_assert_uint_eq(got.len, 0);
+		unsetenv("AITERM_TMUX_CONTROL");
+	}
+	buf_free(&got);
+	error_clear(&err);
+}
+
 START_TEST(test_capture_guards)
 {
 	static const char *const show[] = {
@@ -1531,6 +1569,7 @@ START_TEST(test_capture_guards)
 	ck_assert_int_eq(tmux_cmd(&direct, one_shot), 0);
 	ck_assert_str_eq(buf_str(&screen), buf_str(&direct));
 	wait_command("guards", "sleep", &pi);
+	pane_screen_same("guards", &pi, buf_str(&direct));
 	kill_ok("guards");
 	buf_free(&screen);
 	buf_free(&direct);
