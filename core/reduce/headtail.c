@@ -88,9 +88,11 @@ push(size_t **v, size_t *n, size_t *cap, size_t k)
 
 /*
  * Find the lines of the omitted range that must not be hidden, in three
- * tiers: lines a person navigates by, outliers of the whole text and rare
- * lines with a failure word (reduce/shape.h), then the first line of each shape that carries a
- * failure word, then the other lines with failure words.  Keep up to
+ * tiers: lines a person navigates by, outliers of the whole text, each
+ * with the line after it (what the outlier led to: the exit, the restart,
+ * the next frame), and rare lines with a failure word (reduce/shape.h),
+ * then the first line of each shape that carries a failure word, then the
+ * other lines with failure words.  Keep up to
  * budget of them, tier by tier, each tier by its first and last lines.
  */
 static void
@@ -103,7 +105,7 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 	size_t cap[3] = { 0, 0, 0 }, at[3] = { 0, 0, 0 };
 	size_t k = 0, pos = 0, t, m, left, best, *v, *rare = NULL;
 	size_t nrare, r = 0;
-	bool alarm;
+	bool alarm, outlier, follows = false;
 	uint64_t h;
 
 	red_alarm_init(&alarms);
@@ -116,9 +118,10 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 			while (r < nrare && rare[r] < k)
 				r++;
 			alarm = red_alarm_match(&alarms, l.p, l.len);
-			if ((r < nrare && rare[r] == k) ||
-			    red_shape_navigation(l.p, l.len) || (alarm &&
-			    red_shapes_rare(&shapes, l.p, l.len))) {
+			outlier = r < nrare && rare[r] == k;
+			if (outlier || follows || red_shape_navigation(l.p,
+			    l.len) || (alarm && red_shapes_rare(&shapes, l.p,
+			    l.len))) {
 				push(&tier[0], &n[0], &cap[0], k);
 			} else if (alarm) {
 				h = red_shape_hash(l.p, l.len);
@@ -126,6 +129,8 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 				red_shapes_add(&seen, h);
 				push(&tier[t], &n[t], &cap[t], k);
 			}
+			/* The line after an outlier stays with it. */
+			follows = outlier;
 		}
 		k++;
 	}

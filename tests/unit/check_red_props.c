@@ -4,7 +4,8 @@
  * of the build tree's plugins, else the generic stages with a read's
  * limits, as tests/unit/check_red_corpus does) must still hold
  *  - the one rare line put at a random place among thousands of lines
- *    that share a few shapes (a log flood);
+ *    that share a few shapes (a log flood), and the line after a rare
+ *    line of a crash loop (the round it happened in);
  *  - every name of a listing whose entries got random names (ls -l,
  *    find, du, dpkg -l, apt list, pip list, df, git branch, docker ps,
  *    kubectl get, ps aux) while it fits a listing's budget, and of ls -l,
@@ -157,6 +158,56 @@ START_TEST(test_rare_line_in_flood)
 		    "seed %llu, %s: rare line %zu at %zu of %zu lost (%s; %s)",
 		    (unsigned long long)seed0, c->command ? c->command :
 		    "(generic)", r, at, n, rare_words[r][w], how);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * A rare line and the line after it in a crash loop: a supervisor that
+ * restarts a failing job writes two lines a round; in one round the job
+ * fails differently, and the supervisor's line after that rare line (the
+ * round it happened in) must reach the AI with it, though it differs
+ * from its neighbours only in its numbers.
+ */
+
+static const char *const loop_commands[] = {
+	"./run-forever.sh", "sh keepalive.sh", "bash -c ./loop", NULL,
+};
+
+START_TEST(test_rare_line_follow)
+{
+	const char *command = loop_commands[_i % 4];
+	struct aiterm_buf b = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 104729;
+	size_t n, at, i;
+	char follow[128], *got;
+
+	n = 150 + rt_pick(&s, 600);
+	at = 10 + rt_pick(&s, n - 20);
+	for (i = 1; i <= n; i++) {
+		if (i == at)
+			buf_printf(&b, "job[%zu]: schema check failed: column "
+			    "\"ledger_id\" missing in table entries\n",
+			    4000 + i);
+		else
+			buf_printf(&b, "job[%zu]: cannot reach queue at "
+			    "10.0.%zu.%zu:5672: connection refused\n", 4000 + i,
+			    rt_pick(&s, 255), rt_pick(&s, 255));
+		buf_printf(&b, "keeper: job ended with code %d, attempt %zu "
+		    "of %zu\n", i == at ? 4 : 1, i, n);
+	}
+	snprintf(follow, sizeof follow, "keeper: job ended with code 4, "
+	    "attempt %zu of %zu", at, n);
+	got = read_as_ai(command, buf_str(&b));
+	ck_assert_msg(strstr(got, "ledger_id") != NULL, "seed %llu, %s: the "
+	    "rare line at round %zu of %zu lost (%s)",
+	    (unsigned long long)seed0, command ? command : "(generic)", at, n,
+	    how);
+	ck_assert_msg(strstr(got, follow) != NULL, "seed %llu, %s: the line "
+	    "after the rare line at round %zu of %zu lost (%s)",
+	    (unsigned long long)seed0, command ? command : "(generic)", at, n,
+	    how);
 	free(got);
 	buf_free(&b);
 }
@@ -680,6 +731,7 @@ make_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_rare_line_in_flood, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_rare_line_follow, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_listing_names, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_json_array_ids, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_distinct_headers, 0, ROUNDS);
