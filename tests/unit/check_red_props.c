@@ -8,8 +8,8 @@
  *    line of a crash loop (the round it happened in);
  *  - every name of a listing whose entries got random names (ls -l,
  *    find, du, dpkg -l, apt list, pip list, df, git branch, docker ps,
- *    kubectl get, ps aux) while it fits a listing's budget, and of ls -l,
- *    dpkg -l and apt list beyond it;
+ *    kubectl get, ps aux, tar -tv) while it fits a listing's budget, and
+ *    of ls -l, dpkg -l, apt list and tar -tv beyond it;
  *  - every diff and hunk header and every conflict marker of a diff with
  *    a combined-diff (conflict) section put among its files, and every
  *    header line of a diff -ru.
@@ -288,6 +288,18 @@ du_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 }
 
 static void
+tar_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	static const char *const dirs[] = {
+		"site/img/", "site/fonts/set-01/", "site/legal/", "site/",
+	};
+
+	(void)i;
+	buf_printf(b, "-rw-r--r-- root/root %9zu 2026-12-06 17:35 %s%s\n",
+	    rt_pick(s, 100000), dirs[rt_pick(s, 4)], nm);
+}
+
+static void
 dpkg_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 {
 	static const char *const st[] = { "ii", "ii", "ii", "rc", "hi" };
@@ -346,6 +358,7 @@ static const struct listing listings[] = {
 	{ "git branch -a", branch_row, "* main\n" },
 	{ "ls -l", ls_row, "total 1234\n" },
 	{ "find .", find_row, "" },
+	{ "tar -tvzf site.tar.gz", tar_row, "" },
 	{ "docker ps -a", docker_row, "CONTAINER ID   IMAGE   COMMAND   "
 	    "CREATED   STATUS   PORTS   NAMES\n" },
 	{ "kubectl get pods -A", kubectl_row, "NAMESPACE    NAME"
@@ -479,13 +492,14 @@ START_TEST(test_far_listing_names)
 {
 	static const char *const far[] = {
 		"ls -l", "dpkg -l", "apt list --installed",
+		"tar -tvzf site.tar.gz",
 	};
 	const struct listing *l = NULL;
 	uint64_t s = seed0 + (uint64_t)_i * 7919;
 	size_t i;
 
 	for (i = 0; i < sizeof listings / sizeof listings[0]; i++) {
-		if (strcmp(listings[i].command, far[_i % 3]) == 0)
+		if (strcmp(listings[i].command, far[_i % 4]) == 0)
 			l = &listings[i];
 	}
 	ck_assert_ptr_nonnull(l);
@@ -735,7 +749,7 @@ make_suite(void)
 	tcase_add_loop_test(tc, test_listing_names, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_json_array_ids, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_distinct_headers, 0, ROUNDS);
-	tcase_add_loop_test(tc, test_far_listing_names, 0, 9);
+	tcase_add_loop_test(tc, test_far_listing_names, 0, 12);
 	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_plain_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_faithful_refuses_a_loss, 0, ROUNDS);
