@@ -22,11 +22,18 @@
 /* Of the omitted lines, at most this fraction of max_lines is flagged. */
 #define FLAGGED_SHARE	4
 
+/* A line of in: its index and where it starts. */
+struct mark {
+	size_t	k;
+	size_t	pos;
+};
+
 /* The lines of in that are left out. */
 struct omission {
 	size_t		 from;		/* output lines [from, to) */
 	size_t		 to;
-	size_t		*flagged;	/* the lines shown anyway, ascending */
+	size_t		 to_pos;	/* where line to starts */
+	struct mark	*flagged;	/* the lines shown anyway, ascending */
 	size_t		 nflagged;
 	size_t		 alarming;	/* distinct or failure lines of the range */
 };
@@ -64,7 +71,7 @@ emit_line(struct aiterm_buf *out, const struct red_line *l, size_t max,
 
 /* Keep budget of the n ascending lines of v: all, or the first and last. */
 static size_t
-keep_ends(size_t *v, size_t n, size_t budget)
+keep_ends(struct mark *v, size_t n, size_t budget)
 {
 	size_t head, i;
 
@@ -77,13 +84,14 @@ keep_ends(size_t *v, size_t n, size_t budget)
 }
 
 static void
-push(size_t **v, size_t *n, size_t *cap, size_t k)
+push(struct mark **v, size_t *n, size_t *cap, size_t k, size_t pos)
 {
 	if (*n == *cap) {
 		*cap = *cap == 0 ? 16 : *cap * 2;
 		*v = xrealloc(*v, *cap * sizeof **v);
 	}
-	(*v)[(*n)++] = k;
+	(*v)[*n].k = k;
+	(*v)[(*n)++].pos = pos;
 }
 
 /*
@@ -101,9 +109,9 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 	struct red_shapes shapes = RED_SHAPES_INIT, seen = RED_SHAPES_INIT;
 	struct red_alarm alarms;
 	struct red_line l;
-	size_t *tier[3] = { NULL, NULL, NULL }, n[3] = { 0, 0, 0 };
-	size_t cap[3] = { 0, 0, 0 }, at[3] = { 0, 0, 0 };
-	size_t k = 0, pos = 0, t, m, left, best, *v, *rare = NULL;
+	struct mark *tier[3] = { NULL, NULL, NULL }, *v;
+	size_t n[3] = { 0, 0, 0 }, cap[3] = { 0, 0, 0 }, at[3] = { 0, 0, 0 };
+	size_t k = 0, pos = 0, start, t, m, left, best, *rare = NULL;
 	size_t nrare, r = 0;
 	bool alarm, outlier, follows = false;
 	uint64_t h;
@@ -113,7 +121,8 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 	/* The outliers come from the table: the text is not hashed twice. */
 	nrare = red_shapes_patterned(&shapes) ?
 	    red_shapes_rare_lines(&shapes, o->from, o->to, &rare) : 0;
-	while (red_line_next(in, len, &pos, &l) && k < o->to) {
+	for (start = pos; k < o->to && red_line_next(in, len, &pos, &l);
+	    start = pos) {
 		if (k >= o->from) {
 			while (r < nrare && rare[r] < k)
 				r++;
@@ -122,18 +131,19 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 			if (outlier || follows || red_shape_navigation(l.p,
 			    l.len) || (alarm && red_shapes_rare(&shapes, l.p,
 			    l.len))) {
-				push(&tier[0], &n[0], &cap[0], k);
+				push(&tier[0], &n[0], &cap[0], k, start);
 			} else if (alarm) {
 				h = red_shape_hash(l.p, l.len);
 				t = red_shapes_get(&seen, h) == 0 ? 1 : 2;
 				red_shapes_add(&seen, h);
-				push(&tier[t], &n[t], &cap[t], k);
+				push(&tier[t], &n[t], &cap[t], k, start);
 			}
 			/* The line after an outlier stays with it. */
 			follows = outlier;
 		}
 		k++;
 	}
+	o->to_pos = start;
 	free(rare);
 	o->alarming = n[0] + n[1] + n[2];
 	left = budget;
@@ -147,7 +157,7 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 		best = 3;
 		for (t = 0; t < 3; t++) {
 			if (at[t] < n[t] && (best == 3 ||
-			    tier[t][at[t]] < tier[best][at[best]]))
+			    tier[t][at[t]].k < tier[best][at[best]].k))
 				best = t;
 		}
 		v[m] = tier[best][at[best]++];
@@ -200,8 +210,12 @@ emit_marker(struct aiterm_buf *out, const struct red_lineno *ln,
 	info->lines_out++;
 }
 
-void
-red_headtail_map(const char *in, size_t len,
+/*
+ * The head, the marker, the flagged lines (read where they start: the
+ * rest of the omitted range is not gone through again) and the tail.
+ */
+static void
+headtail(const char *in, size_t len, size_t n,
     const struct red_headtail_opts *opts, const struct red_linemap *map,
     struct aiterm_buf *out, struct red_headtail_info *info)
 {
@@ -209,15 +223,12 @@ red_headtail_map(const char *in, size_t len,
 	struct red_lineno ln;
 	struct omission o = { 0 };
 	struct red_line l;
-	size_t n, k = 0, pos = 0, j = 0;
+	size_t k = 0, pos = 0, at, j;
 	bool ends_nl = len > 0 && in[len - 1] == '\n';
 
 	if (info == NULL)
 		info = &scratch;
 	memset(info, 0, sizeof *info);
-	n = red_line_count(in, len);
-	if (map != NULL && map->n != n)
-		map = NULL;
 	red_lineno_init(&ln, opts->base_line, opts->line_of, opts->nline_of,
 	    map != NULL ? map->total : n);
 	o.from = o.to = n;
@@ -229,25 +240,49 @@ red_headtail_map(const char *in, size_t len,
 	}
 	info->lines_in = n;
 	while (red_line_next(in, len, &pos, &l)) {
-		if (k == o.from && o.from < o.to)
+		if (k == o.from && o.from < o.to) {
 			emit_marker(out, &ln, map, &o,
 			    o.to < n || ends_nl || o.nflagged > 0, info);
-		if (k < o.from || k >= o.to) {
-			emit_line(out, &l, opts->max_line_bytes, info);
-			info->lines_out++;
-		} else if (j < o.nflagged && o.flagged[j] == k) {
-			buf_printf(out, "%llu: ", red_lineno_at(&ln,
-			    map != NULL ? red_linemap_first(map, k) : k));
-			emit_line(out, &l, opts->max_line_bytes, info);
-			info->lines_out++;
-			j++;
+			for (j = 0; j < o.nflagged; j++) {
+				at = o.flagged[j].pos;
+				(void)red_line_next(in, len, &at, &l);
+				buf_printf(out, "%llu: ", red_lineno_at(&ln,
+				    map != NULL ? red_linemap_first(map,
+				    o.flagged[j].k) : o.flagged[j].k));
+				emit_line(out, &l, opts->max_line_bytes, info);
+				info->lines_out++;
+			}
+			pos = o.to_pos;
+			k = o.to;
+			continue;
 		}
+		emit_line(out, &l, opts->max_line_bytes, info);
+		info->lines_out++;
 		k++;
 	}
 	info->cut = info->lines_omitted > 0 || info->lines_cut > 0;
 	if (out->data == NULL)
 		buf_add(out, "", 0);
 	free(o.flagged);
+}
+
+void
+red_headtail_map(const char *in, size_t len,
+    const struct red_headtail_opts *opts, const struct red_linemap *map,
+    struct aiterm_buf *out, struct red_headtail_info *info)
+{
+	size_t n = red_line_count(in, len);
+
+	headtail(in, len, n, opts, map != NULL && map->n == n ? map : NULL,
+	    out, info);
+}
+
+void
+red_headtail_own(const char *in, size_t len,
+    const struct red_headtail_opts *opts, const struct red_linemap *map,
+    struct aiterm_buf *out, struct red_headtail_info *info)
+{
+	headtail(in, len, map->n, opts, map, out, info);
 }
 
 void

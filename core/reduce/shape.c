@@ -141,8 +141,11 @@ put_masked(struct hasher *st, const unsigned char *p, size_t n)
 	}
 }
 
-/* What ends, splits or masks a word of a template: one table load a byte. */
-enum { BLANK = 1, SLASH, DIGIT };
+/*
+ * What ends, splits or masks a word of a template: one table load a byte.
+ * A letter (0) and a digit (1) go on in one predictable branch.
+ */
+enum { DIGIT = 1, SLASH, BLANK };
 static const unsigned char byte_class[256] = {
 	[' '] = BLANK, ['\t'] = BLANK, ['\r'] = BLANK, ['\f'] = BLANK,
 	['\v'] = BLANK, ['/'] = SLASH,
@@ -185,15 +188,14 @@ red_shape_hash(const char *text, size_t len)
 		digit = false;
 		for (e = i; e < len; e++) {
 			c = byte_class[p[e]];
-			if (c == 0)
+			if (c <= DIGIT) {
+				digit |= c;
 				continue;
-			if (c == DIGIT)
-				digit = true;
-			else if (c == SLASH) {
-				prev = last;
-				last = e;
-			} else
+			}
+			if (c != SLASH)
 				break;
+			prev = last;
+			last = e;
 		}
 		s = last != SIZE_MAX && last + 1 < e ? last : prev;
 		if (s != SIZE_MAX) {
