@@ -22,18 +22,12 @@
 /* Of the omitted lines, at most this fraction of max_lines is flagged. */
 #define FLAGGED_SHARE	4
 
-/* A line of in: its index and where it starts. */
-struct mark {
-	size_t	k;
-	size_t	pos;
-};
-
 /* The lines of in that are left out. */
 struct omission {
 	size_t		 from;		/* output lines [from, to) */
 	size_t		 to;
 	size_t		 to_pos;	/* where line to starts */
-	struct mark	*flagged;	/* the lines shown anyway, ascending */
+	struct red_line_at	*flagged;	/* the lines shown anyway, ascending */
 	size_t		 nflagged;
 	size_t		 alarming;	/* distinct or failure lines of the range */
 };
@@ -71,7 +65,7 @@ emit_line(struct aiterm_buf *out, const struct red_line *l, size_t max,
 
 /* Keep budget of the n ascending lines of v: all, or the first and last. */
 static size_t
-keep_ends(struct mark *v, size_t n, size_t budget)
+keep_ends(struct red_line_at *v, size_t n, size_t budget)
 {
 	size_t head, i;
 
@@ -84,7 +78,7 @@ keep_ends(struct mark *v, size_t n, size_t budget)
 }
 
 static void
-push(struct mark **v, size_t *n, size_t *cap, size_t k, size_t pos)
+push(struct red_line_at **v, size_t *n, size_t *cap, size_t k, size_t pos)
 {
 	if (*n == *cap) {
 		*cap = *cap == 0 ? 16 : *cap * 2;
@@ -94,14 +88,84 @@ push(struct mark **v, size_t *n, size_t *cap, size_t k, size_t pos)
 	(*v)[(*n)++].pos = pos;
 }
 
+/* A line of the range that carries a failure word or that one navigates by. */
+struct candidate {
+	struct red_line_at	 at;
+	uint64_t		 h;	/* its shape, 0 when not counted */
+	bool			 alarm;
+	bool			 nav;
+};
+
+/* Whether k is one of the n ascending lines of v. */
+static bool
+among(const struct red_line_at *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid].k == k)
+			return true;
+		if (v[mid].k < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * The first tier, ascending and each line once: the outliers, the line
+ * after each (what the outlier led to: the exit, the restart, the next
+ * frame), and the candidates of tier 0.
+ */
+static void
+first_tier(struct red_line_at **v, size_t *n, size_t *cap,
+    const struct red_line_at *rare, size_t nrare, const struct red_line_at *c0,
+    size_t n0, const char *in, size_t len, size_t to)
+{
+	struct red_line_at next, pick;
+	const char *nl;
+	size_t r = 0, j = 0, f = 0, last = SIZE_MAX;
+
+	while (r < nrare || f < nrare || j < n0) {
+		/* The line after rare[f], when it is in the range. */
+		next.k = SIZE_MAX;
+		next.pos = 0;
+		while (f < nrare && next.k == SIZE_MAX) {
+			nl = memchr(in + rare[f].pos, '\n', len - rare[f].pos);
+			if (nl != NULL && rare[f].k + 1 < to) {
+				next.k = rare[f].k + 1;
+				next.pos = (size_t)(nl - in) + 1;
+			} else
+				f++;
+		}
+		pick = next;
+		if (r < nrare && rare[r].k < pick.k)
+			pick = rare[r];
+		if (j < n0 && c0[j].k < pick.k)
+			pick = c0[j];
+		if (r < nrare && rare[r].k == pick.k)
+			r++;
+		if (next.k == pick.k)
+			f++;
+		if (j < n0 && c0[j].k == pick.k)
+			j++;
+		if (pick.k != last)
+			push(v, n, cap, pick.k, pick.pos);
+		last = pick.k;
+	}
+}
+
 /*
  * Find the lines of the omitted range that must not be hidden, in three
  * tiers: lines a person navigates by, outliers of the whole text, each
- * with the line after it (what the outlier led to: the exit, the restart,
- * the next frame), and rare lines with a failure word (reduce/shape.h),
- * then the first line of each shape that carries a failure word, then the
- * other lines with failure words.  Keep up to
+ * with the line after it, and rare lines with a failure word
+ * (reduce/shape.h), then the first line of each shape that carries a
+ * failure word, then the other lines with failure words.  Keep up to
  * budget of them, tier by tier, each tier by its first and last lines.
+ * One pass over the text counts the shapes and finds the candidates; the
+ * tiers come from those and the table.
  */
 static void
 omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
@@ -109,41 +173,62 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 	struct red_shapes shapes = RED_SHAPES_INIT, seen = RED_SHAPES_INIT;
 	struct red_alarm alarms;
 	struct red_line l;
-	struct mark *tier[3] = { NULL, NULL, NULL }, *v;
+	struct red_line_at *tier[3] = { NULL, NULL, NULL }, *v, *rare = NULL;
+	struct red_line_at *c0 = NULL;
+	struct candidate *c = NULL;
 	size_t n[3] = { 0, 0, 0 }, cap[3] = { 0, 0, 0 }, at[3] = { 0, 0, 0 };
-	size_t k = 0, pos = 0, start, t, m, left, best, *rare = NULL;
-	size_t nrare, r = 0;
-	bool alarm, outlier, follows = false;
+	size_t k = 0, pos = 0, start = 0, t, m, left, best, nrare, i;
+	size_t nc = 0, capc = 0, n0 = 0, cap0 = 0;
+	bool alarm, nav;
 	uint64_t h;
 
 	red_alarm_init(&alarms);
-	red_shapes_count(&shapes, in, len);
+	o->to_pos = len;
+	for (; red_line_next(in, len, &pos, &l); start = pos, k++) {
+		if (k == o->to)
+			o->to_pos = start;
+		h = red_shapes_line(&shapes, l.p, l.len, start);
+		if (k < o->from || k >= o->to)
+			continue;
+		alarm = red_alarm_match(&alarms, l.p, l.len);
+		nav = red_shape_navigation(l.p, l.len);
+		if (!alarm && !nav)
+			continue;
+		if (nc == capc) {
+			capc = capc == 0 ? 16 : capc * 2;
+			c = xrealloc(c, capc * sizeof *c);
+		}
+		c[nc].at.k = k;
+		c[nc].at.pos = start;
+		c[nc].h = h;
+		c[nc].alarm = alarm;
+		c[nc++].nav = nav;
+	}
 	/* The outliers come from the table: the text is not hashed twice. */
 	nrare = red_shapes_patterned(&shapes) ?
 	    red_shapes_rare_lines(&shapes, o->from, o->to, &rare) : 0;
-	for (start = pos; k < o->to && red_line_next(in, len, &pos, &l);
-	    start = pos) {
-		if (k >= o->from) {
-			while (r < nrare && rare[r] < k)
-				r++;
-			alarm = red_alarm_match(&alarms, l.p, l.len);
-			outlier = r < nrare && rare[r] == k;
-			if (outlier || follows || red_shape_navigation(l.p,
-			    l.len) || (alarm && red_shapes_rare(&shapes, l.p,
-			    l.len))) {
-				push(&tier[0], &n[0], &cap[0], k, start);
-			} else if (alarm) {
+	for (i = 0; i < nc; i++) {
+		k = c[i].at.k;
+		if (c[i].nav || among(rare, nrare, k) || (k > 0 &&
+		    among(rare, nrare, k - 1)) || (c[i].h != 0 &&
+		    red_shapes_get(&shapes, c[i].h) == 1)) {
+			push(&c0, &n0, &cap0, k, c[i].at.pos);
+		} else if (c[i].alarm) {
+			h = c[i].h;
+			if (h == 0) {
+				pos = c[i].at.pos;
+				(void)red_line_next(in, len, &pos, &l);
 				h = red_shape_hash(l.p, l.len);
-				t = red_shapes_get(&seen, h) == 0 ? 1 : 2;
-				red_shapes_add(&seen, h);
-				push(&tier[t], &n[t], &cap[t], k, start);
 			}
-			/* The line after an outlier stays with it. */
-			follows = outlier;
+			t = red_shapes_get(&seen, h) == 0 ? 1 : 2;
+			red_shapes_add(&seen, h);
+			push(&tier[t], &n[t], &cap[t], k, c[i].at.pos);
 		}
-		k++;
 	}
-	o->to_pos = start;
+	first_tier(&tier[0], &n[0], &cap[0], rare, nrare, c0, n0, in, len,
+	    o->to);
+	free(c);
+	free(c0);
 	free(rare);
 	o->alarming = n[0] + n[1] + n[2];
 	left = budget;
