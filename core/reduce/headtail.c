@@ -145,6 +145,8 @@ first_tier(struct red_line_at **v, size_t *n, size_t *cap,
 			pick = rare[r];
 		if (j < n0 && c0[j].k < pick.k)
 			pick = c0[j];
+		if (pick.k == SIZE_MAX)
+			break;	/* only outliers whose next line is not there */
 		if (r < nrare && rare[r].k == pick.k)
 			r++;
 		if (next.k == pick.k)

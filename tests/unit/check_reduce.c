@@ -973,6 +973,38 @@ START_TEST(test_headtail_mapped)
 END_TEST
 
 /* line_of: the marker and the failure lines show the mapped numbers. */
+/*
+ * Two outliers on the last omitted lines: the line after the second is
+ * the tail's, no flagged line of its own (fuzz/crashes/headtail-outlier-
+ * last-follow: an index past the end was flagged and numbered).
+ */
+START_TEST(test_headtail_outlier_last)
+{
+	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0 };
+	struct red_headtail_info info;
+	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
+	size_t i;
+
+	for (i = 1; i <= 100; i++) {
+		if (i == 97)
+			buf_adds(&in, "ERROR boom\n");
+		else if (i == 98)
+			buf_adds(&in, "warning: unused x\n");
+		else
+			buf_printf(&in, "line %zu\n", i);
+	}
+	red_headtail(in.data, in.len, &opts, &out, &info);
+	ck_assert_str_eq(out.data, "line 1\nline 2\nline 3\n"
+	    "[… 95 lines omitted (lines 4-98), except 2 distinct or failure "
+	    "lines shown below with their line numbers; read them with "
+	    "pty_read line_range=[4,98] or full=true]\n"
+	    "97: ERROR boom\n98: warning: unused x\nline 99\nline 100\n");
+	ck_assert_uint_eq(info.lines_flagged, 2);
+	buf_free(&in);
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_headtail_line_of)
 {
 	unsigned long long line_of[100];
@@ -1606,6 +1638,7 @@ make_reduce_suite(void)
 	tcase_add_test(tc, test_headtail_long_line);
 	tcase_add_test(tc, test_headtail_flagged);
 	tcase_add_test(tc, test_headtail_mapped);
+	tcase_add_test(tc, test_headtail_outlier_last);
 	tcase_add_test(tc, test_headtail_line_of);
 	tcase_add_test(tc, test_generic_small);
 	tcase_add_test(tc, test_generic_log);
