@@ -21,6 +21,10 @@
 
 /* Of the omitted lines, at most this fraction of max_lines is flagged. */
 #define FLAGGED_SHARE	4
+/* Tiers of flagged lines (omission_flag). */
+#define TIERS		4
+/* Lines after an outlier that go on it, beyond the one right after it. */
+#define FOLLOW_MORE	4
 
 /* The lines of in that are left out. */
 struct omission {
@@ -114,57 +118,105 @@ among(const struct red_line_at *v, size_t n, size_t k)
 	return false;
 }
 
+static int
+at_cmp(const void *a, const void *b)
+{
+	const struct red_line_at *x = a, *y = b;
+
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* The ascending a and b as one ascending list, each line once, in *v. */
+static size_t
+merge_once(const struct red_line_at *a, size_t na, const struct red_line_at *b,
+    size_t nb, struct red_line_at **v)
+{
+	size_t i = 0, j = 0, m = 0;
+	struct red_line_at pick;
+
+	*v = xmalloc((na + nb + 1) * sizeof **v);
+	while (i < na || j < nb) {
+		if (j >= nb || (i < na && a[i].k <= b[j].k))
+			pick = a[i++];
+		else
+			pick = b[j++];
+		if (m == 0 || (*v)[m - 1].k != pick.k)
+			(*v)[m++] = pick;
+	}
+	return m;
+}
+
+/* Sort v by line and drop repeats; the number left. */
+static size_t
+sorted_once(struct red_line_at *v, size_t n)
+{
+	size_t i, m = 0;
+
+	if (n > 1)
+		qsort(v, n, sizeof *v, at_cmp);
+	for (i = 0; i < n; i++) {
+		if (m == 0 || v[m - 1].k != v[i].k)
+			v[m++] = v[i];
+	}
+	return m;
+}
+
+/* Lines that go on the one before them: indented, or a cause or location. */
+static const char *const goes_on[] = { " ", "\t", "Caused by", "-->" };
+
+static bool
+continues(const char *p, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < len && (p[i] == ' ' || p[i] == '\t'); i++)
+		;
+	if (i == len)
+		return false;	/* blank */
+	for (i = 0; i < sizeof goes_on / sizeof goes_on[0]; i++) {
+		n = strlen(goes_on[i]);
+		if (len >= n && memcmp(p, goes_on[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
 /*
- * The first tier, ascending and each line once: the outliers, the line
- * after each (what the outlier led to: the exit, the restart, the next
- * frame), and the candidates of tier 0.
+ * The lines after each outlier, within the range: the next one (what it
+ * led to: the exit, the restart, its first frame) to fl[0], and up to
+ * FOLLOW_MORE more while they go on it (indented, "Caused by", "-->") to
+ * fl[1].
  */
 static void
-first_tier(struct red_line_at **v, size_t *n, size_t *cap,
-    const struct red_line_at *rare, size_t nrare, const struct red_line_at *c0,
-    size_t n0, const char *in, size_t len, size_t to)
+follow_lines(struct red_line_at **fl, size_t *n, size_t *cap,
+    const struct red_line_at *rare, size_t nrare, const char *in, size_t len,
+    size_t to)
 {
-	struct red_line_at next, pick;
-	const char *nl;
-	size_t r = 0, j = 0, f = 0, last = SIZE_MAX;
+	struct red_line l;
+	size_t i, m, k, pos, start;
 
-	while (r < nrare || f < nrare || j < n0) {
-		/* The line after rare[f], when it is in the range. */
-		next.k = SIZE_MAX;
-		next.pos = 0;
-		while (f < nrare && next.k == SIZE_MAX) {
-			nl = memchr(in + rare[f].pos, '\n', len - rare[f].pos);
-			if (nl != NULL && rare[f].k + 1 < to) {
-				next.k = rare[f].k + 1;
-				next.pos = (size_t)(nl - in) + 1;
-			} else
-				f++;
+	for (i = 0; i < nrare; i++) {
+		k = rare[i].k;
+		pos = rare[i].pos;
+		(void)red_line_next(in, len, &pos, &l);
+		for (m = 0; m <= FOLLOW_MORE && k + 1 < to; m++) {
+			start = pos;
+			if (!red_line_next(in, len, &pos, &l) || (m > 0 &&
+			    !continues(l.p, l.len)))
+				break;
+			k++;
+			push(&fl[m > 0], &n[m > 0], &cap[m > 0], k, start);
 		}
-		pick = next;
-		if (r < nrare && rare[r].k < pick.k)
-			pick = rare[r];
-		if (j < n0 && c0[j].k < pick.k)
-			pick = c0[j];
-		if (pick.k == SIZE_MAX)
-			break;	/* only outliers whose next line is not there */
-		if (r < nrare && rare[r].k == pick.k)
-			r++;
-		if (next.k == pick.k)
-			f++;
-		if (j < n0 && c0[j].k == pick.k)
-			j++;
-		if (pick.k != last)
-			push(v, n, cap, pick.k, pick.pos);
-		last = pick.k;
 	}
 }
 
 /*
- * Find the lines of the omitted range that must not be hidden, in three
+ * Find the lines of the omitted range that must not be hidden, in four
  * tiers: lines a person navigates by, outliers of the whole text, each
  * with the line after it, and rare lines with a failure word
- * (reduce/shape.h), then the first line of each shape that carries a
- * failure word, then the other lines with failure words.  Keep up to
+ * (reduce/shape.h); then the first line of each shape that carries a
+ * failure word; then the lines that go on after an outlier's next one
+ * (follow_lines); then the other lines with failure words.  Keep up to
  * budget of them, tier by tier, each tier by its first and last lines.
  * One pass over the text counts the shapes and finds the candidates; the
  * tiers come from those and the table.
@@ -175,12 +227,13 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 	struct red_shapes shapes = RED_SHAPES_INIT, seen = RED_SHAPES_INIT;
 	struct red_alarm alarms;
 	struct red_line l;
-	struct red_line_at *tier[3] = { NULL, NULL, NULL }, *v, *rare = NULL;
-	struct red_line_at *c0 = NULL;
+	struct red_line_at *tier[TIERS] = { NULL }, *v, *rare = NULL;
+	struct red_line_at *fl[2] = { NULL, NULL }, *c0 = NULL;
 	struct candidate *c = NULL;
-	size_t n[3] = { 0, 0, 0 }, cap[3] = { 0, 0, 0 }, at[3] = { 0, 0, 0 };
-	size_t k = 0, pos = 0, start = 0, t, m, left, best, nrare, i;
-	size_t nc = 0, capc = 0, n0 = 0, cap0 = 0;
+	size_t n[TIERS] = { 0 }, cap[TIERS] = { 0 }, at[TIERS] = { 0 };
+	size_t k = 0, pos = 0, start = 0, t, m, left, best, nrare, i, all;
+	size_t nc = 0, capc = 0, nfl[2] = { 0, 0 }, capfl[2] = { 0, 0 };
+	size_t n0 = 0, cap0 = 0;
 	bool alarm, nav;
 	uint64_t h;
 
@@ -209,10 +262,17 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 	/* The outliers come from the table: the text is not hashed twice. */
 	nrare = red_shapes_patterned(&shapes) ?
 	    red_shapes_rare_lines(&shapes, o->from, o->to, &rare) : 0;
+	/*
+	 * The lines after the outliers: the next one with them, those that
+	 * go on it in a tier of their own unless another tier holds them.
+	 */
+	follow_lines(fl, nfl, capfl, rare, nrare, in, len, o->to);
+	nfl[0] = sorted_once(fl[0], nfl[0]);
 	for (i = 0; i < nc; i++) {
 		k = c[i].at.k;
-		if (c[i].nav || among(rare, nrare, k) || (k > 0 &&
-		    among(rare, nrare, k - 1)) || (c[i].h != 0 &&
+		if (among(fl[0], nfl[0], k))
+			continue;
+		if (c[i].nav || (c[i].h != 0 &&
 		    red_shapes_get(&shapes, c[i].h) == 1)) {
 			push(&c0, &n0, &cap0, k, c[i].at.pos);
 		} else if (c[i].alarm) {
@@ -222,28 +282,44 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 				(void)red_line_next(in, len, &pos, &l);
 				h = red_shape_hash(l.p, l.len);
 			}
-			t = red_shapes_get(&seen, h) == 0 ? 1 : 2;
+			t = red_shapes_get(&seen, h) == 0 ? 1 : 3;
 			red_shapes_add(&seen, h);
 			push(&tier[t], &n[t], &cap[t], k, c[i].at.pos);
 		}
 	}
-	first_tier(&tier[0], &n[0], &cap[0], rare, nrare, c0, n0, in, len,
-	    o->to);
-	free(c);
+	/* The first tier: outliers, the lines after them, candidates. */
+	m = merge_once(rare, nrare, fl[0], nfl[0], &v);
+	n[0] = merge_once(v, m, c0, n0, &tier[0]);
+	free(v);
 	free(c0);
+	nfl[1] = sorted_once(fl[1], nfl[1]);
+	for (i = 0; i < nfl[1]; i++) {
+		if (!among(tier[0], n[0], fl[1][i].k) &&
+		    !among(tier[1], n[1], fl[1][i].k) &&
+		    !among(tier[3], n[3], fl[1][i].k))
+			push(&tier[2], &n[2], &cap[2], fl[1][i].k,
+			    fl[1][i].pos);
+	}
+	free(fl[0]);
+	free(fl[1]);
+	free(c);
 	free(rare);
-	o->alarming = n[0] + n[1] + n[2];
+	for (t = 0, all = 0; t < TIERS; t++)
+		all += n[t];
+	o->alarming = all;
 	left = budget;
-	for (t = 0; t < 3; t++) {
+	for (t = 0; t < TIERS; t++) {
 		n[t] = keep_ends(tier[t], n[t], left);
 		left -= n[t];
 	}
-	/* The kept lines in ascending order: a merge of the three. */
-	v = xmalloc((n[0] + n[1] + n[2] + 1) * sizeof *v);
-	for (m = 0; m < n[0] + n[1] + n[2]; m++) {
-		best = 3;
-		for (t = 0; t < 3; t++) {
-			if (at[t] < n[t] && (best == 3 ||
+	/* The kept lines in ascending order: a merge of the tiers. */
+	for (t = 0, all = 0; t < TIERS; t++)
+		all += n[t];
+	v = xmalloc((all + 1) * sizeof *v);
+	for (m = 0; m < all; m++) {
+		best = TIERS;
+		for (t = 0; t < TIERS; t++) {
+			if (at[t] < n[t] && (best == TIERS ||
 			    tier[t][at[t]].k < tier[best][at[best]].k))
 				best = t;
 		}
@@ -251,7 +327,7 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 	}
 	o->flagged = v;
 	o->nflagged = m;
-	for (t = 0; t < 3; t++)
+	for (t = 0; t < TIERS; t++)
 		free(tier[t]);
 	red_shapes_free(&shapes);
 	red_shapes_free(&seen);

@@ -4,8 +4,9 @@
  * of the build tree's plugins, else the generic stages with a read's
  * limits, as tests/unit/check_red_corpus does) must still hold
  *  - the one rare line put at a random place among thousands of lines
- *    that share a few shapes (a log flood), and the line after a rare
- *    line of a crash loop (the round it happened in);
+ *    that share a few shapes (a log flood), the line after a rare line
+ *    of a crash loop (the round it happened in) and the indented lines
+ *    that go on a rare line;
  *  - every name of a listing whose entries got random names (ls -l,
  *    find, du, dpkg -l, apt list, pip list, df, git branch, docker ps,
  *    kubectl get, ps aux, tar -tv) while it fits a listing's budget, and
@@ -208,6 +209,50 @@ START_TEST(test_rare_line_follow)
 	    "after the rare line at round %zu of %zu lost (%s)",
 	    (unsigned long long)seed0, command ? command : "(generic)", at, n,
 	    how);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * A rare line's continuation: the indented lines after it stay with it
+ * (up to five lines after it in all), though each is alike the flood's
+ * own indented lines but for numbers.
+ */
+START_TEST(test_rare_line_continuation)
+{
+	const char *command = loop_commands[_i % 4];
+	struct aiterm_buf b = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 15485863;
+	size_t n, at, i, k;
+	char want[96], *got;
+
+	n = 200 + rt_pick(&s, 800);
+	at = 10 + rt_pick(&s, n - 20);
+	for (i = 1; i <= n; i++) {
+		if (i == at)
+			buf_printf(&b, "job %zu aborted: ledger totals differ "
+			    "by 0.%02zu\n", i, 1 + rt_pick(&s, 98));
+		else
+			buf_printf(&b, "job %zu started on worker-%zu\n", i,
+			    rt_pick(&s, 8));
+		for (k = 1; k <= 3; k++)
+			buf_printf(&b, "    step %zu of job %zu: %s\n", k, i,
+			    i == at ? "skipped" : "ok");
+	}
+	got = read_as_ai(command, buf_str(&b));
+	ck_assert_msg(strstr(got, "ledger totals") != NULL, "seed %llu, %s: "
+	    "the rare line at %zu of %zu lost (%s)",
+	    (unsigned long long)seed0, command ? command : "(generic)", at, n,
+	    how);
+	for (k = 1; k <= 3; k++) {
+		snprintf(want, sizeof want, "    step %zu of job %zu: skipped",
+		    k, at);
+		ck_assert_msg(strstr(got, want) != NULL, "seed %llu, %s: "
+		    "\"%s\" after the rare line at %zu of %zu lost (%s)",
+		    (unsigned long long)seed0, command ? command :
+		    "(generic)", want, at, n, how);
+	}
 	free(got);
 	buf_free(&b);
 }
@@ -746,6 +791,7 @@ make_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_rare_line_in_flood, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_rare_line_follow, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_rare_line_continuation, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_listing_names, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_json_array_ids, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_distinct_headers, 0, ROUNDS);
