@@ -1,8 +1,9 @@
 /*
- * RED-HEADTAIL: a count of the lines, a pass over the range to omit that
- * finds the lines with failure words, and a pass that writes the head, the
- * marker, the chosen failure lines and the tail, cutting long lines as
- * they go by.
+ * RED-HEADTAIL: a count of the lines (none when RED-REPEAT's map has it),
+ * a pass that counts the shapes of the lines and finds those of the range
+ * to omit that must be shown anyway, and the output: the head, the
+ * marker, the chosen lines (read where they start) and the tail, long
+ * lines cut as they go by.
  */
 #include <stdbool.h>
 #include <stddef.h>
