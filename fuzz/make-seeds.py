@@ -143,6 +143,24 @@ def cmd_seeds():
                    for i in range(500)) +
           b"".join(b"%d.%dM\t/r/d%d\n" % (d, d % 10, d) for d in range(10)) +
           b"1.2G\t/r\n")
+    # tar -tv (issue 35): a dev case's start, one beyond the listing
+    # budget, and rows of every kind with tar's own lines among them.
+    d = os.path.join(fixtures, "unseen", "tar-tvzf-assets")
+    with open(os.path.join(d, "out"), "rb") as f:
+        write("cmd-reduce", "tar-tvzf-assets", b"tar -tvzf assets.tar.gz\n" +
+              f.read()[:CUT])
+    write("cmd-reduce", "tar-far", b"tar -tvf a.tar\n" +
+          b"".join(b"-rw-r--r-- u/g %d 2026-01-01 10:00 d%d/f-%d.png\n"
+                   % (i, i // 50, i) for i in range(600)))
+    write("cmd-reduce", "tar-kinds", b"tar tvf a.tar\n"
+          b"drwxr-xr-x root/root 0 2026-01-01 10:00 a/\n"
+          b"crw-rw-rw- root/root 1,3 2026-01-01 10:00 a/null\n"
+          b"lrwxrwxrwx root/root 0 2026-01-01 10:00 a/l -> x y\n"
+          b"hrw-r--r-- root/root 0 2026-01-01 10:00 a/h link to a/x\n"
+          b"-rw-r--r-- me/staff 12 2026-01-01 10:00:59 a/b c\n"
+          b"tar: a/z: Cannot open: No such file or directory\n"
+          b"-rw-r--r-- root/root 0 2026-01-01 10:00 \n"
+          b"tar: Exiting with failure status due to previous errors\n")
     write("cmd-reduce", "diff-ru", b"diff -ru old new\n" +
           b"Only in old: gone.txt\n" +
           b"".join(b"diff -ru old/f%d new/f%d\n--- old/f%d\t2026-12-01\n"

@@ -74,6 +74,7 @@ static const char *const listing_patterns[] = {
 	"kubectl get", "git ls-files", "git branch", "git tag", "dpkg -l",
 	"dpkg-query -l", "apt list", "pip list", "pip3 list", "npm ls",
 	"systemctl list-units", "grep -l", "grep -L", "rg -l", "rg --files",
+	"tar",
 };
 
 /*

@@ -1,8 +1,9 @@
 /*
- * RED-HEADTAIL: a count of the lines, a pass over the range to omit that
- * finds the lines with failure words, and a pass that writes the head, the
- * marker, the chosen failure lines and the tail, cutting long lines as
- * they go by.
+ * RED-HEADTAIL: a count of the lines (none when RED-REPEAT's map has it),
+ * a pass that counts the shapes of the lines and finds those of the range
+ * to omit that must be shown anyway, and the output: the head, the
+ * marker, the chosen lines (read where they start) and the tail, long
+ * lines cut as they go by.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,12 +22,17 @@
 
 /* Of the omitted lines, at most this fraction of max_lines is flagged. */
 #define FLAGGED_SHARE	4
+/* Tiers of flagged lines (omission_flag). */
+#define TIERS		4
+/* Lines after an outlier that go on it, beyond the one right after it. */
+#define FOLLOW_MORE	4
 
 /* The lines of in that are left out. */
 struct omission {
 	size_t		 from;		/* output lines [from, to) */
 	size_t		 to;
-	size_t		*flagged;	/* the lines shown anyway, ascending */
+	size_t		 to_pos;	/* where line to starts */
+	struct red_line_at	*flagged;	/* the lines shown anyway, ascending */
 	size_t		 nflagged;
 	size_t		 alarming;	/* distinct or failure lines of the range */
 };
@@ -64,7 +70,7 @@ emit_line(struct aiterm_buf *out, const struct red_line *l, size_t max,
 
 /* Keep budget of the n ascending lines of v: all, or the first and last. */
 static size_t
-keep_ends(size_t *v, size_t n, size_t budget)
+keep_ends(struct red_line_at *v, size_t n, size_t budget)
 {
 	size_t head, i;
 
@@ -77,21 +83,144 @@ keep_ends(size_t *v, size_t n, size_t budget)
 }
 
 static void
-push(size_t **v, size_t *n, size_t *cap, size_t k)
+push(struct red_line_at **v, size_t *n, size_t *cap, size_t k, size_t pos)
 {
 	if (*n == *cap) {
 		*cap = *cap == 0 ? 16 : *cap * 2;
 		*v = xrealloc(*v, *cap * sizeof **v);
 	}
-	(*v)[(*n)++] = k;
+	(*v)[*n].k = k;
+	(*v)[(*n)++].pos = pos;
+}
+
+/* A line of the range that carries a failure word or that one navigates by. */
+struct candidate {
+	struct red_line_at	 at;
+	uint64_t		 h;	/* its shape, 0 when not counted */
+	bool			 alarm;
+	bool			 nav;
+};
+
+/* Whether k is one of the n ascending lines of v. */
+static bool
+among(const struct red_line_at *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid].k == k)
+			return true;
+		if (v[mid].k < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static int
+at_cmp(const void *a, const void *b)
+{
+	const struct red_line_at *x = a, *y = b;
+
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* The ascending a and b as one ascending list, each line once, in *v. */
+static size_t
+merge_once(const struct red_line_at *a, size_t na, const struct red_line_at *b,
+    size_t nb, struct red_line_at **v)
+{
+	size_t i = 0, j = 0, m = 0;
+	struct red_line_at pick;
+
+	*v = xmalloc((na + nb + 1) * sizeof **v);
+	while (i < na || j < nb) {
+		if (j >= nb || (i < na && a[i].k <= b[j].k))
+			pick = a[i++];
+		else
+			pick = b[j++];
+		if (m == 0 || (*v)[m - 1].k != pick.k)
+			(*v)[m++] = pick;
+	}
+	return m;
+}
+
+/* Sort v by line and drop repeats; the number left. */
+static size_t
+sorted_once(struct red_line_at *v, size_t n)
+{
+	size_t i, m = 0;
+
+	if (n > 1)
+		qsort(v, n, sizeof *v, at_cmp);
+	for (i = 0; i < n; i++) {
+		if (m == 0 || v[m - 1].k != v[i].k)
+			v[m++] = v[i];
+	}
+	return m;
+}
+
+/* Lines that go on the one before them: indented, or a cause or location. */
+static const char *const goes_on[] = { " ", "\t", "Caused by", "-->" };
+
+static bool
+continues(const char *p, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < len && (p[i] == ' ' || p[i] == '\t'); i++)
+		;
+	if (i == len)
+		return false;	/* blank */
+	for (i = 0; i < sizeof goes_on / sizeof goes_on[0]; i++) {
+		n = strlen(goes_on[i]);
+		if (len >= n && memcmp(p, goes_on[i], n) == 0)
+			return true;
+	}
+	return false;
 }
 
 /*
- * Find the lines of the omitted range that must not be hidden, in three
- * tiers: lines a person navigates by, outliers of the whole text and rare
- * lines with a failure word (reduce/shape.h), then the first line of each shape that carries a
- * failure word, then the other lines with failure words.  Keep up to
+ * The lines after each outlier, within the range: the next one (what it
+ * led to: the exit, the restart, its first frame) to fl[0], and up to
+ * FOLLOW_MORE more while they go on it (indented, "Caused by", "-->") to
+ * fl[1].
+ */
+static void
+follow_lines(struct red_line_at **fl, size_t *n, size_t *cap,
+    const struct red_line_at *rare, size_t nrare, const char *in, size_t len,
+    size_t to)
+{
+	struct red_line l;
+	size_t i, m, k, pos, start;
+
+	for (i = 0; i < nrare; i++) {
+		k = rare[i].k;
+		pos = rare[i].pos;
+		(void)red_line_next(in, len, &pos, &l);
+		for (m = 0; m <= FOLLOW_MORE && k + 1 < to; m++) {
+			start = pos;
+			if (!red_line_next(in, len, &pos, &l) || (m > 0 &&
+			    !continues(l.p, l.len)))
+				break;
+			k++;
+			push(&fl[m > 0], &n[m > 0], &cap[m > 0], k, start);
+		}
+	}
+}
+
+/*
+ * Find the lines of the omitted range that must not be hidden, in four
+ * tiers: lines a person navigates by, outliers of the whole text, each
+ * with the line after it, and rare lines with a failure word
+ * (reduce/shape.h); then the first line of each shape that carries a
+ * failure word; then the lines that go on after an outlier's next one
+ * (follow_lines); then the other lines with failure words.  Keep up to
  * budget of them, tier by tier, each tier by its first and last lines.
+ * One pass over the text counts the shapes and finds the candidates; the
+ * tiers come from those and the table.
  */
 static void
 omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
@@ -99,57 +228,107 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 	struct red_shapes shapes = RED_SHAPES_INIT, seen = RED_SHAPES_INIT;
 	struct red_alarm alarms;
 	struct red_line l;
-	size_t *tier[3] = { NULL, NULL, NULL }, n[3] = { 0, 0, 0 };
-	size_t cap[3] = { 0, 0, 0 }, at[3] = { 0, 0, 0 };
-	size_t k = 0, pos = 0, t, m, left, best, *v, *rare = NULL;
-	size_t nrare, r = 0;
-	bool alarm;
+	struct red_line_at *tier[TIERS] = { NULL }, *v, *rare = NULL;
+	struct red_line_at *fl[2] = { NULL, NULL }, *c0 = NULL;
+	struct candidate *c = NULL;
+	size_t n[TIERS] = { 0 }, cap[TIERS] = { 0 }, at[TIERS] = { 0 };
+	size_t k = 0, pos = 0, start = 0, t, m, left, best, nrare, i, all;
+	size_t nc = 0, capc = 0, nfl[2] = { 0, 0 }, capfl[2] = { 0, 0 };
+	size_t n0 = 0, cap0 = 0;
+	bool alarm, nav;
 	uint64_t h;
 
 	red_alarm_init(&alarms);
-	red_shapes_count(&shapes, in, len);
+	o->to_pos = len;
+	for (; red_line_next(in, len, &pos, &l); start = pos, k++) {
+		if (k == o->to)
+			o->to_pos = start;
+		h = red_shapes_line(&shapes, l.p, l.len, start);
+		if (k < o->from || k >= o->to)
+			continue;
+		alarm = red_alarm_match(&alarms, l.p, l.len);
+		nav = red_shape_navigation(l.p, l.len);
+		if (!alarm && !nav)
+			continue;
+		if (nc == capc) {
+			capc = capc == 0 ? 16 : capc * 2;
+			c = xrealloc(c, capc * sizeof *c);
+		}
+		c[nc].at.k = k;
+		c[nc].at.pos = start;
+		c[nc].h = h;
+		c[nc].alarm = alarm;
+		c[nc++].nav = nav;
+	}
 	/* The outliers come from the table: the text is not hashed twice. */
 	nrare = red_shapes_patterned(&shapes) ?
 	    red_shapes_rare_lines(&shapes, o->from, o->to, &rare) : 0;
-	while (red_line_next(in, len, &pos, &l) && k < o->to) {
-		if (k >= o->from) {
-			while (r < nrare && rare[r] < k)
-				r++;
-			alarm = red_alarm_match(&alarms, l.p, l.len);
-			if ((r < nrare && rare[r] == k) ||
-			    red_shape_navigation(l.p, l.len) || (alarm &&
-			    red_shapes_rare(&shapes, l.p, l.len))) {
-				push(&tier[0], &n[0], &cap[0], k);
-			} else if (alarm) {
+	/*
+	 * The lines after the outliers: the next one with them, those that
+	 * go on it in a tier of their own unless another tier holds them.
+	 */
+	follow_lines(fl, nfl, capfl, rare, nrare, in, len, o->to);
+	nfl[0] = sorted_once(fl[0], nfl[0]);
+	for (i = 0; i < nc; i++) {
+		k = c[i].at.k;
+		if (among(fl[0], nfl[0], k))
+			continue;
+		if (c[i].nav || (c[i].h != 0 &&
+		    red_shapes_get(&shapes, c[i].h) == 1)) {
+			push(&c0, &n0, &cap0, k, c[i].at.pos);
+		} else if (c[i].alarm) {
+			h = c[i].h;
+			if (h == 0) {
+				pos = c[i].at.pos;
+				(void)red_line_next(in, len, &pos, &l);
 				h = red_shape_hash(l.p, l.len);
-				t = red_shapes_get(&seen, h) == 0 ? 1 : 2;
-				red_shapes_add(&seen, h);
-				push(&tier[t], &n[t], &cap[t], k);
 			}
+			t = red_shapes_get(&seen, h) == 0 ? 1 : 3;
+			red_shapes_add(&seen, h);
+			push(&tier[t], &n[t], &cap[t], k, c[i].at.pos);
 		}
-		k++;
 	}
+	/* The first tier: outliers, the lines after them, candidates. */
+	m = merge_once(rare, nrare, fl[0], nfl[0], &v);
+	n[0] = merge_once(v, m, c0, n0, &tier[0]);
+	free(v);
+	free(c0);
+	nfl[1] = sorted_once(fl[1], nfl[1]);
+	for (i = 0; i < nfl[1]; i++) {
+		if (!among(tier[0], n[0], fl[1][i].k) &&
+		    !among(tier[1], n[1], fl[1][i].k) &&
+		    !among(tier[3], n[3], fl[1][i].k))
+			push(&tier[2], &n[2], &cap[2], fl[1][i].k,
+			    fl[1][i].pos);
+	}
+	free(fl[0]);
+	free(fl[1]);
+	free(c);
 	free(rare);
-	o->alarming = n[0] + n[1] + n[2];
+	for (t = 0, all = 0; t < TIERS; t++)
+		all += n[t];
+	o->alarming = all;
 	left = budget;
-	for (t = 0; t < 3; t++) {
+	for (t = 0; t < TIERS; t++) {
 		n[t] = keep_ends(tier[t], n[t], left);
 		left -= n[t];
 	}
-	/* The kept lines in ascending order: a merge of the three. */
-	v = xmalloc((n[0] + n[1] + n[2] + 1) * sizeof *v);
-	for (m = 0; m < n[0] + n[1] + n[2]; m++) {
-		best = 3;
-		for (t = 0; t < 3; t++) {
-			if (at[t] < n[t] && (best == 3 ||
-			    tier[t][at[t]] < tier[best][at[best]]))
+	/* The kept lines in ascending order: a merge of the tiers. */
+	for (t = 0, all = 0; t < TIERS; t++)
+		all += n[t];
+	v = xmalloc((all + 1) * sizeof *v);
+	for (m = 0; m < all; m++) {
+		best = TIERS;
+		for (t = 0; t < TIERS; t++) {
+			if (at[t] < n[t] && (best == TIERS ||
+			    tier[t][at[t]].k < tier[best][at[best]].k))
 				best = t;
 		}
 		v[m] = tier[best][at[best]++];
 	}
 	o->flagged = v;
 	o->nflagged = m;
-	for (t = 0; t < 3; t++)
+	for (t = 0; t < TIERS; t++)
 		free(tier[t]);
 	red_shapes_free(&shapes);
 	red_shapes_free(&seen);
@@ -195,8 +374,12 @@ emit_marker(struct aiterm_buf *out, const struct red_lineno *ln,
 	info->lines_out++;
 }
 
-void
-red_headtail_map(const char *in, size_t len,
+/*
+ * The head, the marker, the flagged lines (read where they start: the
+ * rest of the omitted range is not gone through again) and the tail.
+ */
+static void
+headtail(const char *in, size_t len, size_t n,
     const struct red_headtail_opts *opts, const struct red_linemap *map,
     struct aiterm_buf *out, struct red_headtail_info *info)
 {
@@ -204,15 +387,12 @@ red_headtail_map(const char *in, size_t len,
 	struct red_lineno ln;
 	struct omission o = { 0 };
 	struct red_line l;
-	size_t n, k = 0, pos = 0, j = 0;
+	size_t k = 0, pos = 0, at, j;
 	bool ends_nl = len > 0 && in[len - 1] == '\n';
 
 	if (info == NULL)
 		info = &scratch;
 	memset(info, 0, sizeof *info);
-	n = red_line_count(in, len);
-	if (map != NULL && map->n != n)
-		map = NULL;
 	red_lineno_init(&ln, opts->base_line, opts->line_of, opts->nline_of,
 	    map != NULL ? map->total : n);
 	o.from = o.to = n;
@@ -224,25 +404,49 @@ red_headtail_map(const char *in, size_t len,
 	}
 	info->lines_in = n;
 	while (red_line_next(in, len, &pos, &l)) {
-		if (k == o.from && o.from < o.to)
+		if (k == o.from && o.from < o.to) {
 			emit_marker(out, &ln, map, &o,
 			    o.to < n || ends_nl || o.nflagged > 0, info);
-		if (k < o.from || k >= o.to) {
-			emit_line(out, &l, opts->max_line_bytes, info);
-			info->lines_out++;
-		} else if (j < o.nflagged && o.flagged[j] == k) {
-			buf_printf(out, "%llu: ", red_lineno_at(&ln,
-			    map != NULL ? red_linemap_first(map, k) : k));
-			emit_line(out, &l, opts->max_line_bytes, info);
-			info->lines_out++;
-			j++;
+			for (j = 0; j < o.nflagged; j++) {
+				at = o.flagged[j].pos;
+				(void)red_line_next(in, len, &at, &l);
+				buf_printf(out, "%llu: ", red_lineno_at(&ln,
+				    map != NULL ? red_linemap_first(map,
+				    o.flagged[j].k) : o.flagged[j].k));
+				emit_line(out, &l, opts->max_line_bytes, info);
+				info->lines_out++;
+			}
+			pos = o.to_pos;
+			k = o.to;
+			continue;
 		}
+		emit_line(out, &l, opts->max_line_bytes, info);
+		info->lines_out++;
 		k++;
 	}
 	info->cut = info->lines_omitted > 0 || info->lines_cut > 0;
 	if (out->data == NULL)
 		buf_add(out, "", 0);
 	free(o.flagged);
+}
+
+void
+red_headtail_map(const char *in, size_t len,
+    const struct red_headtail_opts *opts, const struct red_linemap *map,
+    struct aiterm_buf *out, struct red_headtail_info *info)
+{
+	size_t n = red_line_count(in, len);
+
+	headtail(in, len, n, opts, map != NULL && map->n == n ? map : NULL,
+	    out, info);
+}
+
+void
+red_headtail_own(const char *in, size_t len,
+    const struct red_headtail_opts *opts, const struct red_linemap *map,
+    struct aiterm_buf *out, struct red_headtail_info *info)
+{
+	headtail(in, len, map->n, opts, map, out, info);
 }
 
 void

@@ -92,4 +92,12 @@ void	red_headtail_map(const char *in, size_t len,
 	    const struct red_headtail_opts *opts, const struct red_linemap *map,
 	    struct aiterm_buf *out, struct red_headtail_info *info);
 
+/*
+ * The same for the text whose map RED-REPEAT made as it wrote it
+ * (red_generic): map->n is its line count, not counted again.
+ */
+void	red_headtail_own(const char *in, size_t len,
+	    const struct red_headtail_opts *opts, const struct red_linemap *map,
+	    struct aiterm_buf *out, struct red_headtail_info *info);
+
 #endif

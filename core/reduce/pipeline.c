@@ -67,7 +67,7 @@ red_generic(const char *in, size_t len, const struct red_headtail_opts *opts,
 	red_lineno_init(&ln, opts->base_line, opts->line_of, opts->nline_of,
 	    opts->line_of != NULL ? red_line_count(text.data, text.len) : 0);
 	red_repeat_inplace(&text, &ln, &map);
-	red_headtail_map(text.data, text.len, opts, &map, out, &ht);
+	red_headtail_own(text.data, text.len, opts, &map, out, &ht);
 	info->raw_bytes = len;
 	info->stripped_bytes = stripped;
 	info->stripped_lines = map.total;

@@ -141,8 +141,11 @@ put_masked(struct hasher *st, const unsigned char *p, size_t n)
 	}
 }
 
-/* What ends, splits or masks a word of a template: one table load a byte. */
-enum { BLANK = 1, SLASH, DIGIT };
+/*
+ * What ends, splits or masks a word of a template: one table load a byte.
+ * A letter (0) and a digit (1) go on in one predictable branch.
+ */
+enum { DIGIT = 1, SLASH, BLANK };
 static const unsigned char byte_class[256] = {
 	[' '] = BLANK, ['\t'] = BLANK, ['\r'] = BLANK, ['\f'] = BLANK,
 	['\v'] = BLANK, ['/'] = SLASH,
@@ -185,15 +188,14 @@ red_shape_hash(const char *text, size_t len)
 		digit = false;
 		for (e = i; e < len; e++) {
 			c = byte_class[p[e]];
-			if (c == 0)
+			if (c <= DIGIT) {
+				digit |= c;
 				continue;
-			if (c == DIGIT)
-				digit = true;
-			else if (c == SLASH) {
-				prev = last;
-				last = e;
-			} else
+			}
+			if (c != SLASH)
 				break;
+			prev = last;
+			last = e;
 		}
 		s = last != SIZE_MAX && last + 1 < e ? last : prev;
 		if (s != SIZE_MAX) {
@@ -323,6 +325,7 @@ grow(struct red_shapes *s)
 	s->key = xcalloc(s->cap, sizeof *s->key);
 	s->count = xcalloc(s->cap, sizeof *s->count);
 	s->first = xcalloc(s->cap, sizeof *s->first);
+	s->first_pos = xcalloc(s->cap, sizeof *s->first_pos);
 	for (i = 0; i < old.cap; i++) {
 		if (old.key[i] == 0)
 			continue;
@@ -330,10 +333,12 @@ grow(struct red_shapes *s)
 		s->key[j] = old.key[i];
 		s->count[j] = old.count[i];
 		s->first[j] = old.first[i];
+		s->first_pos[j] = old.first_pos[i];
 	}
 	free(old.key);
 	free(old.count);
 	free(old.first);
+	free(old.first_pos);
 }
 
 void
@@ -355,6 +360,7 @@ red_shapes_add(struct red_shapes *s, uint64_t h)
 		}
 		s->key[i] = h;
 		s->first[i] = s->at;
+		s->first_pos[i] = s->at_pos;
 		s->n++;
 	}
 	s->lines++;
@@ -373,16 +379,27 @@ is_marker(const char *p, size_t len)
 	    memcmp(p, marker, sizeof marker - 1) == 0;
 }
 
+uint64_t
+red_shapes_line(struct red_shapes *s, const char *p, size_t len, size_t pos)
+{
+	uint64_t h = 0;
+
+	s->at_pos = pos;
+	if (!is_marker(p, len) && red_shape_named(p, len))
+		red_shapes_add(s, h = red_shape_hash(p, len));
+	s->at++;
+	return h;
+}
+
 void
 red_shapes_count(struct red_shapes *s, const char *text, size_t len)
 {
 	struct red_line l;
-	size_t pos = 0;
+	size_t pos = 0, start = 0;
 
 	while (red_line_next(text, len, &pos, &l)) {
-		if (!is_marker(l.p, l.len) && red_shape_named(l.p, l.len))
-			red_shapes_add(s, red_shape_hash(l.p, l.len));
-		s->at++;
+		red_shapes_line(s, l.p, l.len, start);
+		start = pos;
 	}
 }
 
@@ -418,24 +435,28 @@ red_shapes_patterned(const struct red_shapes *s)
 static int
 index_cmp(const void *a, const void *b)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	const struct red_line_at *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	return x->k < y->k ? -1 : x->k > y->k;
 }
 
 size_t
 red_shapes_rare_lines(const struct red_shapes *s, size_t from, size_t to,
-    size_t **lines)
+    struct red_line_at **lines)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, cap = 0;
 
 	*lines = NULL;
 	for (i = 0; i < s->cap; i++) {
 		if (s->key[i] == 0 || s->count[i] != 1 || s->first[i] < from ||
 		    s->first[i] >= to)
 			continue;
-		*lines = xrealloc(*lines, (n + 1) * sizeof **lines);
-		(*lines)[n++] = s->first[i];
+		if (n == cap) {
+			cap = cap == 0 ? 16 : cap * 2;
+			*lines = xrealloc(*lines, cap * sizeof **lines);
+		}
+		(*lines)[n].k = s->first[i];
+		(*lines)[n++].pos = s->first_pos[i];
 	}
 	if (n > 1)
 		qsort(*lines, n, sizeof **lines, index_cmp);
@@ -448,6 +469,7 @@ red_shapes_free(struct red_shapes *s)
 	free(s->key);
 	free(s->count);
 	free(s->first);
+	free(s->first_pos);
 	memset(s, 0, sizeof *s);
 }
 
@@ -592,32 +614,41 @@ static const char *const conflict_marker[] = {
 	"<<<<<<<", "=======", ">>>>>>>", "|||||||",
 };
 
+/* What a line a person navigates by can start with: 1 a prefix, 2 a marker, 3 a diff column. */
+static const unsigned char nav_first[256] = {
+	['d'] = 1, ['@'] = 1, ['<'] = 2, ['='] = 2, ['>'] = 2, ['|'] = 2,
+	[' '] = 3, ['+'] = 3, ['-'] = 3,
+};
+
 bool
 red_shape_navigation(const char *p, size_t len)
 {
 	size_t i, skip, n;
+	unsigned char c;
 
 	/*
 	 * Every prefix and marker starts with one of these bytes, or comes
 	 * after a diff column (' ', '+', '-'): most lines are ruled out by
 	 * their first byte.
 	 */
-	if (len == 0 || p[0] == '\0' || strchr("d@<=>| +-", p[0]) == NULL)
+	if (len == 0 || nav_first[(unsigned char)p[0]] == 0)
 		return false;
-	for (i = 0; i < sizeof nav_prefix / sizeof nav_prefix[0]; i++) {
+	for (i = 0; nav_first[(unsigned char)p[0]] == 1 &&
+	    i < NELEM(nav_prefix); i++) {
 		n = strlen(nav_prefix[i]);
 		if (len >= n && memcmp(p, nav_prefix[i], n) == 0)
 			return true;
 	}
 	for (skip = 0; skip <= 2 && skip < len; skip++) {
-		for (i = 0; i < sizeof conflict_marker /
-		    sizeof conflict_marker[0]; i++) {
+		c = (unsigned char)p[skip];
+		for (i = 0; nav_first[c] == 2 && i < NELEM(conflict_marker);
+		    i++) {
 			if (len - skip >= 7 && memcmp(p + skip,
 			    conflict_marker[i], 7) == 0 &&
 			    (len - skip == 7 || p[skip + 7] == ' '))
 				return true;
 		}
-		if (p[skip] != ' ' && p[skip] != '+' && p[skip] != '-')
+		if (nav_first[c] != 3)
 			break;
 	}
 	return false;

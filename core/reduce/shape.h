@@ -76,7 +76,9 @@ struct red_shapes {
 	uint64_t	*key;
 	uint32_t	*count;
 	size_t		*first;	/* red_shapes_count: the shape's first line */
+	size_t		*first_pos; /* and where that line starts */
 	size_t		 at;	/* red_shapes_count: lines read so far */
+	size_t		 at_pos; /* and where the next one starts */
 	size_t		 cap;	/* slots, a power of two, or 0 */
 	size_t		 n;	/* shapes held */
 	size_t		 lines;	/* lines counted */
@@ -84,13 +86,19 @@ struct red_shapes {
 	bool		 full;
 };
 
-#define RED_SHAPES_INIT { NULL, NULL, NULL, 0, 0, 0, 0, 0, false }
+#define RED_SHAPES_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, false }
 
 /*
  * Count the shapes of the lines of text that have a word that counts and
  * are not markers (adds to what s holds).
  */
 void	red_shapes_count(struct red_shapes *s, const char *text, size_t len);
+/*
+ * Count one line of a text as red_shapes_count does, the line at byte pos
+ * of it; its hash, or 0 when it has no word that counts or is a marker.
+ */
+uint64_t red_shapes_line(struct red_shapes *s, const char *p, size_t len,
+	    size_t pos);
 /* Count one shape (a hash from red_shape_hash). */
 void	red_shapes_add(struct red_shapes *s, uint64_t h);
 /* How often the shape h was counted. */
@@ -98,14 +106,20 @@ uint32_t red_shapes_get(const struct red_shapes *s, uint64_t h);
 /* True when the line is rare in the counted text. */
 bool	red_shapes_rare(const struct red_shapes *s, const char *p,
 	    size_t len);
+/* A line of a text: its index (0-based) and the byte where it starts. */
+struct red_line_at {
+	size_t	k;
+	size_t	pos;
+};
+
 /*
- * The lines (0-based, of the text red_shapes_count read) in [from, to)
- * that are alone in their shape, ascending, in *lines (allocated; NULL
- * when none); returns how many.  One pass over the table, none over the
+ * The lines (of the text red_shapes_count read) in [from, to) that are
+ * alone in their shape, ascending, in *lines (allocated; NULL when none);
+ * returns how many.  One pass over the table, none over the
  * text.
  */
 size_t	red_shapes_rare_lines(const struct red_shapes *s, size_t from,
-	    size_t to, size_t **lines);
+	    size_t to, struct red_line_at **lines);
 /* True when at least three in four of the lines counted share their shape. */
 bool	red_shapes_patterned(const struct red_shapes *s);
 void	red_shapes_free(struct red_shapes *s);

@@ -1,6 +1,6 @@
 /*
  * The file-listing reducers (plugin reducers-files: grep and rg, find,
- * ls -l, tree, du) through the real dispatch: red_cmd_reduce on stripped text, with
+ * ls -l, tree, du, tar) through the real dispatch: red_cmd_reduce on stripped text, with
  * the plugins loaded from the build tree ($AITERM_PLUGIN_PATH).
  *
  * - Fixtures: the corpus cases of this family reduce within the core's
@@ -415,6 +415,96 @@ START_TEST(test_ls_declines)
 END_TEST
 
 /*
+ * tar -tv
+ */
+
+START_TEST(test_tar_layout)
+{
+	/* Within the budget: every row, what they all share said once. */
+	check_exact("tar -tvzf site.tar.gz",
+	    "drwxr-xr-x root/root         0 2026-12-06 17:35 site/\n"
+	    "-rw-r--r-- root/root       651 2026-12-06 17:35 site/a.css\n"
+	    "-rw-r--r-- root/root        15 2026-12-06 17:35 site/b c.png\n"
+	    "lrwxrwxrwx root/root         0 2026-12-06 17:35 site/x -> a.css\n"
+	    "tar: site/y: Cannot open: Permission denied\n",
+	    "tar", true,
+	    "(every entry: root/root 2026-12-06 17:35)\n"
+	    "drwxr-xr-x 0 site/\n"
+	    "-rw-r--r-- 651 site/a.css\n"
+	    "-rw-r--r-- 15 site/b c.png\n"
+	    "lrwxrwxrwx 0 site/x -> a.css\n"
+	    "tar: site/y: Cannot open: Permission denied\n");
+}
+END_TEST
+
+START_TEST(test_tar_many)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got, path[64];
+	size_t i;
+
+	/* Beyond a listing's budget: every path whole, packed. */
+	for (i = 0; i < 2000; i++) {
+		if (i % 50 == 0)
+			buf_printf(&b, "drwxr-xr-x u/g 0 2026-01-0%zu 10:00 "
+			    "d%02zu/\n", 1 + i / 500, i / 50);
+		buf_printf(&b, "-rw-r--r-- u/g %6zu 2026-01-0%zu 10:00 "
+		    "d%02zu/file-%04zu.png\n", i, 1 + i / 500, i / 50, i);
+	}
+	got = reduce("tar -tvf site.tar", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(res.name, "tar");
+	ck_assert(!res.lossless);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 800);
+	ck_assert_ptr_nonnull(strstr(got, "(2040 entries, more than fit: "
+	    "names only; left out: permissions drwxr-xr-x 40, -rw-r--r-- "
+	    "2000; owner u/g 2040; size; date 2026-01-01 10:00 510, "
+	    "2026-01-02 10:00 510, 2026-01-03 10:00 510, 2026-01-04 10:00 "
+	    "510)\n"));
+	ck_assert_ptr_nonnull(strstr(got, "(largest: d39/file-1999.png 1999, "
+	    "d39/file-1998.png 1998, d39/file-1997.png 1997)\n"));
+	for (i = 0; i < 2000; i++) {
+		snprintf(path, sizeof path, "d%02zu/file-%04zu.png", i / 50, i);
+		ck_assert_msg(strstr(got, path) != NULL, "%s lost", path);
+	}
+	free(got);
+
+	/* So many that even the paths do not fit: first, last, counted. */
+	buf_reset(&b);
+	for (i = 0; i < 30000; i++)
+		buf_printf(&b, "-rw-r--r-- u/g %6zu 2026-01-01 10:00 "
+		    "d/file-%05zu.png\n", i, i);
+	got = reduce("tar tvf site.tar", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 800);
+	ck_assert_ptr_nonnull(strstr(got, " d/file-00000.png\n"));
+	ck_assert_ptr_nonnull(strstr(got, " d/file-29999.png\n"));
+	ck_assert_ptr_nonnull(strstr(got, "… 29963 more entries: 29963 "
+	    "files, 0 directories, 0 others\n"));
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_tar_declines)
+{
+	check_declines("tar -tvf x.tar", "");
+	/* Neither -t nor -v: no listing. */
+	check_declines("tar -czf x.tgz site", "a\nb\nc\nd\ne\n");
+	/* A line that is no row among rows. */
+	check_declines("tar -tvf x.tar",
+	    "-rw-r--r-- u/g 1 2026-01-01 10:00 a\n"
+	    "-rw-r--r-- u/g 1 2026-01-01 10:00 b\n"
+	    "something else entirely\n"
+	    "-rw-r--r-- u/g 1 2026-01-01 10:00 c\n"
+	    "-rw-r--r-- u/g 1 2026-01-01 10:00 d\n");
+	/* Plain names within the budget: whole, by the generic stages. */
+	check_declines("tar -tf x.tar", "a\nb\nc\nd\ne\n");
+}
+END_TEST
+
+/*
  * tree
  */
 
@@ -674,6 +764,9 @@ main(void)
 	tcase_add_test(tc, test_tree_declines);
 	tcase_add_test(tc, test_du_far);
 	tcase_add_test(tc, test_du_declines);
+	tcase_add_test(tc, test_tar_layout);
+	tcase_add_test(tc, test_tar_many);
+	tcase_add_test(tc, test_tar_declines);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -4,11 +4,13 @@
  * of the build tree's plugins, else the generic stages with a read's
  * limits, as tests/unit/check_red_corpus does) must still hold
  *  - the one rare line put at a random place among thousands of lines
- *    that share a few shapes (a log flood);
+ *    that share a few shapes (a log flood), the line after a rare line
+ *    of a crash loop (the round it happened in) and the indented lines
+ *    that go on a rare line;
  *  - every name of a listing whose entries got random names (ls -l,
  *    find, du, dpkg -l, apt list, pip list, df, git branch, docker ps,
- *    kubectl get, ps aux) while it fits a listing's budget, and of ls -l,
- *    dpkg -l and apt list beyond it;
+ *    kubectl get, ps aux, tar -tv) while it fits a listing's budget, and
+ *    of ls -l, dpkg -l, apt list and tar -tv beyond it;
  *  - every diff and hunk header and every conflict marker of a diff with
  *    a combined-diff (conflict) section put among its files, and every
  *    header line of a diff -ru.
@@ -163,6 +165,100 @@ START_TEST(test_rare_line_in_flood)
 END_TEST
 
 /*
+ * A rare line and the line after it in a crash loop: a supervisor that
+ * restarts a failing job writes two lines a round; in one round the job
+ * fails differently, and the supervisor's line after that rare line (the
+ * round it happened in) must reach the AI with it, though it differs
+ * from its neighbours only in its numbers.
+ */
+
+static const char *const loop_commands[] = {
+	"./run-forever.sh", "sh keepalive.sh", "bash -c ./loop", NULL,
+};
+
+START_TEST(test_rare_line_follow)
+{
+	const char *command = loop_commands[_i % 4];
+	struct aiterm_buf b = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 104729;
+	size_t n, at, i;
+	char follow[128], *got;
+
+	n = 150 + rt_pick(&s, 600);
+	at = 10 + rt_pick(&s, n - 20);
+	for (i = 1; i <= n; i++) {
+		if (i == at)
+			buf_printf(&b, "job[%zu]: schema check failed: column "
+			    "\"ledger_id\" missing in table entries\n",
+			    4000 + i);
+		else
+			buf_printf(&b, "job[%zu]: cannot reach queue at "
+			    "10.0.%zu.%zu:5672: connection refused\n", 4000 + i,
+			    rt_pick(&s, 255), rt_pick(&s, 255));
+		buf_printf(&b, "keeper: job ended with code %d, attempt %zu "
+		    "of %zu\n", i == at ? 4 : 1, i, n);
+	}
+	snprintf(follow, sizeof follow, "keeper: job ended with code 4, "
+	    "attempt %zu of %zu", at, n);
+	got = read_as_ai(command, buf_str(&b));
+	ck_assert_msg(strstr(got, "ledger_id") != NULL, "seed %llu, %s: the "
+	    "rare line at round %zu of %zu lost (%s)",
+	    (unsigned long long)seed0, command ? command : "(generic)", at, n,
+	    how);
+	ck_assert_msg(strstr(got, follow) != NULL, "seed %llu, %s: the line "
+	    "after the rare line at round %zu of %zu lost (%s)",
+	    (unsigned long long)seed0, command ? command : "(generic)", at, n,
+	    how);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * A rare line's continuation: the indented lines after it stay with it
+ * (up to five lines after it in all), though each is alike the flood's
+ * own indented lines but for numbers.
+ */
+START_TEST(test_rare_line_continuation)
+{
+	const char *command = loop_commands[_i % 4];
+	struct aiterm_buf b = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 15485863;
+	size_t n, at, i, k;
+	char want[96], *got;
+
+	n = 200 + rt_pick(&s, 800);
+	at = 10 + rt_pick(&s, n - 20);
+	for (i = 1; i <= n; i++) {
+		if (i == at)
+			buf_printf(&b, "job %zu aborted: ledger totals differ "
+			    "by 0.%02zu\n", i, 1 + rt_pick(&s, 98));
+		else
+			buf_printf(&b, "job %zu started on worker-%zu\n", i,
+			    rt_pick(&s, 8));
+		for (k = 1; k <= 3; k++)
+			buf_printf(&b, "    step %zu of job %zu: %s\n", k, i,
+			    i == at ? "skipped" : "ok");
+	}
+	got = read_as_ai(command, buf_str(&b));
+	ck_assert_msg(strstr(got, "ledger totals") != NULL, "seed %llu, %s: "
+	    "the rare line at %zu of %zu lost (%s)",
+	    (unsigned long long)seed0, command ? command : "(generic)", at, n,
+	    how);
+	for (k = 1; k <= 3; k++) {
+		snprintf(want, sizeof want, "    step %zu of job %zu: skipped",
+		    k, at);
+		ck_assert_msg(strstr(got, want) != NULL, "seed %llu, %s: "
+		    "\"%s\" after the rare line at %zu of %zu lost (%s)",
+		    (unsigned long long)seed0, command ? command :
+		    "(generic)", want, at, n, how);
+	}
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/*
  * Listings with random names
  */
 
@@ -237,6 +333,18 @@ du_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 }
 
 static void
+tar_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
+{
+	static const char *const dirs[] = {
+		"site/img/", "site/fonts/set-01/", "site/legal/", "site/",
+	};
+
+	(void)i;
+	buf_printf(b, "-rw-r--r-- root/root %9zu 2026-12-06 17:35 %s%s\n",
+	    rt_pick(s, 100000), dirs[rt_pick(s, 4)], nm);
+}
+
+static void
 dpkg_row(uint64_t *s, size_t i, const char *nm, struct aiterm_buf *b)
 {
 	static const char *const st[] = { "ii", "ii", "ii", "rc", "hi" };
@@ -295,6 +403,7 @@ static const struct listing listings[] = {
 	{ "git branch -a", branch_row, "* main\n" },
 	{ "ls -l", ls_row, "total 1234\n" },
 	{ "find .", find_row, "" },
+	{ "tar -tvzf site.tar.gz", tar_row, "" },
 	{ "docker ps -a", docker_row, "CONTAINER ID   IMAGE   COMMAND   "
 	    "CREATED   STATUS   PORTS   NAMES\n" },
 	{ "kubectl get pods -A", kubectl_row, "NAMESPACE    NAME"
@@ -428,13 +537,14 @@ START_TEST(test_far_listing_names)
 {
 	static const char *const far[] = {
 		"ls -l", "dpkg -l", "apt list --installed",
+		"tar -tvzf site.tar.gz",
 	};
 	const struct listing *l = NULL;
 	uint64_t s = seed0 + (uint64_t)_i * 7919;
 	size_t i;
 
 	for (i = 0; i < sizeof listings / sizeof listings[0]; i++) {
-		if (strcmp(listings[i].command, far[_i % 3]) == 0)
+		if (strcmp(listings[i].command, far[_i % 4]) == 0)
 			l = &listings[i];
 	}
 	ck_assert_ptr_nonnull(l);
@@ -680,10 +790,12 @@ make_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_rare_line_in_flood, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_rare_line_follow, 0, ROUNDS);
+	tcase_add_loop_test(tc, test_rare_line_continuation, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_listing_names, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_json_array_ids, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_distinct_headers, 0, ROUNDS);
-	tcase_add_loop_test(tc, test_far_listing_names, 0, 9);
+	tcase_add_loop_test(tc, test_far_listing_names, 0, 12);
 	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_plain_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_faithful_refuses_a_loss, 0, ROUNDS);

@@ -915,12 +915,13 @@ START_TEST(test_headtail_flagged)
 	}
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "line 1\nline 2\nline 3\n"
-	    "[… 95 lines omitted (lines 4-98), except 2 distinct or failure "
+	    "[… 95 lines omitted (lines 4-98), except 4 distinct or failure "
 	    "lines shown below with their line numbers; read them with "
 	    "pty_read line_range=[4,98] or full=true]\n"
-	    "50: ERROR boom\n60: warning: unused x\nline 99\nline 100\n");
-	ck_assert_uint_eq(info.lines_flagged, 2);
-	ck_assert_uint_eq(info.lines_out, 8);
+	    "50: ERROR boom\n51: line 51\n60: warning: unused x\n"
+	    "61: line 61\nline 99\nline 100\n");
+	ck_assert_uint_eq(info.lines_flagged, 4);
+	ck_assert_uint_eq(info.lines_out, 10);
 
 	/*
 	 * Over the budget (max_lines / 4): the first line of the shape, then
@@ -972,6 +973,38 @@ START_TEST(test_headtail_mapped)
 END_TEST
 
 /* line_of: the marker and the failure lines show the mapped numbers. */
+/*
+ * Two outliers on the last omitted lines: the line after the second is
+ * the tail's, no flagged line of its own (fuzz/crashes/headtail-outlier-
+ * last-follow: an index past the end was flagged and numbered).
+ */
+START_TEST(test_headtail_outlier_last)
+{
+	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0 };
+	struct red_headtail_info info;
+	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
+	size_t i;
+
+	for (i = 1; i <= 100; i++) {
+		if (i == 97)
+			buf_adds(&in, "ERROR boom\n");
+		else if (i == 98)
+			buf_adds(&in, "warning: unused x\n");
+		else
+			buf_printf(&in, "line %zu\n", i);
+	}
+	red_headtail(in.data, in.len, &opts, &out, &info);
+	ck_assert_str_eq(out.data, "line 1\nline 2\nline 3\n"
+	    "[… 95 lines omitted (lines 4-98), except 2 distinct or failure "
+	    "lines shown below with their line numbers; read them with "
+	    "pty_read line_range=[4,98] or full=true]\n"
+	    "97: ERROR boom\n98: warning: unused x\nline 99\nline 100\n");
+	ck_assert_uint_eq(info.lines_flagged, 2);
+	buf_free(&in);
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_headtail_line_of)
 {
 	unsigned long long line_of[100];
@@ -995,10 +1028,11 @@ START_TEST(test_headtail_line_of)
 	}
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "line 1\nline 2\nline 3\n"
-	    "[… 95 lines omitted (lines 10-117), except 2 distinct or failure "
+	    "[… 95 lines omitted (lines 10-117), except 4 distinct or failure "
 	    "lines shown below with their line numbers; read them with "
 	    "pty_read line_range=[10,117] or full=true]\n"
-	    "69: ERROR boom\n79: warning: unused x\nline 99\nline 100\n");
+	    "69: ERROR boom\n70: line 51\n79: warning: unused x\n"
+	    "80: line 61\nline 99\nline 100\n");
 	ck_assert_uint_eq(info.lines_omitted, 95);
 	ck_assert_uint_eq(info.omitted_first, 10);
 	ck_assert_uint_eq(info.omitted_last, 117);
@@ -1010,10 +1044,11 @@ START_TEST(test_headtail_line_of)
 	opts.nline_of = 99;
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "line 1\nline 2\nline 3\n"
-	    "[… 95 lines omitted (lines 1004-1098), except 2 distinct or "
+	    "[… 95 lines omitted (lines 1004-1098), except 4 distinct or "
 	    "failure lines shown below with their line numbers; read them "
 	    "with pty_read line_range=[1004,1098] or full=true]\n"
-	    "1050: ERROR boom\n1060: warning: unused x\nline 99\nline 100\n");
+	    "1050: ERROR boom\n1051: line 51\n1060: warning: unused x\n"
+	    "1061: line 61\nline 99\nline 100\n");
 	ck_assert_uint_eq(info.omitted_first, 1004);
 	buf_reset(&out);
 	opts.line_of = NULL;
@@ -1121,9 +1156,10 @@ START_TEST(test_generic_line_of)
 	ck_assert_ptr_nonnull(strstr(out.data, "\n  [… 2998 similar lines "
 	    "(lines 10-9001); pty_read line_range=[10,9001]]\n"));
 	ck_assert_ptr_nonnull(strstr(out.data, "\n[… 74 lines omitted (lines "
-	    "9028-9247), except 1 distinct or failure line shown below with "
-	    "its line number; read them with pty_read line_range=[9028,9247] "
-	    "or full=true]\n9130: job 40 of render FAILED\n"));
+	    "9028-9247), except 2 distinct or failure lines shown below with "
+	    "their line numbers; read them with pty_read line_range=[9028,9247] "
+	    "or full=true]\n9130: job 40 of render FAILED\n"
+	    "9133: job 41 of sync done\n"));
 	ck_assert_uint_eq(info.omitted_first, 9028);
 	ck_assert_uint_eq(info.omitted_last, 9247);
 	ck_assert_uint_eq(info.lines_omitted, 74);
@@ -1602,6 +1638,7 @@ make_reduce_suite(void)
 	tcase_add_test(tc, test_headtail_long_line);
 	tcase_add_test(tc, test_headtail_flagged);
 	tcase_add_test(tc, test_headtail_mapped);
+	tcase_add_test(tc, test_headtail_outlier_last);
 	tcase_add_test(tc, test_headtail_line_of);
 	tcase_add_test(tc, test_generic_small);
 	tcase_add_test(tc, test_generic_log);

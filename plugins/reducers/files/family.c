@@ -8,6 +8,7 @@ static const struct aiterm_reducer reducers[] = {
 	{ "tree", "0.1.0", red_tree },
 	{ "du", "0.1.0", red_du },
 	{ "json", "0.1.0", red_json },
+	{ "tar", "0.1.0", red_tar },
 	{ NULL, NULL, NULL },
 };
 

@@ -22,6 +22,13 @@ void	fl_put_tight(const struct aiterm_host *h, struct aiterm_buf *out,
  */
 bool	fl_size(const char *p, size_t n, double *v);
 
+/*
+ * Add item i of size v to the ntop largest kept in size and top (arrays
+ * of max + 1, largest first; the one past max falls off); the new count.
+ */
+size_t	fl_top_add(double *size, size_t *top, size_t ntop, size_t max,
+	    double v, size_t i);
+
 /* Whether argv holds a short option letter c ("-rn" holds 'n'). */
 bool	fl_has_short(const char *const *argv, char c);
 
@@ -34,6 +41,8 @@ int	red_ls(const struct aiterm_host *, const struct aiterm_reduce_input *,
 int	red_tree(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
 int	red_du(const struct aiterm_host *, const struct aiterm_reduce_input *,
+	    struct aiterm_buf *);
+int	red_tar(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);
 int	red_json(const struct aiterm_host *, const struct aiterm_reduce_input *,
 	    struct aiterm_buf *);

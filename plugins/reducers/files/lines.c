@@ -60,3 +60,18 @@ fl_size(const char *p, size_t n, double *v)
 		*v *= 1024;
 	return true;
 }
+
+size_t
+fl_top_add(double *size, size_t *top, size_t ntop, size_t max, double v,
+    size_t i)
+{
+	size_t k;
+
+	for (k = ntop; k > 0 && size[k - 1] < v; k--) {
+		size[k] = size[k - 1];
+		top[k] = top[k - 1];
+	}
+	size[k] = v;
+	top[k] = i;
+	return ntop < max ? ntop + 1 : ntop;
+}

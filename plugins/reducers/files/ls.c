@@ -250,16 +250,8 @@ put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
 
 	/* An insertion into the sorted few; the one past the end falls off. */
 	for (i = 0; i < n; i++) {
-		if (!is[i] || (v = entry_size(&e[i])) <= 0)
-			continue;
-		for (k = ntop; k > 0 && size[k - 1] < v; k--) {
-			size[k] = size[k - 1];
-			top[k] = top[k - 1];
-		}
-		size[k] = v;
-		top[k] = i;
-		if (ntop < LS_LARGEST)
-			ntop++;
+		if (is[i] && (v = entry_size(&e[i])) > 0)
+			ntop = fl_top_add(size, top, ntop, LS_LARGEST, v, i);
 	}
 	if (ntop < 2)
 		return 0;
