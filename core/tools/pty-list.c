@@ -4,8 +4,10 @@
  * and only from a non-secret allowlist, from what pty_open was given.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent/harness.h"
 #include "agent/record.h"
@@ -29,6 +31,8 @@ static const char *const env_allowlist[] = {
 struct listing {
 	json_t			*sessions;
 	const struct aiterm_mux_ops *mux;
+	json_t			*maybe;		/* ids that may be agents' */
+	json_t			*not_agents;	/* the next not_agents */
 };
 
 static bool
@@ -41,6 +45,37 @@ allowed(const char *key)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Listed sessions known to be no agent's, "<id> <created> <pane pid>": a
+ * launch writes agent.json before the multiplexer's session exists
+ * (agent_session_spawn), so a listed session without one never gets one,
+ * and a name made again has another pane process (tmux's creation time
+ * is in seconds).  Not looked for again (500 absent files were a tenth
+ * of a list at 500 sessions, issue 38).  Only the sessions of the last
+ * list are kept.  On the multiplexer's thread only.
+ */
+static json_t *not_agents;
+
+/* Whether the session may be an agent's; notes it in next if not. */
+static bool
+maybe_agent(const char *id, long created, long pid, json_t *next)
+{
+	char key[SESSION_ID_MAX + 48], *path;
+	bool absent;
+
+	snprintf(key, sizeof key, "%s %ld %ld", id, created, pid);
+	if (not_agents != NULL && json_object_get(not_agents, key) != NULL) {
+		json_object_set_new(next, key, json_true());
+		return false;
+	}
+	path = session_path(id, "agent.json");
+	absent = path != NULL && access(path, F_OK) != 0 && errno == ENOENT;
+	free(path);
+	if (absent)
+		json_object_set_new(next, key, json_true());
+	return !absent;
 }
 
 static void
@@ -60,6 +95,9 @@ add_session(const char *id, long created,
 		json_object_set_new(o, "exit_status",
 		    json_integer(info.dead_status));
 	json_array_append_new(l->sessions, o);
+	if (info.exists && !info.dead &&
+	    maybe_agent(id, created, info.pid, l->not_agents))
+		json_object_set_new(l->maybe, id, json_true());
 }
 
 /*
@@ -162,7 +200,7 @@ env_text(struct aiterm_buf *text, json_t *env)
  * the screen now, and the current turn.  Other sessions cost nothing.
  */
 static void
-add_agents(json_t *sessions)
+add_agents(json_t *sessions, json_t *maybe)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct agent_record rec;
@@ -175,6 +213,7 @@ add_agents(json_t *sessions)
 	json_array_foreach(sessions, i, o) {
 		id = json_string_value(json_object_get(o, "session_id"));
 		if (!json_is_true(json_object_get(o, "alive")) ||
+		    json_object_get(maybe, id) == NULL ||
 		    agent_record_read(id, &rec, NULL) != 0)
 			continue;
 		if (harness_find(rec.harness, &h, NULL) == 0 &&
@@ -202,16 +241,23 @@ list_work(json_t *args, struct mux_result *r)
 	size_t i;
 
 	l.sessions = json_array();
+	l.maybe = json_object();
+	l.not_agents = json_object();
 	if ((l.mux = session_mux(&r->err)) == NULL ||
 	    l.mux->list(host_get(), add_session, &l, &r->err) != 0) {
 		json_decref(l.sessions);
+		json_decref(l.maybe);
+		json_decref(l.not_agents);
 		return;
 	}
+	json_decref(not_agents);
+	not_agents = l.not_agents;
 	/* After the list, as before: a folder made since is not lost. */
 	ids = on_disk();
 	add_lost(l.sessions, ids);
 	json_decref(ids);
-	add_agents(l.sessions);
+	add_agents(l.sessions, l.maybe);
+	json_decref(l.maybe);
 	if (keys != NULL)
 		add_env(l.sessions, keys);
 	json_array_foreach(l.sessions, i, o) {

@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "mux-tmux.h"
@@ -62,6 +63,7 @@ struct tx_view_pane {
 	long			 fg;
 	char			 comm[32];
 	int			 ended;
+	int			 stat_fd;	/* its /proc/<pid>/stat, or -1 */
 };
 
 static struct {
@@ -74,13 +76,17 @@ static struct {
 	char			 socket[512];
 } tx_view;
 
+static void	tx_view_unhold(struct tx_view_pane *);
+
 void
 tx_view_drop(void)
 {
 	size_t i;
 
-	for (i = 0; i < tx_view.n; i++)
+	for (i = 0; i < tx_view.n; i++) {
 		free(tx_view.v[i].name);
+		tx_view_unhold(&tx_view.v[i]);
+	}
 	tx_view.n = 0;
 	tx_view.valid = 0;
 }
@@ -95,23 +101,17 @@ tx_view_unload(void)
 }
 
 /*
- * What /proc/<pid>/stat says: state, the foreground process group of the
- * controlling terminal, start time and comm.  0, or -1 when it cannot be
- * read (gone, or no /proc).
+ * What /proc/<pid>/stat says (buf, n bytes read): state, the foreground
+ * process group of the controlling terminal, start time and comm.  0, or
+ * -1 when it cannot be read (gone, or no /proc).
  */
 static int
-tx_proc_stat(long pid, char *state, long *tpgid, unsigned long long *start,
-    char *comm, size_t len)
+tx_proc_parse(char *buf, ssize_t n, char *state, long *tpgid,
+    unsigned long long *start, char *comm, size_t len)
 {
-	char path[64], buf[1024], *lp, *rp, *p;
-	ssize_t n;
-	int fd, i;
+	char *lp, *rp, *p;
+	int i;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
@@ -133,6 +133,78 @@ tx_proc_stat(long pid, char *state, long *tpgid, unsigned long long *start,
 		return -1;
 	*start = strtoull(p, NULL, 10);
 	return 0;
+}
+
+/* /proc/<pid>/<what> read once into buf (size - 1 bytes at most). */
+static ssize_t
+tx_proc_read(long pid, const char *what, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/%s", pid, what);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	return n;
+}
+
+static int
+tx_proc_stat(long pid, char *state, long *tpgid, unsigned long long *start,
+    char *comm, size_t len)
+{
+	char buf[1024];
+
+	return tx_proc_parse(buf, tx_proc_read(pid, "stat", buf, sizeof buf),
+	    state, tpgid, start, comm, len);
+}
+
+/*
+ * The same for a pane of the view through a descriptor it keeps: a
+ * pread of it costs half an open, read and close (1.0 against 2.3 us
+ * here), which at 500 panes is most of a list.  The descriptor is the
+ * process's, never another's with its pid: once it is gone the read
+ * fails and tmux is asked.  At most a quarter of the descriptors this
+ * process may open are kept.
+ */
+static size_t	tx_view_held, tx_view_hold_max;
+
+static void
+tx_view_unhold(struct tx_view_pane *p)
+{
+	if (p->stat_fd >= 0) {
+		close(p->stat_fd);
+		tx_view_held--;
+	}
+	p->stat_fd = -1;
+}
+
+static int
+tx_view_stat(struct tx_view_pane *p, char *state, long *tpgid,
+    unsigned long long *start, char *comm, size_t len)
+{
+	struct rlimit rl;
+	char path[64], buf[1024];
+	ssize_t n;
+
+	if (tx_view_hold_max == 0)
+		tx_view_hold_max = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+		    rl.rlim_cur != RLIM_INFINITY ? rl.rlim_cur / 4 : 256;
+	if (p->stat_fd < 0 && tx_view_held < tx_view_hold_max) {
+		snprintf(path, sizeof path, "/proc/%ld/stat", p->info.pid);
+		if ((p->stat_fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0)
+			tx_view_held++;
+	}
+	if (p->stat_fd < 0)
+		return tx_proc_stat(p->info.pid, state, tpgid, start, comm,
+		    len);
+	n = pread(p->stat_fd, buf, sizeof buf - 1, 0);
+	if (tx_proc_parse(buf, n, state, tpgid, start, comm, len) == 0)
+		return 0;
+	tx_view_unhold(p);
+	return -1;
 }
 
 int
@@ -157,15 +229,10 @@ tx_proc_ended(long pid)
 static int
 tx_proc_command(long pgrp, char *out, size_t len)
 {
-	char path[64], buf[4096], *name, *p;
+	char buf[4096], *name, *p;
 	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof path, "/proc/%ld/cmdline", pgrp);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
+	n = tx_proc_read(pgrp, "cmdline", buf, sizeof buf);
 	if (n <= 0 || buf[0] == '\0')
 		return -1;
 	buf[n] = '\0';
@@ -210,6 +277,7 @@ tx_view_add(const char *session, long created,
 	}
 	p = &tx_view.v[tx_view.n++];
 	memset(p, 0, sizeof *p);
+	p->stat_fd = -1;
 	p->name = tx_strdup(session);
 	p->created = created;
 	p->info = *info;
@@ -283,7 +351,7 @@ tx_view_look(struct tx_view_pane *p)
 	if (p->info.dead)
 		return 0;
 	if (p->ended || p->info.pid <= 0 || p->start == 0 ||
-	    tx_proc_stat(p->info.pid, &state, &tpgid, &start, comm,
+	    tx_view_stat(p, &state, &tpgid, &start, comm,
 	    sizeof comm) != 0 || start != p->start || state == 'Z' ||
 	    state == 'X' || tpgid <= 0)
 		return 1;
@@ -355,6 +423,7 @@ tx_view_answer(const struct aiterm_host *host, tx_pane_info_fn pane_info,
 			return 0;
 		}
 		p->fg = -1;
+		tx_view_unhold(p);
 		/*
 		 * Still alive to tmux, ended to /proc (tmux has not reaped
 		 * it yet, or a child holds the terminal): exited, status

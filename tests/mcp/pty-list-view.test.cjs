@@ -166,6 +166,29 @@ test('PTY-LIST: the foreground command follows the pane without a full list', T,
 	assert.equal(cmd, 'sh', show(list.r));
 });
 
+test('PTY-LIST issue 38: a name closed and made again at once as an agent\'s is listed as the agent\'s', T, async (t) => {
+	/*
+	 * pty_list no longer looks for agent.json of a session it found
+	 * without one (a launch writes it before the session exists); the
+	 * same name made again within tmux's second is a new pane process,
+	 * looked at again.
+	 */
+	const { cursorRig } = require('./lib/cursor-rig.cjs');
+	const { rig } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1' });
+	const c = await rig.server();
+	for (let round = 0; round < 3; round++) {
+		await c.open({ name: 'same', shell: 'sh' });
+		let list = await c.ok('pty_list', {});
+		assert.equal(entry(list, 'same').agent, undefined, show(list.r));
+		await c.ok('pty_close', { session_id: 'same' });
+		const l = await c.ok('agent_launch', { harness: 'cursor-cli', cwd: rig.dirs.work, name: 'same', trust_project: true }, 120000);
+		assert.equal(l.sc.startup, 'ready', l.text);
+		list = await c.ok('pty_list', {});
+		assert.equal(entry(list, 'same').agent?.harness, 'cursor-cli', `round ${round}: ${show(list.r)}`);
+		await c.ok('pty_close', { session_id: 'same' });
+	}
+});
+
 test('PTY-LIST: the tmux server killed and started again; every session lost at once, the new one alive', T, async (t) => {
 	const rig = new Rig(t);
 	const c = await rig.server();
