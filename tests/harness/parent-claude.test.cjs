@@ -38,7 +38,15 @@ function watchHooks(verb) {
 					continue;
 				const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
 				const ppid = st.slice(st.lastIndexOf(')') + 2).split(' ')[1];
-				seen.set(pid, { argv, parent: fs.readFileSync(`/proc/${ppid}/comm`, 'utf8').trim() });
+				const parent = fs.readFileSync(`/proc/${ppid}/comm`, 'utf8').trim();
+				/*
+				 * A task the hook itself made, with its argv (under
+				 * AddressSanitizer, LeakSanitizer's tracer at exit):
+				 * not a hook run.
+				 */
+				if (parent.startsWith('aiterm-hook'))
+					continue;
+				seen.set(pid, { argv, parent });
 			} catch { /* gone */ }
 		}
 	}, 50);
