@@ -8,6 +8,10 @@
  * answer, once read, is saved beside the session, so turn N's answer is
  * never taken for turn N+1's and survives a restart.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,15 @@
 #include "util/buf.h"
 #include "util/watch.h"
 #include "util/xmalloc.h"
+
+/* Whether a bound transcript's file no longer exists. */
+static bool
+gone(const char *path)
+{
+	struct stat st;
+
+	return path[0] != '\0' && stat(path, &st) != 0 && errno == ENOENT;
+}
 
 /* A look waits this long after a change (the record being written). */
 #define SETTLE_MS	15
@@ -268,7 +281,19 @@ look(struct agent_answer *out, const struct harness *h, const char *session,
 		    "this launch yet%s]", rec.turn, timeout > 0 ? "; waited" :
 		    ""), turn_json(session, rec.turn, "no_transcript",
 		    "not_found", ""));
-	else if (t.state == AITERM_TURN_NONE)
+	else if (t.state == AITERM_TURN_NONE && gone(rec.transcript)) {
+		/*
+		 * The bound file was deleted outside Aiterm (Gemini CLI 0.61
+		 * deletes, at its start, other new chats of the folder: ADR
+		 * 0039): nothing more will come to read.
+		 */
+		errtally_note(ERRTALLY_TRANSCRIPT_MISSING);
+		say(out, xasprintf("[turn %u: its transcript %s is gone, "
+		    "deleted outside Aiterm; the turn's answer cannot be read "
+		    "from it (pty_read screen=true shows the screen)]",
+		    rec.turn, rec.transcript), turn_json(session, rec.turn,
+		    "no_transcript", "transcript_deleted", rec.transcript));
+	} else if (t.state == AITERM_TURN_NONE)
 		say(out, xasprintf("[turn %u: its prompt is not in "
 		    "the transcript yet%s]", rec.turn, timeout > 0 ?
 		    "; pty_read agent_transcript=true wait=true keeps waiting" :

@@ -143,6 +143,26 @@ test('AGT-START AGT-TURN issue 37: a dialog that opens as the prompt goes in and
 	assert.match(s.text, /^Answer to the resent prompt\.\n\[turn 1 done/, s.text);
 });
 
+test('AGT-TURN: a transcript deleted outside Aiterm is said to be gone, not waited for as a prompt to come', T, async (t) => {
+	/* Gemini CLI 0.61 deletes other new chats of the folder at its start (ADR 0039). */
+	const { rig, mock } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1' });
+	mock.push({ type: 'hold', text: 'Never read.' });
+	t.after(() => mock.release && mock.release());
+	const conn = await rig.server();
+	const l = await launch(rig, conn, { name: 'seed-gone', prompt: 'Held question' });
+	assert.match(l.text, /^prompt: start_confirmed/m, l.text);
+	const rec = () => JSON.parse(fs.readFileSync(path.join(rig.dirs.state, 'sessions', 'seed-gone', 'agent.json'), 'utf8'));
+	await until(async () => {
+		await conn.ok('pty_read', { session_id: 'seed-gone', agent_transcript: true });
+		return rec().transcript && fs.existsSync(rec().transcript);
+	}, 20000, 'the transcript bound');
+	fs.rmSync(rec().transcript);
+	const r = await conn.ok('pty_read', { session_id: 'seed-gone', agent_transcript: true, wait: true, timeout: 2 }, 30000);
+	assert.match(r.text, /^\[turn 1: its transcript \S+ is gone, deleted outside Aiterm; the turn's answer cannot be read from it/, r.text);
+	assert.equal(r.sc.state, 'no_transcript', JSON.stringify(r.sc));
+	assert.equal(r.sc.reason, 'transcript_deleted', JSON.stringify(r.sc));
+});
+
 test('AGT-LAUNCH issue 32: throughline_supplement reaches the agent unchanged; relative and missing paths are refused', T, async (t) => {
 	const { rig } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1' });
 	/* Through a symbolic link and a "..": the path as given, never resolved. */
