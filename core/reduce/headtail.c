@@ -26,6 +26,15 @@
 #define TIERS		4
 /* Lines after an outlier that go on it, beyond the one right after it. */
 #define FOLLOW_MORE	4
+/*
+ * The head and the tail keep at most this many bytes a line they may
+ * keep (a wide terminal's line): the model reads tokens, which go with
+ * bytes, so 40 log lines of 400 bytes are not kept where 40 of 60 would
+ * be.  Never fewer than the MIN lines.
+ */
+#define LINE_BYTES	120
+#define HEAD_MIN	4
+#define TAIL_MIN	6
 
 /* The lines of in that are left out. */
 struct omission {
@@ -36,6 +45,13 @@ struct omission {
 	size_t		 nflagged;
 	size_t		 alarming;	/* distinct or failure lines of the range */
 };
+
+/* A line's bytes as emit_line writes it (the cut marker left out). */
+static size_t
+shown_bytes(size_t len, size_t max)
+{
+	return max > 0 && len > max ? max : len;
+}
 
 /* Write a line, cut in the middle when it is longer than max bytes. */
 static void
@@ -68,18 +84,39 @@ emit_line(struct aiterm_buf *out, const struct red_line *l, size_t max,
 		buf_addc(out, '\n');
 }
 
-/* Keep budget of the n ascending lines of v: all, or the first and last. */
+/* What a line kept costs of a budget: a unit per LINE_BYTES it shows. */
 static size_t
-keep_ends(struct red_line_at *v, size_t n, size_t budget)
+units(const char *in, size_t len, size_t pos, size_t max)
 {
-	size_t head, i;
+	const char *nl = memchr(in + pos, '\n', len - pos);
+	size_t n = nl != NULL ? (size_t)(nl - (in + pos)) : len - pos;
 
-	if (n <= budget)
-		return n;
-	head = (budget + 1) / 2;
-	for (i = head; i < budget; i++)
-		v[i] = v[n - (budget - i)];
-	return budget;
+	return shown_bytes(n, max) / LINE_BYTES + 1;
+}
+
+/*
+ * Keep what *left allows of the n ascending lines of v: all, or the first
+ * and the last, taken in turn from the two ends; *left loses their cost.
+ */
+static size_t
+keep_ends(struct red_line_at *v, size_t n, size_t *left, const char *in,
+    size_t len, size_t max)
+{
+	size_t h = 0, t = 0, cost, i;
+
+	while (h + t < n) {
+		cost = units(in, len, v[h <= t ? h : n - 1 - t].pos, max);
+		if (cost > *left)
+			break;
+		*left -= cost;
+		if (h <= t)
+			h++;
+		else
+			t++;
+	}
+	for (i = 0; i < t; i++)
+		v[h + i] = v[n - t + i];
+	return h + t;
 }
 
 static void
@@ -217,13 +254,16 @@ follow_lines(struct red_line_at **fl, size_t *n, size_t *cap,
  * with the line after it, and rare lines with a failure word
  * (reduce/shape.h); then the first line of each shape that carries a
  * failure word; then the lines that go on after an outlier's next one
- * (follow_lines); then the other lines with failure words.  Keep up to
- * budget of them, tier by tier, each tier by its first and last lines.
+ * (follow_lines); then the other lines with failure words.  Keep what
+ * budget allows of them (a line costs a unit for each LINE_BYTES it
+ * shows, max bytes at most), tier by tier, each tier by its first and
+ * last lines.
  * One pass over the text counts the shapes and finds the candidates; the
  * tiers come from those and the table.
  */
 static void
-omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
+omission_flag(struct omission *o, const char *in, size_t len, size_t budget,
+    size_t max)
 {
 	struct red_shapes shapes = RED_SHAPES_INIT, seen = RED_SHAPES_INIT;
 	struct red_alarm alarms;
@@ -309,13 +349,11 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 		all += n[t];
 	o->alarming = all;
 	left = budget;
-	for (t = 0; t < TIERS; t++) {
-		n[t] = keep_ends(tier[t], n[t], left);
-		left -= n[t];
+	for (t = 0, all = 0; t < TIERS; t++) {
+		n[t] = keep_ends(tier[t], n[t], &left, in, len, max);
+		all += n[t];
 	}
 	/* The kept lines in ascending order: a merge of the tiers. */
-	for (t = 0, all = 0; t < TIERS; t++)
-		all += n[t];
 	v = xmalloc((all + 1) * sizeof *v);
 	for (m = 0; m < all; m++) {
 		best = TIERS;
@@ -332,6 +370,40 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget)
 		free(tier[t]);
 	red_shapes_free(&shapes);
 	red_shapes_free(&seen);
+}
+
+/*
+ * How many of the first want lines fit in LINE_BYTES a line (at least
+ * HEAD_MIN); from the end of the text when tail.
+ */
+static size_t
+fit_bytes(const char *in, size_t len, size_t want, size_t min, size_t max,
+    bool tail)
+{
+	size_t budget = want * LINE_BYTES, used = 0, k = 0, end = len, pos = 0;
+	size_t start;
+	struct red_line l;
+
+	if (tail && end > 0 && in[end - 1] == '\n')
+		end--;
+	while (k < want) {
+		if (tail) {
+			if (end == 0 && k > 0)
+				break;
+			for (start = end; start > 0 && in[start - 1] != '\n';
+			    start--)
+				;
+			l.len = end - start;
+			end = start > 0 ? start - 1 : 0;
+		} else if (!red_line_next(in, len, &pos, &l)) {
+			break;
+		}
+		used += shown_bytes(l.len, max) + 1;
+		if (used > budget && k >= min)
+			break;
+		k++;
+	}
+	return k;
 }
 
 /* The marker; it ends with a LF when more text follows it (nl). */
@@ -398,9 +470,12 @@ headtail(const char *in, size_t len, size_t n,
 	o.from = o.to = n;
 	if (opts->max_lines > 0 && n > opts->max_lines &&
 	    opts->head_lines + opts->tail_lines + 1 < n) {
-		o.from = opts->head_lines;
-		o.to = n - opts->tail_lines;
-		omission_flag(&o, in, len, opts->max_lines / FLAGGED_SHARE);
+		o.from = fit_bytes(in, len, opts->head_lines, HEAD_MIN,
+		    opts->max_line_bytes, false);
+		o.to = n - fit_bytes(in, len, opts->tail_lines, TAIL_MIN,
+		    opts->max_line_bytes, true);
+		omission_flag(&o, in, len, opts->max_lines / FLAGGED_SHARE,
+		    opts->max_line_bytes);
 	}
 	info->lines_in = n;
 	while (red_line_next(in, len, &pos, &l)) {

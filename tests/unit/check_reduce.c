@@ -947,6 +947,55 @@ START_TEST(test_headtail_flagged)
 }
 END_TEST
 
+/*
+ * RED-HEADTAIL: lines of 400 bytes are kept by bytes, not by count: the
+ * head and the tail keep 120 bytes a line they may keep (40 and 60 lines
+ * of the read limits: 11 and 17 of these), and a flagged line costs a
+ * unit of the budget (max_lines / 4) for each 120 bytes it shows.
+ */
+START_TEST(test_headtail_long_lines_by_bytes)
+{
+	struct red_headtail_opts opts = RED_HEADTAIL_READ;
+	struct red_headtail_info info;
+	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
+	char pad[391];
+	size_t i;
+
+	memset(pad, 'x', sizeof pad - 1);
+	pad[sizeof pad - 1] = '\0';
+	for (i = 1; i <= 200; i++)
+		buf_printf(&in, "%s %03zu %s\n", i == 100 ? "ERROR" : "entry",
+		    i, pad);
+	red_headtail(in.data, in.len, &opts, &out, &info);
+	ck_assert_uint_eq(info.omitted_first, 12);
+	ck_assert_uint_eq(info.omitted_last, 183);
+	/* The one error and the line after it. */
+	ck_assert_uint_eq(info.lines_flagged, 2);
+	ck_assert_ptr_nonnull(strstr(out.data, "\n100: ERROR 100 x"));
+	ck_assert_uint_eq(info.lines_out, 11 + 1 + 2 + 17);
+
+	/* Every line a failure: 7 of 4 units each fit the 30. */
+	buf_reset(&in);
+	buf_reset(&out);
+	for (i = 1; i <= 200; i++)
+		buf_printf(&in, "FAILED case %03zu %s\n", i, pad);
+	red_headtail(in.data, in.len, &opts, &out, &info);
+	ck_assert_uint_eq(info.lines_flagged, 7);
+	ck_assert_uint_eq(info.lines_out, 11 + 1 + 7 + 17);
+
+	/* Short lines keep the 40 and 60 lines. */
+	buf_reset(&in);
+	buf_reset(&out);
+	for (i = 1; i <= 200; i++)
+		buf_printf(&in, "entry %03zu\n", i);
+	red_headtail(in.data, in.len, &opts, &out, &info);
+	ck_assert_uint_eq(info.omitted_first, 41);
+	ck_assert_uint_eq(info.omitted_last, 140);
+	buf_free(&in);
+	buf_free(&out);
+}
+END_TEST
+
 /* After RED-REPEAT, the marker names the lines of the stripped text. */
 START_TEST(test_headtail_mapped)
 {
@@ -1637,6 +1686,7 @@ make_reduce_suite(void)
 	tcase_add_test(tc, test_headtail_short);
 	tcase_add_test(tc, test_headtail_long_line);
 	tcase_add_test(tc, test_headtail_flagged);
+	tcase_add_test(tc, test_headtail_long_lines_by_bytes);
 	tcase_add_test(tc, test_headtail_mapped);
 	tcase_add_test(tc, test_headtail_outlier_last);
 	tcase_add_test(tc, test_headtail_line_of);
