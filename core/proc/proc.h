@@ -98,6 +98,22 @@ unsigned long long proc_clock_ms(void);
 int	proc_exe_name(long pid, char *buf, size_t len);
 
 /*
+ * The executable name of the job in the foreground of pid's terminal when
+ * that job is not pid's own process group (a program a shell runs): 0, or
+ * -1 when the shell itself is in the foreground or nothing can be read.
+ */
+static inline int
+proc_tty_job_exe(long pid, char *buf, size_t len)
+{
+	long pgrp, tpgid;
+
+	if (proc_tty_foreground(pid, &pgrp, &tpgid) != 0 || tpgid <= 0 ||
+	    tpgid == pgrp)
+		return -1;
+	return proc_exe_name(tpgid, buf, len);
+}
+
+/*
  * Append pid's argument vector to out, each argument followed by a NUL.
  * Returns 0, or -1 when it cannot be read (gone, a zombie, not ours).
  */

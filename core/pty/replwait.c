@@ -27,11 +27,8 @@ static bool
 known_repl(long pane_pid)
 {
 	char name[PROC_NAME_MAX];
-	long pgrp, tpgid;
 
-	return proc_tty_foreground(pane_pid, &pgrp, &tpgid) == 0 &&
-	    tpgid > 0 && tpgid != pgrp &&
-	    proc_exe_name(tpgid, name, sizeof name) == 0 &&
+	return proc_tty_job_exe(pane_pid, name, sizeof name) == 0 &&
 	    shell_repl_known(name);
 }
 

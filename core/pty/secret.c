@@ -90,12 +90,10 @@ static bool
 far_side(long pid)
 {
 	char name[PROC_NAME_MAX];
-	long pgrp, tpgid;
 	size_t i;
 
-	if (proc_tty_foreground(pid, &pgrp, &tpgid) != 0 || tpgid <= 0 ||
-	    tpgid == pgrp || proc_tty_canonical(pid) != 0 ||
-	    proc_exe_name(tpgid, name, sizeof name) != 0)
+	if (proc_tty_job_exe(pid, name, sizeof name) != 0 ||
+	    proc_tty_canonical(pid) != 0)
 		return false;
 	for (i = 0; carriers[i] != NULL; i++)
 		if (strcmp(name, carriers[i]) == 0)
