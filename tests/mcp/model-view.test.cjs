@@ -84,6 +84,28 @@ test('RED-HEADTAIL model view: a folded output shows its first and last lines an
 	assert.ok(hasLine(rest.text, 'row-2500'), rest.text.slice(0, 500));
 });
 
+test('RED-HEADTAIL model view: a log of long lines keeps its head and tail by bytes, and its one alert (issue 35)', T, async (t) => {
+	const { c, id } = await modelView(t);
+	/* 400 lines of about 340 bytes; the 250th is the one alert. */
+	const r = await c.ok('pty_send', { session_id: id, wait: true,
+		text: `awk 'BEGIN { p = sprintf("%300s", ""); gsub(/ /, "q", p); for (i = 1; i <= 400; i++) ` +
+			`if (i == 250) print "[alert] worker " i " exited on signal 11"; else print "[warn] request " i " buffered to a temporary file " p }'` });
+	const m = r.text.match(/\[… (\d+) lines omitted \(lines (\d+)-(\d+)\)/);
+	assert.ok(m, `fold marker: ${r.text.slice(0, 600)}`);
+	const kept = r.text.split('\n').filter((l) => /^(\d+: )?\[warn\] request \d+ /.test(l));
+	/* 40 + 60 lines of 60 bytes would be kept; of these, about 14 + 21. */
+	assert.ok(kept.length >= 10 && kept.length <= 45, `${kept.length} long lines kept: ${r.text.slice(0, 400)}`);
+	assert.match(r.text, /^\d+: \[alert\] worker 250 exited on signal 11$/m, `the alert with its log line number: ${r.text}`);
+	assert.ok(r.text.includes('[warn] request 1 buffered') && r.text.includes('[warn] request 400 buffered'), 'first and last lines');
+	/* What was left out is there to read: the first omitted line. */
+	const rest = await c.ok('pty_read', { session_id: id, line_range: [Number(m[2]), Number(m[2])] });
+	const n = rest.text.match(/\[warn\] request (\d+) buffered/);
+	assert.ok(n, rest.text.slice(0, 400));
+	/* Not in the head (it may be among the numbered lines shown). */
+	assert.doesNotMatch(r.text, new RegExp(`^\\[warn\\] request ${n[1]} buffered`, 'm'), `request ${n[1]} was omitted`);
+	assert.match(r.text, new RegExp(`^\\[warn\\] request ${Number(n[1]) - 1} buffered`, 'm'), 'the head ends just before it');
+});
+
 test('RED-CMD model view: a reducer that left out a few lines says so itself, with no line_range line (ADR 0010)', T, async (t) => {
 	const { c, id } = await modelView(t);
 	/* node's own frames of a real crash: the trace reducer folds them. */
