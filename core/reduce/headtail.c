@@ -84,14 +84,18 @@ emit_line(struct aiterm_buf *out, const struct red_line *l, size_t max,
 		buf_addc(out, '\n');
 }
 
-/* What a line kept costs of a budget: a unit per LINE_BYTES it shows. */
+/*
+ * What a line kept costs of a budget: a unit for each LINE_BYTES it shows
+ * or part of them (a line of LINE_BYTES or less, one).
+ */
 static size_t
 units(const char *in, size_t len, size_t pos, size_t max)
 {
 	const char *nl = memchr(in + pos, '\n', len - pos);
 	size_t n = nl != NULL ? (size_t)(nl - (in + pos)) : len - pos;
 
-	return shown_bytes(n, max) / LINE_BYTES + 1;
+	n = shown_bytes(n, max);
+	return n <= LINE_BYTES ? 1 : (n + LINE_BYTES - 1) / LINE_BYTES;
 }
 
 /*
@@ -373,8 +377,8 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget,
 }
 
 /*
- * How many of the first want lines fit in LINE_BYTES a line (at least
- * HEAD_MIN); from the end of the text when tail.
+ * How many of the first want lines fit in want x LINE_BYTES bytes (their
+ * LFs not counted; at least min of them); of the last ones when tail.
  */
 static size_t
 fit_bytes(const char *in, size_t len, size_t want, size_t min, size_t max,
@@ -398,7 +402,7 @@ fit_bytes(const char *in, size_t len, size_t want, size_t min, size_t max,
 		} else if (!red_line_next(in, len, &pos, &l)) {
 			break;
 		}
-		used += shown_bytes(l.len, max) + 1;
+		used += shown_bytes(l.len, max);
 		if (used > budget && k >= min)
 			break;
 		k++;

@@ -30,8 +30,8 @@
  * tokens, which go with bytes): the head keeps at most head_lines lines
  * and head_lines x 120 bytes (never fewer than 4 lines), the tail the
  * same (never fewer than 6), and a line shown after the marker costs one
- * of the max_lines / 4 for each 120 bytes it shows.  Lines of 120 bytes
- * or less are kept by count as before.
+ * of the max_lines / 4 for each 120 bytes it shows or part of them.
+ * Lines of 120 bytes or less are kept by count as before.
  */
 #ifndef AITERM_REDUCE_HEADTAIL_H
 #define AITERM_REDUCE_HEADTAIL_H

@@ -950,8 +950,9 @@ END_TEST
 /*
  * RED-HEADTAIL: lines of 400 bytes are kept by bytes, not by count: the
  * head and the tail keep 120 bytes a line they may keep (40 and 60 lines
- * of the read limits: 11 and 17 of these), and a flagged line costs a
- * unit of the budget (max_lines / 4) for each 120 bytes it shows.
+ * of the read limits: 12 and 18 of these), and a flagged line costs a
+ * unit of the budget (max_lines / 4) for each 120 bytes it shows or part
+ * of them.
  */
 START_TEST(test_headtail_long_lines_by_bytes)
 {
@@ -967,14 +968,14 @@ START_TEST(test_headtail_long_lines_by_bytes)
 		buf_printf(&in, "%s %03zu %s\n", i == 100 ? "ERROR" : "entry",
 		    i, pad);
 	red_headtail(in.data, in.len, &opts, &out, &info);
-	ck_assert_uint_eq(info.omitted_first, 12);
-	ck_assert_uint_eq(info.omitted_last, 183);
+	ck_assert_uint_eq(info.omitted_first, 13);
+	ck_assert_uint_eq(info.omitted_last, 182);
 	/* The one error and the line after it. */
 	ck_assert_uint_eq(info.lines_flagged, 2);
 	ck_assert_ptr_nonnull(strstr(out.data, "\n100: ERROR 100 x"));
-	ck_assert_uint_eq(info.lines_out, 11 + 1 + 2 + 17);
+	ck_assert_uint_eq(info.lines_out, 12 + 1 + 2 + 18);
 
-	/* Every line a failure: 7 of 4 units each fit the 30. */
+	/* Every line a failure, of 406 bytes: 11 and 17 kept, 7 of 4 units. */
 	buf_reset(&in);
 	buf_reset(&out);
 	for (i = 1; i <= 200; i++)
@@ -983,14 +984,23 @@ START_TEST(test_headtail_long_lines_by_bytes)
 	ck_assert_uint_eq(info.lines_flagged, 7);
 	ck_assert_uint_eq(info.lines_out, 11 + 1 + 7 + 17);
 
-	/* Short lines keep the 40 and 60 lines. */
+	/* Lines of 120 bytes keep the 40 and 60 lines, as before. */
 	buf_reset(&in);
 	buf_reset(&out);
 	for (i = 1; i <= 200; i++)
-		buf_printf(&in, "entry %03zu\n", i);
+		buf_printf(&in, "entry %03zu %.110s\n", i, pad);
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_uint_eq(info.omitted_first, 41);
 	ck_assert_uint_eq(info.omitted_last, 140);
+
+	/* And as many flagged lines as before: a unit each. */
+	buf_reset(&in);
+	buf_reset(&out);
+	for (i = 1; i <= 200; i++)
+		buf_printf(&in, "FAILED %03zu %.109s\n", i, pad);
+	red_headtail(in.data, in.len, &opts, &out, &info);
+	ck_assert_uint_eq(info.omitted_first, 41);
+	ck_assert_uint_eq(info.lines_flagged, 30);
 	buf_free(&in);
 	buf_free(&out);
 }
