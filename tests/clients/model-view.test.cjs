@@ -16,7 +16,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { runClaude } = require('./lib/claude.cjs');
 const { runCodex } = require('./lib/codex.cjs');
-const { tokens, aitermBinary, alive } = require('./lib/common.cjs');
+const { tokens, aitermBinary, alive, teeDiagnosis } = require('./lib/common.cjs');
 const { claudeView, codexView, toolsClaude, toolsCodex } = require('../mcp/lib/views.cjs');
 const { parseText } = require('../mcp/lib/textview.cjs');
 
@@ -160,6 +160,7 @@ async function runBoth(client) {
 			await new Promise((res) => setTimeout(res, 100));
 		r.serverExitWaitMs = Date.now() - waitFrom;
 		r.serverExit = fs.existsSync(`${log}.exit`) ? JSON.parse(fs.readFileSync(`${log}.exit`, 'utf8')) : null;
+		r.serverDiag = r.serverExit ? '' : teeDiagnosis(log);
 		r.serverErr = fs.existsSync(`${log}.err`) ? fs.readFileSync(`${log}.err`, 'utf8') : '';
 		const calls = serverCalls(log);
 		r.serverResults = matchCalls(r.results, calls);
@@ -178,7 +179,7 @@ function ctx(r) {
 
 function checkRun(t, client, r) {
 	/* The server the client started ended cleanly (issue 20). */
-	assert.ok(r.serverExit, `${client}: the server's end was not seen in ${r.serverExitWaitMs} ms: ${ctx(r)}`);
+	assert.ok(r.serverExit, `${client}: the server's end was not seen in ${r.serverExitWaitMs} ms: ${ctx(r)}\n${r.serverDiag}`);
 	t.diagnostic(`${client}: the server's end seen ${r.serverExitWaitMs} ms after the client's`);
 	assert.equal(r.serverExit.code, 0, `${client}: the server exited ${JSON.stringify(r.serverExit)}; stderr: ${r.serverErr.slice(-2000)}`);
 	assert.doesNotMatch(r.serverErr, /AddressSanitizer|LeakSanitizer|runtime error:|UndefinedBehaviorSanitizer/, `${client}: sanitizer report: ${r.serverErr.slice(-3000)}`);

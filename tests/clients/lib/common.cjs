@@ -185,7 +185,48 @@ function systemText(system) {
 	return String(system);
 }
 
+/*
+ * When a server behind tee.cjs (LOG) did not end: what it is doing, for
+ * the failure message (each process under the keeper shell: its state,
+ * every thread's wait channel and kernel stack, its descriptors; the
+ * last requests and answers; its stderr), then the processes are killed
+ * (they are this test's).  '' when no keeper was recorded.
+ */
+function teeDiagnosis(log) {
+	const read = (f) => { try { return fs.readFileSync(f, 'utf8'); } catch { return ''; } };
+	const keeper = Number(read(`${log}.keeper`).trim());
+	if (!keeper)
+		return '';
+	const under = (pid) => read(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
+	const pids = [];
+	for (let todo = under(keeper); todo.length > 0;) {
+		const p = todo.shift();
+		pids.push(p);
+		todo.push(...under(p));
+	}
+	const out = [`keeper ${keeper} (${read(`/proc/${keeper}/status`).match(/^State:.*$/m) || 'gone'})`];
+	for (const p of pids) {
+		out.push(`pid ${p}: ${read(`/proc/${p}/cmdline`).split('\0').join(' ').slice(0, 200)}`);
+		out.push(`  ${(read(`/proc/${p}/status`).match(/^State:.*$/m) || ['gone'])[0]}`);
+		let tasks = [];
+		try { tasks = fs.readdirSync(`/proc/${p}/task`); } catch { /* gone */ }
+		for (const t of tasks)
+			out.push(`  task ${t} wchan ${read(`/proc/${p}/task/${t}/wchan`)}: ${read(`/proc/${p}/task/${t}/stack`).trim().split('\n').slice(0, 6).join(' | ')}`);
+		let fds = [];
+		try { fds = fs.readdirSync(`/proc/${p}/fd`); } catch { /* gone */ }
+		out.push('  fds ' + fds.map((f) => { try { return `${f}->${fs.readlinkSync(`/proc/${p}/fd/${f}`)}`; } catch { return f; } }).join(' '));
+	}
+	const tail = (f, n) => read(f).trimEnd().split('\n').slice(-n).map((l) => l.slice(0, 300)).join('\n');
+	out.push(`last requests:\n${tail(`${log}.in`, 3)}`, `last answers:\n${tail(`${log}.out`, 3)}`,
+		`stderr:\n${tail(`${log}.err`, 20)}`);
+	for (const p of pids.reverse()) {
+		try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+	}
+	return out.join('\n');
+}
+
 module.exports = {
+	teeDiagnosis,
 	foreign, passThrough, aitermBinary, makeRunEnv, serverEnv, run, cleanupRun,
 	tmuxSockets, tmuxPidsUnder, tokens, systemText, alive, waitGone, delay,
 };

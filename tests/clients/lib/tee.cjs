@@ -11,8 +11,9 @@
  * SIGKILLs this process when it quits (Codex does) or its whole group
  * does not stop them, the server still gets EOF, ends, and its end is
  * recorded, so the test can fail on a crash, a bad status or a
- * sanitizer report.  Exits with the server's status; a signal to this
- * process is passed on to the server's group.
+ * sanitizer report.  The shell's PID goes to LOG.keeper, so a test that
+ * sees no end can look at the server under it.  Exits with the server's
+ * status; a signal to this process is passed on to the server's group.
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -26,7 +27,8 @@ const fdIn = fs.openSync(`${log}.in`, 'a', 0o600);
 const fd = fs.openSync(`${log}.out`, 'a', 0o600);
 fs.closeSync(fs.openSync(`${log}.err`, 'a', 0o600));
 /* The keeper outlives a signal to the group: the server gets it, not sh. */
-const keeper = 'trap : INT TERM HUP; "$@" 2>>"$AITERM_TEE_LOG.err"; s=$?; ' +
+const keeper = 'trap : INT TERM HUP; echo $$ >"$AITERM_TEE_LOG.keeper"; ' +
+	'"$@" 2>>"$AITERM_TEE_LOG.err"; s=$?; ' +
 	'printf \'{"code":%d,"signal":null}\' "$s" >"$AITERM_TEE_LOG.exit.tmp" && ' +
 	'mv "$AITERM_TEE_LOG.exit.tmp" "$AITERM_TEE_LOG.exit"; exit "$s"';
 const child = spawn('/bin/sh', ['-c', keeper, 'tee-keeper', cmd, ...args], {
