@@ -285,6 +285,32 @@ test('Codex CLI: every tool result the model reads carries its facts; views.cjs 
 });
 
 /*
+ * An agent result as Claude Code and Codex show it to the model (text
+ * only: neither asks for structuredContent): each of want in both views,
+ * their tokens pushed on views and printed.
+ */
+function countViews(t, views, tool, r, want) {
+	assert.equal(r.result.structuredContent, undefined, 'a client that did not ask gets no structuredContent');
+	for (const [name, seen] of [['claude', claudeView(r.result, tool)], ['codex', body(codexView(r.result))]]) {
+		for (const re of want)
+			assert.match(seen, re, `${name} ${tool}: the model reads it: ${JSON.stringify(seen)}`);
+		views.push(tokens(seen));
+		t.diagnostic(`${name} ${tool}: ${tokens(seen)} tokens: ${JSON.stringify(seen).slice(0, 400)}`);
+	}
+}
+
+/* A rig with the Cursor stand-in (tests/harness/cursor-standin) and its mock model. */
+async function cursorAgentRig(t, env) {
+	const { AgentRig } = require('../harness/lib/agent-rig.cjs');
+	const { startCursorMock, seedCursor, cursorBinary } = require('../harness/lib/cursor-mock.cjs');
+	const mock = await startCursorMock({ defaultText: 'Default answer.' });
+	t.after(() => mock.close());
+	const rig = new AgentRig(t, { caps: {}, env: { CURSOR_STANDIN_MODEL_URL: mock.url, CURSOR_API_KEY: 'mock-cursor-key', ...env } });
+	fs.symlinkSync(cursorBinary(), path.join(rig.dirs.bin, 'cursor-agent'));
+	return { rig, mock, seedCursor };
+}
+
+/*
  * Issue 33 (AGT-LIMIT; ADR 0011, 0017): the new agent results as Claude
  * Code and Codex show them to the model (text only: neither asks for
  * structuredContent), counted.  The agent is the Cursor stand-in
@@ -292,25 +318,12 @@ test('Codex CLI: every tool result the model reads carries its facts; views.cjs 
  * and hook refusal go through the same core as every harness's.
  */
 test('AGT-LIMIT: a usage-limited turn, blocked/rate_limited, and a prompt the user\'s hook refused, as the model reads them', T, async (t) => {
-	const { AgentRig } = require('../harness/lib/agent-rig.cjs');
-	const { startCursorMock, seedCursor, cursorBinary } = require('../harness/lib/cursor-mock.cjs');
-	const mock = await startCursorMock({ defaultText: 'Default answer.' });
-	t.after(() => mock.close());
-	const rig = new AgentRig(t, { caps: {}, env: { CURSOR_STANDIN_MODEL_URL: mock.url, CURSOR_API_KEY: 'mock-cursor-key' } });
-	fs.symlinkSync(cursorBinary(), path.join(rig.dirs.bin, 'cursor-agent'));
+	const { rig, mock, seedCursor } = await cursorAgentRig(t, {});
 	seedCursor(rig.dirs.home, { hooks: { beforeSubmitPrompt: [{ command: `${process.execPath} -e 'process.stdout.write(JSON.stringify({continue:false,user_message:"Not during the freeze."}))'` }] } });
 	await rig.start();
 	const launch = async (prompt) => rig.call('agent_launch', { harness: 'cursor-cli', cwd: rig.dirs.work, trust_project: true, prompt });
 	const views = [];
-	const count = (tool, r, want) => {
-		assert.equal(r.result.structuredContent, undefined, 'a client that did not ask gets no structuredContent');
-		for (const [name, seen] of [['claude', claudeView(r.result, tool)], ['codex', body(codexView(r.result))]]) {
-			for (const re of want)
-				assert.match(seen, re, `${name} ${tool}: the model reads it: ${JSON.stringify(seen)}`);
-			views.push(tokens(seen));
-			t.diagnostic(`${name} ${tool}: ${tokens(seen)} tokens: ${JSON.stringify(seen).slice(0, 300)}`);
-		}
-	};
+	const count = (tool, r, want) => countViews(t, views, tool, r, want);
 	/* The hook refuses the launch's prompt: initial_prompt failed, the hook's words. */
 	const l = await launch('Deploy now');
 	count('agent_launch', l, [/^initial_prompt: failed$/m, /^prompt: USER_HOOK_BLOCKED: .*Not during the freeze\.$/m]);
@@ -328,4 +341,47 @@ test('AGT-LIMIT: a usage-limited turn, blocked/rate_limited, and a prompt the us
 	for (const n of views)
 		assert.ok(n < 160, `each new result stays small: ${views}`);
 	t.diagnostic(`issue 33 results: ${views.length} views, ${views.reduce((x, y) => x + y, 0)} tokens in all`);
+});
+
+/*
+ * Issues 37 and 39 (ADR 0042, 0039): two rare agent results as the model
+ * reads them, counted: a launch whose prompt a dialog ate as it went in
+ * (not_sent, no turn opened, the user must answer the dialog), and a wait
+ * on a turn whose transcript was deleted outside Aiterm (Gemini CLI's
+ * start-up clean-up can do that to another launch's chat).
+ */
+test('AGT-START AGT-TURN: a prompt a dialog ate, and a transcript deleted outside Aiterm, as the model reads them', T, async (t) => {
+	const views = [];
+	const count = (tool, r, want) => countViews(t, views, tool, r, want);
+	{
+		const { rig, mock, seedCursor } = await cursorAgentRig(t, { CURSOR_STANDIN_TRUSTED: '1', CURSOR_STANDIN_DIALOG_ON_INPUT: '1' });
+		seedCursor(rig.dirs.home);
+		await rig.start();
+		const l = await rig.call('agent_launch', { harness: 'cursor-cli', cwd: rig.dirs.work, prompt: 'Eaten by the dialog' });
+		count('agent_launch', l, [/^startup: needs_user; screen blocking_dialog\/workspace_trust$/m,
+			/^prompt: not_sent \(a dialog opened over the agent's composer as the text went in/m, /no turn was opened/]);
+		assert.equal(mock.requests.filter((q) => q.kind === 'main').length, 0, 'no model request');
+	}
+	{
+		const { rig, mock, seedCursor } = await cursorAgentRig(t, { CURSOR_STANDIN_TRUSTED: '1' });
+		seedCursor(rig.dirs.home);
+		mock.push({ type: 'hold', text: 'Never read.' });
+		t.after(() => mock.release && mock.release());
+		await rig.start();
+		const l = await rig.call('agent_launch', { harness: 'cursor-cli', cwd: rig.dirs.work, prompt: 'Held question' });
+		assert.match(l.text, /^prompt: start_confirmed/m, l.text);
+		const id = l.text.match(/ in (\S+) \(launch /)[1];
+		const rec = () => JSON.parse(fs.readFileSync(path.join(rig.dirs.state, 'sessions', id, 'agent.json'), 'utf8'));
+		for (let i = 0; i < 200 && !(rec().transcript && fs.existsSync(rec().transcript)); i++) {
+			await rig.call('pty_read', { session_id: id, agent_transcript: true });
+			await new Promise((res) => setTimeout(res, 100));
+		}
+		assert.ok(rec().transcript && fs.existsSync(rec().transcript), `the transcript bound: ${JSON.stringify(rec())}`);
+		fs.rmSync(rec().transcript);
+		const r = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 2 });
+		count('pty_read', r, [/^\[turn 1: its transcript \S+ is gone, deleted outside Aiterm; the turn's answer cannot be read from it/]);
+	}
+	for (const n of views)
+		assert.ok(n < 200, `each result stays small: ${views}`);
+	t.diagnostic(`issues 37 and 39 results: ${views.length} views, ${views.reduce((x, y) => x + y, 0)} tokens in all`);
 });
