@@ -187,14 +187,16 @@ function systemText(system) {
 
 /*
  * When a server behind tee.cjs (LOG) did not end: what it is doing, for
- * the failure message (each process under the keeper shell: its state,
+ * the failure message (each process under the keeper shell, or left by
+ * it, found by LOG in its environment: its state,
  * every thread's wait channel and kernel stack, its descriptors; the
  * last requests and answers; its stderr), then the processes are killed
  * (they are this test's).  '' when no keeper was recorded.
  */
 function teeDiagnosis(log) {
 	const read = (f) => { try { return fs.readFileSync(f, 'utf8'); } catch { return ''; } };
-	const keeper = Number(read(`${log}.keeper`).trim());
+	const keeperFile = read(`${log}.keeper`).trim().split('\n');
+	const keeper = Number(keeperFile[0]);
 	if (!keeper)
 		return '';
 	const under = (pid) => read(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
@@ -204,9 +206,17 @@ function teeDiagnosis(log) {
 		pids.push(p);
 		todo.push(...under(p));
 	}
-	const out = [`keeper ${keeper} (${read(`/proc/${keeper}/status`).match(/^State:.*$/m) || 'gone'})`];
+	/* Its processes anywhere (orphaned when the keeper is gone): by the log in their environment. */
+	for (const name of fs.readdirSync('/proc')) {
+		if (/^\d+$/.test(name) && !pids.includes(Number(name)) && Number(name) !== keeper &&
+		    read(`/proc/${name}/environ`).split('\0').includes(`AITERM_TEE_LOG=${log}`))
+			pids.push(Number(name));
+	}
+	const out = [`keeper ${keeper} (${read(`/proc/${keeper}/status`).match(/^State:.*$/m) || 'gone'}); ` +
+		`${log}.keeper says ${JSON.stringify(keeperFile.slice(1))}; .exit.tmp ${fs.existsSync(`${log}.exit.tmp`) ? 'exists' : 'absent'}`];
 	for (const p of pids) {
-		out.push(`pid ${p}: ${read(`/proc/${p}/cmdline`).split('\0').join(' ').slice(0, 200)}`);
+		out.push(`pid ${p}: ${read(`/proc/${p}/cmdline`).split('\0').join(' ').slice(0, 200)} ` +
+			`(ppid ${(read(`/proc/${p}/status`).match(/^PPid:\s*(\d+)/m) || [])[1]})`);
 		out.push(`  ${(read(`/proc/${p}/status`).match(/^State:.*$/m) || ['gone'])[0]}`);
 		let tasks = [];
 		try { tasks = fs.readdirSync(`/proc/${p}/task`); } catch { /* gone */ }

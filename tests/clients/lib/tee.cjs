@@ -11,8 +11,9 @@
  * SIGKILLs this process when it quits (Codex does) or its whole group
  * does not stop them, the server still gets EOF, ends, and its end is
  * recorded, so the test can fail on a crash, a bad status or a
- * sanitizer report.  The shell's PID goes to LOG.keeper, so a test that
- * sees no end can look at the server under it.  Exits with the server's
+ * sanitizer report.  The shell's PID goes to LOG.keeper (and the name of
+ * any other signal that ends it), so a test that sees no end can look at
+ * the server under it.  Exits with the server's
  * status; a signal to this process is passed on to the server's group.
  */
 const { spawn } = require('node:child_process');
@@ -28,6 +29,7 @@ const fd = fs.openSync(`${log}.out`, 'a', 0o600);
 fs.closeSync(fs.openSync(`${log}.err`, 'a', 0o600));
 /* The keeper outlives a signal to the group: the server gets it, not sh. */
 const keeper = 'trap : INT TERM HUP; echo $$ >"$AITERM_TEE_LOG.keeper"; ' +
+	'for s in QUIT USR1 USR2 ALRM PIPE; do trap "echo $s >>\\"\\$AITERM_TEE_LOG.keeper\\"; exit 99" $s; done; ' +
 	'"$@" 2>>"$AITERM_TEE_LOG.err"; s=$?; ' +
 	'printf \'{"code":%d,"signal":null}\' "$s" >"$AITERM_TEE_LOG.exit.tmp" && ' +
 	'mv "$AITERM_TEE_LOG.exit.tmp" "$AITERM_TEE_LOG.exit"; exit "$s"';
