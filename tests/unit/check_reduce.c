@@ -948,6 +948,24 @@ START_TEST(test_headtail_flagged)
 END_TEST
 
 /*
+ * 200 numbered lines "WORD NNN xxx...", width x's each; line alert (if
+ * any) has ERROR for its word.
+ */
+static void
+long_lines(struct aiterm_buf *in, const char *word, int width, size_t alert)
+{
+	char pad[391];
+	size_t i;
+
+	memset(pad, 'x', sizeof pad - 1);
+	pad[sizeof pad - 1] = '\0';
+	buf_reset(in);
+	for (i = 1; i <= 200; i++)
+		buf_printf(in, "%s %03zu %.*s\n", i == alert ? "ERROR" : word,
+		    i, width, pad);
+}
+
+/*
  * RED-HEADTAIL: lines of 400 bytes are kept by bytes, not by count: the
  * head and the tail keep 120 bytes a line they may keep (40 and 60 lines
  * of the read limits: 12 and 18 of these), and a flagged line costs a
@@ -959,14 +977,8 @@ START_TEST(test_headtail_long_lines_by_bytes)
 	struct red_headtail_opts opts = RED_HEADTAIL_READ;
 	struct red_headtail_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
-	char pad[391];
-	size_t i;
 
-	memset(pad, 'x', sizeof pad - 1);
-	pad[sizeof pad - 1] = '\0';
-	for (i = 1; i <= 200; i++)
-		buf_printf(&in, "%s %03zu %s\n", i == 100 ? "ERROR" : "entry",
-		    i, pad);
+	long_lines(&in, "entry", 390, 100);
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_uint_eq(info.omitted_first, 13);
 	ck_assert_uint_eq(info.omitted_last, 182);
@@ -976,28 +988,22 @@ START_TEST(test_headtail_long_lines_by_bytes)
 	ck_assert_uint_eq(info.lines_out, 12 + 1 + 2 + 18);
 
 	/* Every line a failure, of 406 bytes: 11 and 17 kept, 7 of 4 units. */
-	buf_reset(&in);
+	long_lines(&in, "FAILED case", 390, 0);
 	buf_reset(&out);
-	for (i = 1; i <= 200; i++)
-		buf_printf(&in, "FAILED case %03zu %s\n", i, pad);
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_uint_eq(info.lines_flagged, 7);
 	ck_assert_uint_eq(info.lines_out, 11 + 1 + 7 + 17);
 
 	/* Lines of 120 bytes keep the 40 and 60 lines, as before. */
-	buf_reset(&in);
+	long_lines(&in, "entry", 110, 0);
 	buf_reset(&out);
-	for (i = 1; i <= 200; i++)
-		buf_printf(&in, "entry %03zu %.110s\n", i, pad);
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_uint_eq(info.omitted_first, 41);
 	ck_assert_uint_eq(info.omitted_last, 140);
 
 	/* And as many flagged lines as before: a unit each. */
-	buf_reset(&in);
+	long_lines(&in, "FAILED", 109, 0);
 	buf_reset(&out);
-	for (i = 1; i <= 200; i++)
-		buf_printf(&in, "FAILED %03zu %.109s\n", i, pad);
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_uint_eq(info.omitted_first, 41);
 	ck_assert_uint_eq(info.lines_flagged, 30);
