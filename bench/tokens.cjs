@@ -244,6 +244,9 @@ async function runCase(s, rig, c, bin, ctl) {
 	const blanks = (t) => t.replace(/[ \t]+/g, ' ');
 	const recvBlanks = blanks(recvStripped);
 	const lost = c.must_keep.filter((k) => !recvBlanks.includes(blanks(k)));
+	/* And in Codex's view, which cuts the middle of a result over about 12 KB. */
+	const codexBlanks = blanks(strip(seen.map((v) => v.codex).join('\n')));
+	const lostCodex = c.must_keep.filter((k) => !codexBlanks.includes(blanks(k)));
 	const rawLost = c.must_keep.filter((k) => !rawText.includes(k));
 	return {
 		case: c.name, cmd: c.cmd,
@@ -260,6 +263,9 @@ async function runCase(s, rig, c, bin, ctl) {
 		must_keep: c.must_keep.length,
 		kept: c.must_keep.length - lost.length,
 		lost,
+		codex_kept: c.must_keep.length - lostCodex.length,
+		codex_lost: lostCodex,
+		codex_cut: seen.some((v) => /…\d+ tokens truncated…/.test(v.codex)),
 		lost_in_reference: rawLost,
 		larger_than_raw: claude > raw,
 		ms,
@@ -334,6 +340,8 @@ async function main() {
 		codex_saving_pct: sum('raw_tokens') ? (1 - sum('codex_tokens') / sum('raw_tokens')) * 100 : 0,
 		must_keep: sum('must_keep'),
 		kept: sum('kept'),
+		codex_kept: sum('codex_kept'),
+		codex_cut: ok.filter((r) => r.codex_cut).length,
 		larger_than_raw: ok.filter((r) => r.larger_than_raw).length,
 		incomplete: ok.filter((r) => r.complete !== true).length,
 		fake_not_called: ok.filter((r) => r.called_as === null).length,
@@ -362,13 +370,19 @@ function print(o) {
 	for (const r of rows.slice(0, -1))
 		console.log(line(r));
 	console.log(line(rows[rows.length - 1]));
-	console.log(`total: raw ${t.raw_tokens}; the model reads ${t.claude_tokens} in Claude Code (saving ${t.claude_saving_pct.toFixed(1)}%), ${t.codex_tokens} in Codex (saving ${t.codex_saving_pct.toFixed(1)}%); text content ${t.received_tokens} (${t.saving_pct.toFixed(1)}%); must_keep ${t.kept}/${t.must_keep}, larger than raw ${t.larger_than_raw}/${t.cases - t.errors}, incomplete ${t.incomplete}, errors ${t.errors}, fake command not called ${t.fake_not_called}`);
+	console.log(`total: raw ${t.raw_tokens}; the model reads ${t.claude_tokens} in Claude Code (saving ${t.claude_saving_pct.toFixed(1)}%), ${t.codex_tokens} in Codex (saving ${t.codex_saving_pct.toFixed(1)}%); text content ${t.received_tokens} (${t.saving_pct.toFixed(1)}%); must_keep ${t.kept}/${t.must_keep} (in Codex ${t.codex_kept}, ${t.codex_cut} results cut by it), larger than raw ${t.larger_than_raw}/${t.cases - t.errors}, incomplete ${t.incomplete}, errors ${t.errors}, fake command not called ${t.fake_not_called}`);
 	console.log(`the same text as JSON ({"text": ...}, as structuredContent carrying it would be): ${t.text_as_json_tokens} tokens`);
 	const lost = o.results.filter((r) => r.lost && r.lost.length);
 	if (lost.length) {
 		console.log('must_keep lost:');
 		for (const r of lost)
 			console.log(`  ${r.case}: ${r.lost.map((k) => JSON.stringify(k.length > 70 ? k.slice(0, 67) + '...' : k)).join(', ')}`);
+	}
+	const lostCodex = o.results.filter((r) => r.codex_lost && r.codex_lost.length > (r.lost || []).length);
+	if (lostCodex.length) {
+		console.log('must_keep lost in Codex\'s view only (its cut of a result over about 12 KB):');
+		for (const r of lostCodex)
+			console.log(`  ${r.case}: ${r.codex_lost.filter((k) => !r.lost.includes(k)).map((k) => JSON.stringify(k.length > 70 ? k.slice(0, 67) + '...' : k)).join(', ')}`);
 	}
 	const ref = o.results.filter((r) => r.lost_in_reference && r.lost_in_reference.length);
 	if (ref.length) {

@@ -30,12 +30,61 @@ function claudeView(result, tool, server = 'aiterm') {
 	return t.join('\n');
 }
 
+/*
+ * Codex 0.171.0 with a model it has no metadata for (the mock's; also the
+ * default of its model families) keeps 3,000 approximate tokens of 4
+ * bytes of a tool result: the parts in order, each costing its bytes / 4
+ * rounded up, while they fit; the part that does not fit keeps its first
+ * and last halves of what is left (at character boundaries) around
+ * "…N tokens truncated…", and the parts after it become one "[omitted K
+ * text items ...]".  With the 33-byte Wall time header, a text over 11,964
+ * bytes loses its middle: measured with the real Codex (texts of 10.5 KB
+ * whole; of 12.1, 39 and 100 KB, the first and last 5,982 bytes kept).
+ * N here is the bytes cut / 4; Codex's own figure is not that (7 or 8 in
+ * every cut measured), so a comparison leaves the number out.
+ */
+const CODEX_TOKENS = 3000;
+
+function codexCut(parts) {
+	let left = CODEX_TOKENS;
+	let omitted = 0;
+	const out = [];
+	for (const p of parts) {
+		const b = Buffer.from(p, 'utf8');
+		const cost = Math.ceil(b.length / 4);
+		if (left === 0) {
+			omitted++;
+		} else if (cost <= left) {
+			out.push(p);
+			left -= cost;
+		} else {
+			const keep = 4 * left;
+			let h = Math.floor(keep / 2);
+			let t = b.length - (keep - h);
+			while (h > 0 && (b[h] & 0xc0) === 0x80)
+				h--;
+			while (t < b.length && (b[t] & 0xc0) === 0x80)
+				t++;
+			out.push(`${b.subarray(0, h)}…${Math.ceil((b.length - keep) / 4)} tokens truncated…${b.subarray(t)}`);
+			left = 0;
+		}
+	}
+	if (omitted > 0)
+		out.push(`[omitted ${omitted} text items ...]`);
+	return out.join('\n');
+}
+
 /* wallSeconds: the call's time as Codex measured it (the figure varies). */
 function codexView(result, wallSeconds = 0.01) {
 	const head = `Wall time: ${wallSeconds.toFixed(4)} seconds\nOutput:`;
 	if (result.structuredContent)
-		return `${head}\n${JSON.stringify(result.structuredContent)}`;
-	return [head, ...texts(result).filter((s) => s !== '')].join('\n');
+		return codexCut([head, JSON.stringify(result.structuredContent)]);
+	return codexCut([head, ...texts(result).filter((s) => s !== '')]);
+}
+
+/* A Codex view with the number of its cut marker left out. */
+function codexCutless(seen) {
+	return String(seen).replace(/…\d+ tokens truncated…/g, '…N tokens truncated…');
 }
 
 /*
@@ -86,4 +135,4 @@ function toolsCodex(tools, instructions, server = 'aiterm') {
 	};
 }
 
-module.exports = { claudeView, codexView, toolsClaude, toolsCodex };
+module.exports = { claudeView, codexView, codexCutless, toolsClaude, toolsCodex };
