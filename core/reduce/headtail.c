@@ -35,6 +35,13 @@
 #define LINE_BYTES	120
 #define HEAD_MIN	4
 #define TAIL_MIN	6
+/*
+ * For opts->max_bytes: what the marker line takes at most, the "N: " of a
+ * flagged line, and the "[… N bytes omitted]" of a line cut in the middle.
+ */
+#define MARKER_BYTES	256
+#define PREFIX_BYTES	12
+#define CUT_MARK	32
 
 /* The lines of in that are left out. */
 struct omission {
@@ -253,72 +260,105 @@ follow_lines(struct red_line_at **fl, size_t *n, size_t *cap,
 }
 
 /*
- * Find the lines of the omitted range that must not be hidden, in four
- * tiers: lines a person navigates by, outliers of the whole text, each
- * with the line after it, and rare lines with a failure word
- * (reduce/shape.h); then the first line of each shape that carries a
- * failure word; then the lines that go on after an outlier's next one
- * (follow_lines); then the other lines with failure words.  Keep what
- * budget allows of them (a line costs a unit for each LINE_BYTES it
- * shows, max bytes at most), tier by tier, each tier by its first and
- * last lines.
- * One pass over the text counts the shapes and finds the candidates; the
- * tiers come from those and the table.
+ * The candidates for showing, found in one pass over the text: the shape
+ * of every line counted, and the lines of [lo, hi) that carry a failure
+ * word or that one navigates by.  The range finally omitted lies within
+ * [lo, hi); choosing from it (omission_flag) reads the text no more.
  */
+struct flag_scan {
+	struct red_shapes	 shapes;
+	struct candidate	*c;
+	size_t			 nc;
+};
+
 static void
-omission_flag(struct omission *o, const char *in, size_t len, size_t budget,
-    size_t max)
+flag_scan(struct flag_scan *fs, struct omission *o, const char *in,
+    size_t len, size_t lo, size_t hi)
 {
-	struct red_shapes shapes = RED_SHAPES_INIT, seen = RED_SHAPES_INIT;
 	struct red_alarm alarms;
 	struct red_line l;
-	struct red_line_at *tier[TIERS] = { NULL }, *v, *rare = NULL;
-	struct red_line_at *fl[2] = { NULL, NULL }, *c0 = NULL;
-	struct candidate *c = NULL;
-	size_t n[TIERS] = { 0 }, cap[TIERS] = { 0 }, at[TIERS] = { 0 };
-	size_t k = 0, pos = 0, start = 0, t, m, left, best, nrare, i, all;
-	size_t nc = 0, capc = 0, nfl[2] = { 0, 0 }, capfl[2] = { 0, 0 };
-	size_t n0 = 0, cap0 = 0;
+	size_t k = 0, pos = 0, start = 0, capc = 0;
 	bool alarm, nav;
 	uint64_t h;
 
+	memset(fs, 0, sizeof *fs);
 	red_alarm_init(&alarms);
 	o->to_pos = len;
 	for (; red_line_next(in, len, &pos, &l); start = pos, k++) {
 		if (k == o->to)
 			o->to_pos = start;
-		h = red_shapes_line(&shapes, l.p, l.len, start);
-		if (k < o->from || k >= o->to)
+		h = red_shapes_line(&fs->shapes, l.p, l.len, start);
+		if (k < lo || k >= hi)
 			continue;
 		alarm = red_alarm_match(&alarms, l.p, l.len);
 		nav = red_shape_navigation(l.p, l.len);
 		if (!alarm && !nav)
 			continue;
-		if (nc == capc) {
+		if (fs->nc == capc) {
 			capc = capc == 0 ? 16 : capc * 2;
-			c = xrealloc(c, capc * sizeof *c);
+			fs->c = xrealloc(fs->c, capc * sizeof *fs->c);
 		}
-		c[nc].at.k = k;
-		c[nc].at.pos = start;
-		c[nc].h = h;
-		c[nc].alarm = alarm;
-		c[nc++].nav = nav;
+		fs->c[fs->nc].at.k = k;
+		fs->c[fs->nc].at.pos = start;
+		fs->c[fs->nc].h = h;
+		fs->c[fs->nc].alarm = alarm;
+		fs->c[fs->nc++].nav = nav;
 	}
+}
+
+static void
+flag_scan_free(struct flag_scan *fs)
+{
+	red_shapes_free(&fs->shapes);
+	free(fs->c);
+}
+
+/*
+ * Find the lines of the omitted range [o->from, o->to) that must not be
+ * hidden, in four tiers: lines a person navigates by, outliers of the
+ * whole text, each with the line after it, and rare lines with a failure
+ * word (reduce/shape.h); then the first line of each shape that carries
+ * a failure word; then the lines that go on after an outlier's next one
+ * (follow_lines); then the other lines with failure words.  Keep what
+ * budget allows of them (a line costs a unit for each LINE_BYTES it
+ * shows, max bytes at most), tier by tier, each tier by its first and
+ * last lines.  The candidates and the shapes come from flag_scan; the
+ * tiers from those and the table.
+ */
+static void
+omission_flag(struct omission *o, const struct flag_scan *fs, const char *in,
+    size_t len, size_t budget, size_t max)
+{
+	struct red_shapes seen = RED_SHAPES_INIT;
+	const struct red_shapes *shapes = &fs->shapes;
+	const struct candidate *c = fs->c;
+	struct red_line l = { NULL, 0, false };
+	struct red_line_at *tier[TIERS] = { NULL }, *v, *rare = NULL;
+	struct red_line_at *fl[2] = { NULL, NULL }, *c0 = NULL;
+	size_t n[TIERS] = { 0 }, cap[TIERS] = { 0 }, at[TIERS] = { 0 };
+	size_t k, pos, t, m, left, best, nrare, i, all;
+	size_t nfl[2] = { 0, 0 }, capfl[2] = { 0, 0 };
+	size_t n0 = 0, cap0 = 0;
+	uint64_t h;
+
+	free(o->flagged);
+	o->flagged = NULL;
+	o->nflagged = 0;
 	/* The outliers come from the table: the text is not hashed twice. */
-	nrare = red_shapes_patterned(&shapes) ?
-	    red_shapes_rare_lines(&shapes, o->from, o->to, &rare) : 0;
+	nrare = red_shapes_patterned(shapes) ?
+	    red_shapes_rare_lines(shapes, o->from, o->to, &rare) : 0;
 	/*
 	 * The lines after the outliers: the next one with them, those that
 	 * go on it in a tier of their own unless another tier holds them.
 	 */
 	follow_lines(fl, nfl, capfl, rare, nrare, in, len, o->to);
 	nfl[0] = sorted_once(fl[0], nfl[0]);
-	for (i = 0; i < nc; i++) {
+	for (i = 0; i < fs->nc; i++) {
 		k = c[i].at.k;
-		if (among(fl[0], nfl[0], k))
+		if (k < o->from || k >= o->to || among(fl[0], nfl[0], k))
 			continue;
 		if (c[i].nav || (c[i].h != 0 &&
-		    red_shapes_get(&shapes, c[i].h) == 1)) {
+		    red_shapes_get(shapes, c[i].h) == 1)) {
 			push(&c0, &n0, &cap0, k, c[i].at.pos);
 		} else if (c[i].alarm) {
 			h = c[i].h;
@@ -347,7 +387,6 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget,
 	}
 	free(fl[0]);
 	free(fl[1]);
-	free(c);
 	free(rare);
 	for (t = 0, all = 0; t < TIERS; t++)
 		all += n[t];
@@ -372,22 +411,31 @@ omission_flag(struct omission *o, const char *in, size_t len, size_t budget,
 	o->nflagged = m;
 	for (t = 0; t < TIERS; t++)
 		free(tier[t]);
-	red_shapes_free(&shapes);
 	red_shapes_free(&seen);
+}
+
+/* A line's bytes in the result, as emit_line writes it, with its LF. */
+static size_t
+line_cost(size_t len, size_t max)
+{
+	return (max > 0 && len > max ? max + CUT_MARK : len) + 1;
 }
 
 /*
  * How many of the first want lines fit in want x LINE_BYTES bytes (their
- * LFs not counted; at least min of them); of the last ones when tail.
+ * LFs not counted) and, as the result has them, in room bytes (at least
+ * min of them); of the last ones when tail.  *used: what they cost of
+ * room.
  */
 static size_t
 fit_bytes(const char *in, size_t len, size_t want, size_t min, size_t max,
-    bool tail)
+    bool tail, size_t room, size_t *used)
 {
-	size_t budget = want * LINE_BYTES, used = 0, k = 0, end = len, pos = 0;
-	size_t start;
+	size_t budget = want * LINE_BYTES, shown = 0, k = 0, end = len, pos = 0;
+	size_t start, cost;
 	struct red_line l;
 
+	*used = 0;
 	if (tail && end > 0 && in[end - 1] == '\n')
 		end--;
 	while (k < want) {
@@ -402,12 +450,134 @@ fit_bytes(const char *in, size_t len, size_t want, size_t min, size_t max,
 		} else if (!red_line_next(in, len, &pos, &l)) {
 			break;
 		}
-		used += shown_bytes(l.len, max);
-		if (used > budget && k >= min)
+		shown += shown_bytes(l.len, max);
+		cost = line_cost(l.len, max);
+		if ((shown > budget || *used + cost > room) && k >= min)
 			break;
+		*used += cost;
 		k++;
 	}
 	return k;
+}
+
+/* Where the last lines lines of in start. */
+static size_t
+tail_start(const char *in, size_t len, size_t lines)
+{
+	size_t end = len;
+
+	if (lines == 0)
+		return len;
+	if (end > 0 && in[end - 1] == '\n')
+		end--;
+	while (end > 0) {
+		if (in[end - 1] == '\n' && --lines == 0)
+			break;
+		end--;
+	}
+	return end;
+}
+
+/* What the flagged lines cost of the result, their "N: " with them. */
+static size_t
+flagged_bytes(const struct omission *o, const char *in, size_t len,
+    size_t max)
+{
+	const char *nl;
+	size_t j, sum = 0, at;
+
+	for (j = 0; j < o->nflagged; j++) {
+		at = o->flagged[j].pos;
+		nl = memchr(in + at, '\n', len - at);
+		sum += PREFIX_BYTES + line_cost(nl != NULL ?
+		    (size_t)(nl - (in + at)) : len - at, max);
+	}
+	return sum;
+}
+
+/*
+ * The longest line kept when the marker, the most the flagged lines can
+ * take (fmax) and the lines the head and the tail keep at least must fit
+ * in bytes; max if that is shorter.
+ */
+static size_t
+tight_max(size_t bytes, size_t fmax, size_t max)
+{
+	size_t room = bytes > MARKER_BYTES + fmax ? bytes - MARKER_BYTES -
+	    fmax : 0;
+	size_t t = room / (HEAD_MIN + TAIL_MIN);
+
+	t = t > CUT_MARK + 1 + 16 ? t - CUT_MARK - 1 : 16;
+	return max > 0 && max < t ? max : t;
+}
+
+/* The longest line kept when each of n lines gets its share of bytes. */
+static size_t
+few_max(size_t bytes, size_t n, size_t max)
+{
+	size_t t = n > 0 ? bytes / n : bytes;
+
+	t = t > CUT_MARK + 1 + 16 ? t - CUT_MARK - 1 : 16;
+	return max > 0 && max < t ? max : t;
+}
+
+/* What the whole text costs as emit_line would write it with max. */
+static size_t
+whole_bytes(const char *in, size_t len, size_t max)
+{
+	struct red_line l;
+	size_t pos = 0, sum = 0;
+
+	while (red_line_next(in, len, &pos, &l))
+		sum += line_cost(l.len, max);
+	return sum;
+}
+
+/*
+ * The lines to leave out, and the longest line kept (*max).  By lines:
+ * the head and the tail by count and by LINE_BYTES a line, the flagged
+ * lines by units.  Then, when opts->max_bytes is set and the result would
+ * be longer: the flagged lines keep their place and the head and the tail
+ * share the rest, two fifths and three; if that is still too long (the
+ * range grew and more lines are flagged, or the lines the head and the
+ * tail must keep are long), once more, and at last with lines cut to
+ * tight_max, where every line kept fits whatever is flagged.
+ */
+static void
+plan(struct omission *o, struct flag_scan *fs, const char *in, size_t len,
+    size_t n, const struct red_headtail_opts *opts, size_t *max)
+{
+	size_t budget = opts->max_lines / FLAGGED_SHARE, bytes = opts->max_bytes;
+	size_t hb, tb, room, fmax, tail, attempt, lo, hi;
+
+	o->from = fit_bytes(in, len, opts->head_lines, HEAD_MIN, *max, false,
+	    SIZE_MAX, &hb);
+	tail = fit_bytes(in, len, opts->tail_lines, TAIL_MIN, *max, true,
+	    SIZE_MAX, &tb);
+	o->to = o->from + tail < n ? n - tail : o->from;
+	lo = bytes > 0 && o->from > HEAD_MIN ? HEAD_MIN : o->from;
+	hi = bytes > 0 && o->to < n - TAIL_MIN ? n - TAIL_MIN : o->to;
+	flag_scan(fs, o, in, len, lo, hi);
+	omission_flag(o, fs, in, len, budget, *max);
+	for (attempt = 0; bytes > 0 && attempt < 3 && MARKER_BYTES +
+	    flagged_bytes(o, in, len, *max) + hb + tb > bytes; attempt++) {
+		fmax = budget * (LINE_BYTES + PREFIX_BYTES + CUT_MARK + 1);
+		if (attempt < 2) {
+			room = flagged_bytes(o, in, len, *max);
+		} else {
+			room = fmax;
+			*max = tight_max(bytes, fmax, *max);
+		}
+		room = bytes > MARKER_BYTES + room ? bytes - MARKER_BYTES -
+		    room : 0;
+		o->from = fit_bytes(in, len, opts->head_lines, HEAD_MIN, *max,
+		    false, room * 2 / 5, &hb);
+		tail = fit_bytes(in, len, opts->tail_lines, TAIL_MIN, *max,
+		    true, room > hb ? room - hb : 0, &tb);
+		o->to = o->from + tail < n ? n - tail : o->from;
+		omission_flag(o, fs, in, len, budget, *max);
+	}
+	o->to_pos = tail_start(in, len, n - o->to);
 }
 
 /* The marker; it ends with a LF when more text follows it (nl). */
@@ -462,9 +632,11 @@ headtail(const char *in, size_t len, size_t n,
 	struct red_headtail_info scratch;
 	struct red_lineno ln;
 	struct omission o = { 0 };
+	struct flag_scan fs = { RED_SHAPES_INIT, NULL, 0 };
 	struct red_line l;
-	size_t k = 0, pos = 0, at, j;
-	bool ends_nl = len > 0 && in[len - 1] == '\n';
+	size_t k = 0, pos = 0, at, j, max = opts->max_line_bytes;
+	size_t bytes = opts->max_bytes;
+	bool ends_nl = len > 0 && in[len - 1] == '\n', over;
 
 	if (info == NULL)
 		info = &scratch;
@@ -472,15 +644,18 @@ headtail(const char *in, size_t len, size_t n,
 	red_lineno_init(&ln, opts->base_line, opts->line_of, opts->nline_of,
 	    map != NULL ? map->total : n);
 	o.from = o.to = n;
-	if (opts->max_lines > 0 && n > opts->max_lines &&
-	    opts->head_lines + opts->tail_lines + 1 < n) {
-		o.from = fit_bytes(in, len, opts->head_lines, HEAD_MIN,
-		    opts->max_line_bytes, false);
-		o.to = n - fit_bytes(in, len, opts->tail_lines, TAIL_MIN,
-		    opts->max_line_bytes, true);
-		omission_flag(&o, in, len, opts->max_lines / FLAGGED_SHARE,
-		    opts->max_line_bytes);
+	/* Cut by lines, or else by bytes (the text walked once more). */
+	over = opts->max_lines > 0 && n > opts->max_lines &&
+	    opts->head_lines + opts->tail_lines + 1 < n;
+	if (!over && bytes > 0 && len > bytes &&
+	    whole_bytes(in, len, max) > bytes) {
+		if (n > HEAD_MIN + TAIL_MIN)
+			over = true;
+		else	/* a few long lines: each keeps its share */
+			max = few_max(bytes, n, max);
 	}
+	if (over)
+		plan(&o, &fs, in, len, n, opts, &max);
 	info->lines_in = n;
 	while (red_line_next(in, len, &pos, &l)) {
 		if (k == o.from && o.from < o.to) {
@@ -492,14 +667,14 @@ headtail(const char *in, size_t len, size_t n,
 				buf_printf(out, "%llu: ", red_lineno_at(&ln,
 				    map != NULL ? red_linemap_first(map,
 				    o.flagged[j].k) : o.flagged[j].k));
-				emit_line(out, &l, opts->max_line_bytes, info);
+				emit_line(out, &l, max, info);
 				info->lines_out++;
 			}
 			pos = o.to_pos;
 			k = o.to;
 			continue;
 		}
-		emit_line(out, &l, opts->max_line_bytes, info);
+		emit_line(out, &l, max, info);
 		info->lines_out++;
 		k++;
 	}
@@ -507,6 +682,7 @@ headtail(const char *in, size_t len, size_t n,
 	if (out->data == NULL)
 		buf_add(out, "", 0);
 	free(o.flagged);
+	flag_scan_free(&fs);
 }
 
 void

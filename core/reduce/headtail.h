@@ -32,6 +32,13 @@
  * same (never fewer than 6), and a line shown after the marker costs one
  * of the max_lines / 4 for each 120 bytes it shows or part of them.
  * Lines of 120 bytes or less are kept by count as before.
+ *
+ * The whole result is bounded in bytes as well (max_bytes): a longer
+ * text is cut even within max_lines; the flagged lines keep their share,
+ * the head and the tail share what is left (two fifths and three), and
+ * when the lines they must keep are too long for it, every line kept is
+ * cut shorter.  A text of a few lines (10 or fewer) keeps them all, each
+ * cut to its share.
  */
 #ifndef AITERM_REDUCE_HEADTAIL_H
 #define AITERM_REDUCE_HEADTAIL_H
@@ -65,12 +72,25 @@ struct red_headtail_opts {
 	size_t		 nline_of;
 	/* Terminal width for red_strip_wrap in red_generic; 0: unknown. */
 	size_t		 wrap_cols;
+	/*
+	 * The result's bytes at most (see above); 0: no limit.  Met for a
+	 * limit of 8 KiB or more with max_lines / 4 at most 30.
+	 */
+	size_t		 max_bytes;
 };
 
+/*
+ * The bytes of a read's reduction at most: Codex keeps 11,964 bytes of a
+ * tool result's text and cuts a longer one in its middle (ADR 0043), and
+ * the result says more than the reduction (its exit line, the reducer's
+ * line).
+ */
+#define RED_READ_BYTES	10240
 /* Suggested limits for what an AI reads in one go. */
-#define RED_HEADTAIL_DEFAULTS { 200, 60, 120, 2048, 0, NULL, 0, 0 }
+#define RED_HEADTAIL_DEFAULTS { 200, 60, 120, 2048, 0, NULL, 0, 0, \
+	RED_READ_BYTES }
 /* The limits of a pty_read of new output (core/pty/output.c). */
-#define RED_HEADTAIL_READ { 120, 40, 60, 2000, 0, NULL, 0, 0 }
+#define RED_HEADTAIL_READ { 120, 40, 60, 2000, 0, NULL, 0, 0, RED_READ_BYTES }
 
 struct red_headtail_info {
 	size_t		 lines_in;

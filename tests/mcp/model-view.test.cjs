@@ -97,6 +97,8 @@ test('RED-HEADTAIL model view: a log of long lines keeps its head and tail by by
 	assert.ok(kept.length >= 10 && kept.length <= 45, `${kept.length} long lines kept: ${r.text.slice(0, 400)}`);
 	assert.match(r.text, /^\d+: \[alert\] worker 250 exited on signal 11$/m, `the alert with its log line number: ${r.text}`);
 	assert.ok(r.text.includes('[warn] request 1 buffered') && r.text.includes('[warn] request 400 buffered'), 'first and last lines');
+	/* Within what Codex keeps of a result (11,964 bytes; tests/mcp/lib/views.cjs). */
+	assert.ok(Buffer.byteLength(r.text) <= 10240 + 200, `${Buffer.byteLength(r.text)} bytes`);
 	/* What was left out is there to read: the first omitted line. */
 	const rest = await c.ok('pty_read', { session_id: id, line_range: [Number(m[2]), Number(m[2])] });
 	const n = rest.text.match(/\[warn\] request (\d+) buffered/);

@@ -554,6 +554,48 @@ START_TEST(test_far_listing_names)
 END_TEST
 
 /*
+ * Whatever the widths, a read's generic reduction is at most
+ * RED_READ_BYTES (Codex cuts a longer result in its middle) and keeps the
+ * one rare line put among the others.
+ */
+START_TEST(test_generic_bounded)
+{
+	static const char *const words[] = { "tick", "served", "ERROR" };
+	struct red_headtail_opts opts = RED_HEADTAIL_READ;
+	struct aiterm_buf b = BUF_INIT, out = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 104729;
+	size_t n = 1 + rt_pick(&s, 3000), at = rt_pick(&s, n), i, w, wide;
+	size_t width[3], kind;
+	char rare[96];
+
+	/* A flood of three shapes, each of its own width, some very wide. */
+	wide = rt_pick(&s, 4) == 0 ? 6000 : 300;
+	for (kind = 0; kind < 3; kind++)
+		width[kind] = rt_pick(&s, wide);
+	snprintf(rare, sizeof rare, "panic: runtime error: index %zx out "
+	    "of range", (size_t)rt_next(&s));
+	for (i = 0; i < n; i++) {
+		if (i == at)
+			buf_printf(&b, "%s\n", rare);
+		kind = rt_pick(&s, 50) == 0 ? 2 : rt_pick(&s, 2);
+		buf_printf(&b, "%s %zu ", words[kind], i);
+		for (w = width[kind]; w > 0; w--)
+			buf_addc(&b, 'x');
+		buf_addc(&b, '\n');
+	}
+	red_generic(buf_str(&b), b.len, &opts, &out, NULL);
+	ck_assert_msg(out.len <= RED_READ_BYTES, "seed %llu round %d: %zu "
+	    "lines up to %zu bytes: %zu bytes read", (unsigned long long)seed0,
+	    _i, n, wide, out.len);
+	ck_assert_msg(strstr(buf_str(&out), rare) != NULL, "seed %llu round "
+	    "%d: the rare line at %zu of %zu lost", (unsigned long long)seed0,
+	    _i, at, n);
+	buf_free(&b);
+	buf_free(&out);
+}
+END_TEST
+
+/*
  * A conflict among the files of a diff
  */
 
@@ -796,6 +838,7 @@ make_suite(void)
 	tcase_add_loop_test(tc, test_json_array_ids, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_distinct_headers, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_far_listing_names, 0, 12);
+	tcase_add_loop_test(tc, test_generic_bounded, 0, 2 * ROUNDS);
 	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_plain_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_faithful_refuses_a_loss, 0, ROUNDS);

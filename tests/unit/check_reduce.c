@@ -814,7 +814,7 @@ numbered_lines(size_t n)
 
 START_TEST(test_headtail_marker)
 {
-	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0 };
+	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf out = BUF_INIT;
 	char *in = numbered_lines(100);
@@ -840,7 +840,7 @@ START_TEST(test_headtail_marker)
 
 	/* No head, no tail, no final LF. */
 	buf_reset(&out);
-	opts = (struct red_headtail_opts){ 5, 0, 0, 0, 0, NULL, 0, 0 };
+	opts = (struct red_headtail_opts){ 5, 0, 0, 0, 0, NULL, 0, 0, 0 };
 	red_headtail("a\nb\nc\nd\ne\nf\ng", 13, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "[… 7 lines omitted (lines 1-7); read them "
 	    "with pty_read line_range=[1,7] or full=true]");
@@ -851,7 +851,7 @@ END_TEST
 
 START_TEST(test_headtail_short)
 {
-	struct red_headtail_opts opts = { 100, 10, 10, 0, 0, NULL, 0, 0 };
+	struct red_headtail_opts opts = { 100, 10, 10, 0, 0, NULL, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf out = BUF_INIT;
 	char *in = numbered_lines(100);
@@ -867,7 +867,7 @@ END_TEST
 
 START_TEST(test_headtail_long_line)
 {
-	struct red_headtail_opts opts = { 0, 0, 0, 100, 0, NULL, 0, 0 };
+	struct red_headtail_opts opts = { 0, 0, 0, 100, 0, NULL, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT, want = BUF_INIT;
 	size_t i;
@@ -900,7 +900,7 @@ END_TEST
 /* RED-FAITHFUL: failure lines of the omitted range are shown anyway. */
 START_TEST(test_headtail_flagged)
 {
-	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0 };
+	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
 	size_t i;
@@ -935,7 +935,7 @@ START_TEST(test_headtail_flagged)
 		else
 			buf_printf(&in, "ok %zu\n", i);
 	}
-	opts = (struct red_headtail_opts){ 8, 2, 2, 0, 500, NULL, 0, 0 };
+	opts = (struct red_headtail_opts){ 8, 2, 2, 0, 500, NULL, 0, 0, 0 };
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "ok 1\nok 2\n"
 	    "[… 56 lines omitted (lines 503-558), except 2 of the 5 distinct "
@@ -970,7 +970,7 @@ long_lines(struct aiterm_buf *in, const char *word, int width, size_t alert)
  * head and the tail keep 120 bytes a line they may keep (40 and 60 lines
  * of the read limits: 12 and 18 of these), and a flagged line costs a
  * unit of the budget (max_lines / 4) for each 120 bytes it shows or part
- * of them.
+ * of them.  (Without the bound on the whole result, tested below.)
  */
 START_TEST(test_headtail_long_lines_by_bytes)
 {
@@ -978,6 +978,7 @@ START_TEST(test_headtail_long_lines_by_bytes)
 	struct red_headtail_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
 
+	opts.max_bytes = 0;
 	long_lines(&in, "entry", 390, 100);
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_uint_eq(info.omitted_first, 13);
@@ -1012,10 +1013,86 @@ START_TEST(test_headtail_long_lines_by_bytes)
 }
 END_TEST
 
+/*
+ * RED-HEADTAIL: a read's reduction is at most RED_READ_BYTES, whatever
+ * the widths (Codex cuts a longer result in its middle, where the flagged
+ * lines are): the one alert and the line after it stay, the head and the
+ * tail share the rest, lines too long for it are cut shorter, and a few
+ * huge lines each keep their share.
+ */
+START_TEST(test_headtail_bounded_in_bytes)
+{
+	static const struct { const char *word; int width; size_t alert; }
+	    cases[] = {
+		{ "entry", 390, 100 }, { "entry", 110, 150 },
+		{ "FAILED case", 390, 0 }, { "FAILED", 109, 0 },
+		{ "entry", 60, 7 },
+	};
+	struct red_headtail_opts opts = RED_HEADTAIL_READ;
+	struct red_headtail_info info;
+	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
+	char *wide;
+	size_t i, k;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		long_lines(&in, cases[i].word, cases[i].width, cases[i].alert);
+		buf_reset(&out);
+		red_headtail(in.data, in.len, &opts, &out, &info);
+		ck_assert_msg(out.len <= RED_READ_BYTES, "case %zu: %zu bytes",
+		    i, out.len);
+		ck_assert_msg(strncmp(out.data, cases[i].word,
+		    strlen(cases[i].word)) == 0 && strstr(out.data, " 200 x") !=
+		    NULL, "case %zu: the first and the last line", i);
+		if (cases[i].alert > 0 && cases[i].width > 100)
+			ck_assert_msg(strstr(out.data, cases[i].alert == 100 ?
+			    "\n100: ERROR 100 x" : "\n150: ERROR 150 x") != NULL &&
+			    info.lines_flagged == 2, "case %zu: the alert and "
+			    "its next line flagged: %s", i, out.data);
+	}
+	/* 400-byte lines: the head 9 lines, the tail 13, two flagged. */
+	long_lines(&in, "entry", 390, 100);
+	buf_reset(&out);
+	red_headtail(in.data, in.len, &opts, &out, &info);
+	ck_assert_uint_eq(info.omitted_first, 10);
+	ck_assert_uint_eq(info.lines_out, 9 + 1 + 2 + 13);
+	/* Within max_lines, 50 lines of 1,000 bytes are cut by bytes. */
+	wide = malloc(1001);
+	memset(wide, 'w', 1000);
+	wide[1000] = '\0';
+	buf_reset(&in);
+	for (k = 1; k <= 50; k++)
+		buf_printf(&in, "%s %zu %s\n", k == 25 ? "panic:" : "row", k,
+		    wide);
+	buf_reset(&out);
+	red_headtail(in.data, in.len, &opts, &out, &info);
+	ck_assert_uint_le(out.len, RED_READ_BYTES);
+	ck_assert(info.lines_omitted > 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "\n25: panic: 25 w"));
+	ck_assert_ptr_nonnull(strstr(out.data, "row 50 w"));
+	/* Five lines of 8,000 bytes: all five, each cut to its share. */
+	buf_reset(&in);
+	for (k = 1; k <= 5; k++) {
+		buf_printf(&in, "line %zu ", k);
+		for (i = 0; i < 8; i++)
+			buf_add(&in, wide, 1000);
+		buf_addc(&in, '\n');
+	}
+	buf_reset(&out);
+	red_headtail(in.data, in.len, &opts, &out, &info);
+	ck_assert_uint_le(out.len, RED_READ_BYTES);
+	ck_assert_uint_eq(info.lines_omitted, 0);
+	ck_assert_uint_eq(info.lines_cut, 5);
+	ck_assert_ptr_nonnull(strstr(out.data, "line 5 w"));
+	free(wide);
+	buf_free(&in);
+	buf_free(&out);
+}
+END_TEST
+
 /* After RED-REPEAT, the marker names the lines of the stripped text. */
 START_TEST(test_headtail_mapped)
 {
-	struct red_headtail_opts opts = { 4, 1, 2, 0, 0, NULL, 0, 0 };
+	struct red_headtail_opts opts = { 4, 1, 2, 0, 0, NULL, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf mid = BUF_INIT, out = BUF_INIT;
 	struct red_linemap map = RED_LINEMAP_INIT;
@@ -1045,7 +1122,7 @@ END_TEST
  */
 START_TEST(test_headtail_outlier_last)
 {
-	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0 };
+	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
 	size_t i;
@@ -1073,7 +1150,7 @@ END_TEST
 START_TEST(test_headtail_line_of)
 {
 	unsigned long long line_of[100];
-	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, line_of, 100, 0 };
+	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, line_of, 100, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
 	size_t i;
@@ -1149,7 +1226,7 @@ END_TEST
 
 START_TEST(test_generic_log)
 {
-	struct red_headtail_opts opts = { 40, 10, 20, 0, 100, NULL, 0, 0 };
+	struct red_headtail_opts opts = { 40, 10, 20, 0, 100, NULL, 0, 0, 0 };
 	struct red_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
 	size_t i;
@@ -1202,7 +1279,7 @@ mixed_log(struct aiterm_buf *in)
 /* Every number the pipeline shows comes from line_of. */
 START_TEST(test_generic_line_of)
 {
-	struct red_headtail_opts opts = { 40, 10, 20, 0, 0, NULL, 0, 0 };
+	struct red_headtail_opts opts = { 40, 10, 20, 0, 0, NULL, 0, 0, 0 };
 	struct red_info info;
 	struct aiterm_buf in = BUF_INIT, text = BUF_INIT, out = BUF_INIT;
 	unsigned long long *line_of, *plain;
@@ -1357,7 +1434,7 @@ static void
 corpus_faithful(const char *name, const char *raw, size_t len,
     const struct aiterm_buf *stripped, json_t *keep, struct aiterm_buf *why)
 {
-	struct red_headtail_opts opts = { 400, 100, 300, 0, 0, NULL, 0, 0 };
+	struct red_headtail_opts opts = { 400, 100, 300, 0, 0, NULL, 0, 0, 0 };
 	struct aiterm_buf out = BUF_INIT;
 	unsigned long long *line_of[2];
 	size_t n = red_line_count(stripped->data, stripped->len), i, pass;
@@ -1398,7 +1475,7 @@ static void
 corpus_case(const char *dir, const char *name, struct corpus_totals *t,
     struct aiterm_buf *why)
 {
-	struct red_headtail_opts opts = { 400, 100, 300, 4096, 0, NULL, 0, 0 };
+	struct red_headtail_opts opts = { 400, 100, 300, 4096, 0, NULL, 0, 0, 0 };
 	struct red_info info;
 	struct aiterm_buf stripped = BUF_INIT, reduced = BUF_INIT;
 	char *path, *raw;
@@ -1703,6 +1780,7 @@ make_reduce_suite(void)
 	tcase_add_test(tc, test_headtail_long_line);
 	tcase_add_test(tc, test_headtail_flagged);
 	tcase_add_test(tc, test_headtail_long_lines_by_bytes);
+	tcase_add_test(tc, test_headtail_bounded_in_bytes);
 	tcase_add_test(tc, test_headtail_mapped);
 	tcase_add_test(tc, test_headtail_outlier_last);
 	tcase_add_test(tc, test_headtail_line_of);
