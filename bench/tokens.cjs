@@ -8,7 +8,7 @@
  *   node bench/tokens.cjs [CASES_DIR] [--builddir=DIR] [--srcdir=DIR]
  *                         [--json] [--only=SUBSTRING] [--show]
  *                         [--split=dev|heldout|fresh] [--untouched]
- *                         [--two-call]
+ *                         [--two-call] [--client=NAME]
  *
  * CASES_DIR (default <srcdir>/tests/fixtures/reduce) holds one folder
  * per case: <case>/cmd (one command line), <case>/out (the raw bytes the
@@ -31,6 +31,10 @@
  * --untouched leaves out the cases whose meta.json says "touched": their
  * outputs were looked at while reducers were changed (see that corpus's
  * README).
+ * --client=NAME introduces the bench by that clientInfo name (default
+ * claude-code): the server bounds a read's results to what that client
+ * shows whole (ADR 0043), so only the column of the client named is what
+ * that client shows; --client=codex-mcp-client for Codex's.
  *
  * Each case gets a fresh session; its cmd is sent with
  * pty_send{wait:true, timeout:30} (one call), or with --two-call by
@@ -65,6 +69,8 @@ const ONLY = (argv.find((a) => a.startsWith('--only=')) || '').slice(7);
 const STRUCTURED = argv.includes('--structured');
 const SPLIT = (argv.find((a) => a.startsWith('--split=')) || '').slice(8);
 const UNTOUCHED = argv.includes('--untouched');
+/* --client=codex-mcp-client: introduce the bench as Codex does (ADR 0043). */
+const CLIENT = (argv.find((a) => a.startsWith('--client=')) || '').slice(9) || 'claude-code';
 const TWO_CALL = argv.includes('--two-call');
 const TIMEOUT = 30;
 
@@ -307,7 +313,7 @@ async function main() {
 	let version;
 	try {
 		const s = rig.spawn();
-		const init = await s.initialize({ structured: STRUCTURED });
+		const init = await s.initialize({ structured: STRUCTURED, clientName: CLIENT });
 		version = init.msg.result.serverInfo && init.msg.result.serverInfo.version;
 		await guard(s, rig, bin, cases);
 		for (const c of cases) {
@@ -347,7 +353,7 @@ async function main() {
 		fake_not_called: ok.filter((r) => r.called_as === null).length,
 		ms: sum('ms'),
 	};
-	return { server: p.server, structured: STRUCTURED, two_call: TWO_CALL, split: SPLIT || null, untouched: UNTOUCHED, server_version: version, cases_dir: dir, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}`, results, totals };
+	return { server: p.server, client: CLIENT, structured: STRUCTURED, two_call: TWO_CALL, split: SPLIT || null, untouched: UNTOUCHED, server_version: version, cases_dir: dir, tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} ${tokens.encoding}`, results, totals };
 }
 
 function print(o) {

@@ -183,12 +183,15 @@ class Server {
 	/*
 	 * structured: ask for structuredContent (ADR 0006), to measure what the
 	 * clients would show then; by default the bench sees what they get.
+	 * clientName: the clientInfo name: the server bounds a read's results
+	 * to what a client it knows shows whole (ADR 0043; bench/tokens.cjs
+	 * names Claude Code or Codex).
 	 */
-	async initialize({ structured = false } = {}) {
+	async initialize({ structured = false, clientName = 'aiterm-bench' } = {}) {
 		const r = await this.request('initialize', {
 			protocolVersion: '2025-06-18',
 			capabilities: structured ? STRUCTURED_CAPS : {},
-			clientInfo: { name: 'aiterm-bench', version: '0' },
+			clientInfo: { name: clientName, version: '0' },
 		});
 		if (r.msg.error)
 			throw new Error(`initialize: ${JSON.stringify(r.msg.error)}`);

@@ -382,6 +382,37 @@ tool_call_client_info(struct tool_call *call)
 	return the_server == NULL ? NULL : the_server->client_info;
 }
 
+/*
+ * The clients known to cut a longer tool result, by clientInfo name, and
+ * the bytes of its text they show whole (ADR 0043).  Codex 0.171.0: 3,000
+ * tokens of 4 bytes, its 33-byte "Wall time" header first; the first and
+ * the last 5,982 bytes of a longer text.  Claude Code 2.1.332: a result
+ * over 50,000 characters is saved to a file, the model shown its path and
+ * the first 2 KB of its JSON.
+ */
+static const struct {
+	const char	*name;
+	size_t		 bytes;
+} client_cuts[] = {
+	{ "codex-mcp-client", 11964 },
+	{ "claude-code", 50000 },
+};
+
+size_t
+tool_call_shown_bytes(struct tool_call *call)
+{
+	const char *name = json_string_value(json_object_get(
+	    tool_call_client_info(call), "name"));
+	size_t i;
+
+	for (i = 0; name != NULL && i < sizeof client_cuts /
+	    sizeof client_cuts[0]; i++) {
+		if (strcmp(name, client_cuts[i].name) == 0)
+			return client_cuts[i].bytes;
+	}
+	return 0;
+}
+
 bool
 tool_call_cancelled(const struct tool_call *call)
 {

@@ -178,15 +178,15 @@ output_last_command(const char *session)
 static int
 reduce_command(const char *command, int exit_code, const struct aiterm_buf *t,
     const unsigned long long *line_of, size_t nline_of, uint64_t base_line,
-    struct output_text *out)
+    size_t max_bytes, struct output_text *out)
 {
 	struct red_cmd_result res;
 	size_t lines = red_line_count(buf_str(t), t->len), start = out->text.len;
 	unsigned long long first, last;
 
-	if (command == NULL || lines == 0 || red_cmd_reduce(command,
-	    buf_str(t), t->len, exit_code, RED_CMD_MAX_LINES, &out->text,
-	    &res) != 0)
+	if (command == NULL || lines == 0 || red_cmd_reduce_within(command,
+	    buf_str(t), t->len, exit_code, RED_CMD_MAX_LINES, max_bytes,
+	    &out->text, &res) != 0)
 		return -1;
 	snprintf(out->reducer, sizeof out->reducer, "%s", res.name);
 	snprintf(out->reducer_version, sizeof out->reducer_version, "%s",
@@ -242,12 +242,13 @@ drop_head(struct aiterm_buf *b, size_t n, unsigned long long *line_of,
  * line_of gives the log line of each line of rendered (render tracked
  * them), so markers name lines pty_read line_range can fetch; when
  * stripping changed the line count (cursor-up redraws) it is not used.
- * command is the command line whose whole output rendered is, or NULL.
+ * command is the command line whose whole output rendered is, or NULL;
+ * client_cut as in struct output_request.
  */
 static void
 reduce(const struct aiterm_buf *rendered, uint64_t base_line,
     unsigned long long *line_of, size_t nline_of, unsigned cols, bool raw,
-    const char *command, const char *typed, int exit_code,
+    const char *command, const char *typed, int exit_code, size_t client_cut,
     struct output_text *out)
 {
 	struct red_headtail_opts opts = RED_HEADTAIL_READ;
@@ -269,7 +270,8 @@ reduce(const struct aiterm_buf *rendered, uint64_t base_line,
 	    typed), line_of, &nline_of);
 	out->reduced = true;
 	if (reduce_command(command, exit_code, &stripped, line_of, nline_of,
-	    base_line, out) == 0) {
+	    base_line, client_cut > RESULT_ROOM ? client_cut - RESULT_ROOM : 0,
+	    out) == 0) {
 		buf_free(&stripped);
 		return;
 	}
@@ -447,7 +449,7 @@ output_collect(const struct output_request *req, struct output_text *out,
 	reduce(&rendered, cur.line, r.line_of, r.nline_of, req->meta->cols,
 	    req->raw, command, req->typed, req->exit_code >= 0 ?
 	    req->exit_code :
-	    out->done_seen ? out->done_exit : -1, out);
+	    out->done_seen ? out->done_exit : -1, req->client_cut, out);
 	out->from = slice.from;
 	out->to = slice.to;
 	out->line = slice.to_line;

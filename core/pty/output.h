@@ -24,6 +24,8 @@
  * and the line_range of the rest.
  */
 #define OUTPUT_PAGE_BYTES	8192u
+/* What a read's result may say beside its reduction: exit line, hints. */
+#define RESULT_ROOM		512u
 
 struct output_text {
 	struct aiterm_buf	 text;
@@ -56,6 +58,14 @@ struct output_request {
 	const struct session_command	*command;	/* may be NULL */
 	bool				 command_done;
 	int				 exit_code;	/* -1 unknown */
+	/*
+	 * The client cuts a result's text longer than this (0: not known
+	 * to): a command reducer's result and a listing that would go whole
+	 * are then held to it, less RESULT_ROOM for what the result says
+	 * besides (the generic stages are held to RED_READ_BYTES always;
+	 * ADR 0043).
+	 */
+	size_t				 client_cut;
 };
 
 /* Incremental read from the cursor. */

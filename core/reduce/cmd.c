@@ -174,10 +174,58 @@ table_entry(const struct plugin_entry *e, const char *name)
 	return NULL;
 }
 
+/*
+ * A reducer's result longer than max bytes keeps its first lines (two
+ * fifths of it) and its last ones, one line between saying how many went
+ * (the read's last line names the whole output's lines).  Whether it cut.
+ */
+static bool
+cut_to(struct aiterm_buf *b, size_t max)
+{
+	struct aiterm_buf keep = BUF_INIT;
+	size_t room, head = 0, tail, n = 0, i;
+	char mark[96];
+	int mlen;
+
+	if (max == 0 || b->len <= max || max < 2 * sizeof mark)
+		return false;
+	room = max - sizeof mark;
+	for (i = 0; i < b->len && i < room * 2 / 5; i++) {
+		if (b->data[i] == '\n')
+			head = i + 1;
+	}
+	tail = b->len;
+	for (i = b->len - 1; i > head && b->len - i <= room - head; i--) {
+		if (b->data[i - 1] == '\n')
+			tail = i;
+	}
+	for (i = head; i < tail; i++)
+		n += b->data[i] == '\n';
+	if (n == 0)
+		return false;
+	mlen = snprintf(mark, sizeof mark, "[… %zu lines of this summary left "
+	    "out]\n", n);
+	buf_add(&keep, b->data, head);
+	buf_add(&keep, mark, (size_t)mlen);
+	buf_add(&keep, b->data + tail, b->len - tail);
+	buf_free(b);
+	*b = keep;
+	return true;
+}
+
 int
 red_cmd_reduce(const char *line, const char *text, size_t len,
     int exit_code, size_t max_lines, struct aiterm_buf *out,
     struct red_cmd_result *res)
+{
+	return red_cmd_reduce_within(line, text, len, exit_code, max_lines, 0,
+	    out, res);
+}
+
+int
+red_cmd_reduce_within(const char *line, const char *text, size_t len,
+    int exit_code, size_t max_lines, size_t max_bytes,
+    struct aiterm_buf *out, struct red_cmd_result *res)
 {
 	struct aiterm_reduce_input in;
 	const struct aiterm_reducer *r;
@@ -188,6 +236,7 @@ red_cmd_reduce(const char *line, const char *text, size_t len,
 	size_t n, i;
 	int rc = -1, got;
 	unsigned flags;
+	bool cut;
 
 	memset(res, 0, sizeof *res);
 	if ((argv = red_cmd_argv(line)) == NULL)
@@ -224,9 +273,15 @@ red_cmd_reduce(const char *line, const char *text, size_t len,
 			    "over the line budget";
 			break;
 		}
-		/* RED-FAITHFUL: what must be held is (reduce/shape.h). */
-		if (!red_faithful(text, len, buf_str(&tmp), tmp.len, flags,
-		    &faith)) {
+		/*
+		 * Within max_bytes by its head and tail, a listing's rows then
+		 * left out (said by the cut's line); RED-FAITHFUL: what must
+		 * be held still is (reduce/shape.h).
+		 */
+		cut = cut_to(&tmp, max_bytes);
+		if (!red_faithful(text, len, buf_str(&tmp), tmp.len, cut &&
+		    flags != 0 ? RED_FAITHFUL_FAR : flags, &faith) ||
+		    (max_bytes > 0 && tmp.len > max_bytes)) {
 			snprintf(res->refused, sizeof res->refused, "%s",
 			    r->name);
 			res->refused_why = "left out a line it must keep";
@@ -238,7 +293,7 @@ red_cmd_reduce(const char *line, const char *text, size_t len,
 		snprintf(res->version, sizeof res->version, "%s", r->version);
 		snprintf(res->plugin, sizeof res->plugin, "%s",
 		    c[i].entry->name);
-		res->lossless = got == 1;
+		res->lossless = got == 1 && !cut;
 		rc = 0;
 	}
 	/*
@@ -247,7 +302,7 @@ red_cmd_reduce(const char *line, const char *text, size_t len,
 	 * and tail, whose budget is a read's, not a listing's.
 	 */
 	if (rc != 0 && flags == RED_FAITHFUL_LISTING && max_lines > 0 &&
-	    len > 0) {
+	    len > 0 && (max_bytes == 0 || len <= max_bytes)) {
 		buf_add(out, text, len);
 		snprintf(res->name, sizeof res->name, "%s", RED_CMD_WHOLE);
 		snprintf(res->version, sizeof res->version, "%s",

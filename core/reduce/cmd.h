@@ -83,5 +83,16 @@ struct red_cmd_result {
 int	 red_cmd_reduce(const char *line, const char *text, size_t len,
 	    int exit_code, size_t max_lines, struct aiterm_buf *out,
 	    struct red_cmd_result *res);
+/*
+ * The same within max_bytes as well (0: no limit; a read for a client
+ * that cuts long results passes what it shows): a longer result keeps
+ * its first and last lines and says how many went between, and must
+ * still hold what RED-FAITHFUL asks (a listing's rows aside: it is taken
+ * as far beyond its budget), else the next reducer or the generic stages
+ * take it; a listing goes whole only within it.
+ */
+int	 red_cmd_reduce_within(const char *line, const char *text,
+	    size_t len, int exit_code, size_t max_lines, size_t max_bytes,
+	    struct aiterm_buf *out, struct red_cmd_result *res);
 
 #endif

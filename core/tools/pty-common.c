@@ -358,6 +358,7 @@ reply(struct pending_wait *pw, const struct waiter_result *r)
 		.command = pw->have_cmd ? &pw->cmd : NULL,
 		.command_done = pw->have_cmd && pw->cmd.done,
 		.exit_code = pw->have_cmd && pw->cmd.done ? pw->cmd.exit_code : -1,
+		.client_cut = tool_call_shown_bytes(pw->call),
 	};
 	struct aiterm_error err = ERROR_INIT;
 	struct output_text out;

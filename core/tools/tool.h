@@ -71,6 +71,11 @@ json_t		*tool_call_args(struct tool_call *call);
 json_t		*tool_call_meta(struct tool_call *call);
 /* The client's clientInfo from initialize, or NULL. */
 json_t		*tool_call_client_info(struct tool_call *call);
+/*
+ * The bytes of a result's text the client shows the model whole when it
+ * is known to cut a longer one (Codex), else 0.
+ */
+size_t		 tool_call_shown_bytes(struct tool_call *call);
 /* Who made the call, for delivery (borrowed while the call lives). */
 struct call_origin tool_call_origin(struct tool_call *call);
 bool		 tool_call_cancelled(const struct tool_call *call);

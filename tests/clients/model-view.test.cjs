@@ -34,15 +34,6 @@ const STEPS = [
 	/* A long range comes one page at a time, small enough that no client cuts it. */
 	{ tool: 'pty_read', args: (prev) => ({ session_id: SID, line_range: lineRange(prev[3].seen) }),
 		want: [/^row-10$/m, /^\[lines \d+-\d+ shown; the rest: pty_read line_range=\[\d+,\d+\]\]$/m] },
-	/*
-	 * RED-HEADTAIL (issue 35): 400 log lines of about 340 bytes with one
-	 * alert: the reduction is bounded in bytes, so Codex does not cut out
-	 * its middle, where the alert is shown.
-	 */
-	{ tool: 'pty_send', args: { session_id: SID, wait: true,
-		text: `awk 'BEGIN { p = sprintf("%300s", ""); gsub(/ /, "q", p); for (i = 1; i <= 400; i++) ` +
-			`if (i == 250) print "[alert] worker " i " exited on signal 11"; else print "[warn] request " i " buffered " p }'` },
-	want: [/^\d+: \[alert\] worker 250 exited on signal 11$/m, /^\[warn\] request 1 buffered/m, /^\[warn\] request 400 buffered/m] },
 	{ tool: 'pty_send', args: { session_id: SID, text: 'sleep 0.5; echo later-$((1+2))' }, want: [/^sent$/m] },
 	{ tool: 'pty_read', args: { session_id: SID }, want: [/\[(no new output; )?still running\]$/] },
 	{ tool: 'pty_read', args: { session_id: SID, wait: true }, want: [/later-3$/] },
@@ -52,7 +43,7 @@ const STEPS = [
 	{ tool: 'pty_key', args: { session_id: SID, key: 'ctrl-c' }, want: [/^sent C-c$/m] },
 	{ tool: 'pty_list', args: { env_keys: ['AITERM_SESSION_ID'] }, want: [/^mv\talive\tbash AITERM_SESSION_ID=mv$/m] },
 	{ tool: 'pty_observe', args: { session_id: SID }, want: [/^mv: pane alive; /, /^cursor: obs1;mv;\S+$/m] },
-	{ tool: 'pty_observe', args: (prev) => ({ session_id: SID, cursor: parseText('pty_observe', body(prev[14].seen)).cursor }),
+	{ tool: 'pty_observe', args: (prev) => ({ session_id: SID, cursor: parseText('pty_observe', body(prev[13].seen)).cursor }),
 		want: [/^activity: \d+ ms CPU in \d+ ms/m] },
 	{ tool: 'diagnostics', args: {}, want: [/^aiterm-mcp \d/m, /^multiplexer: \S*tmux \S+ \(mux-tmux\)$/m] },
 	{ tool: 'pty_read', args: { session_id: 'no-such-session' }, want: [/unknown session 'no-such-session'/], error: true },
@@ -62,6 +53,24 @@ const STEPS = [
 		/^d0{15}2\tunknown\tagent-child turn 1\tdone\tsteer unknown CODEX_HOOK_DELIVERY_UNCONFIRMED$/m] },
 	/* AGT-CONFIGURE (issue 33): its refusal on a plain shell; its receipt is counted in tests/harness. */
 	{ tool: 'agent_configure', args: { session_id: SID, model: 'sonnet' }, want: [/^agent_configure: mv is not an agent session/], error: true },
+	/*
+	 * RED-HEADTAIL (issue 35): 400 log lines of about 340 bytes with one
+	 * alert: the reduction is bounded in bytes, so Codex does not cut out
+	 * its middle, where the alert is shown.
+	 */
+	{ tool: 'pty_send', args: { session_id: SID, wait: true,
+		text: `awk 'BEGIN { p = sprintf("%300s", ""); gsub(/ /, "q", p); for (i = 1; i <= 400; i++) ` +
+			`if (i == 250) print "[alert] worker " i " exited on signal 11"; else print "[warn] request " i " buffered " p }'` },
+	want: [/^\d+: \[alert\] worker 250 exited on signal 11$/m, /^\[warn\] request 1 buffered/m, /^\[warn\] request 400 buffered/m] },
+	/*
+	 * A listing longer than Codex shows whole (ADR 0043): Codex's name
+	 * gets the reducer's result cut by us to fit, with what went said;
+	 * Claude Code's gets every name.  Neither client cuts it.
+	 */
+	{ tool: 'pty_send', args: { session_id: SID, wait: true,
+		text: 'mkdir -p big; for i in $(seq 1 1500); do : > big/data-file-$i.csv; done' }, want: [/^exit 0$/] },
+	{ tool: 'pty_send', args: { session_id: SID, wait: true, text: 'ls -la big' },
+		want: [/\bdata-file-1\.csv\b/, /\bdata-file-999\.csv$/m, /^\[ls-long reducer; all of it: line_range=\[\d+,\d+\]\]$/m] },
 	/* Issue 36: a secret prompt; the person types it, the model is told where and to wait. */
 	{ tool: 'pty_send', args: { session_id: SID, text: 'read -r -s -p "Vault key: " v', wait: true },
 		want: [/^\[waiting for a secret: Vault key: \(bash\)\]\n\[[^\n]*Do not ask them for it; wait for them: pty_read wait=true\]$/m] },

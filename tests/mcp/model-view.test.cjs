@@ -108,6 +108,39 @@ test('RED-HEADTAIL model view: a log of long lines keeps its head and tail by by
 	assert.match(r.text, new RegExp(`^\\[warn\\] request ${Number(n[1]) - 1} buffered`, 'm'), 'the head ends just before it');
 });
 
+test('RED-CMD model view: a listing longer than Codex keeps is cut by us for Codex, whole for a client that does not cut (ADR 0043)', T, async (t) => {
+	const rig = new Rig(t);
+	const read = async (clientName) => {
+		const c = await rig.server({ structured: false, clientName });
+		const o = await c.open({});
+		const id = o.text.match(/^opened (\S+) /)[1];
+		await c.ok('pty_send', { session_id: id, wait: true, timeout: 60,
+			text: 'mkdir -p big; for i in $(seq 1 1500); do : > big/data-file-$i.csv; done' });
+		return { c, id, r: await c.ok('pty_send', { session_id: id, wait: true, timeout: 60, text: 'ls -la big' }) };
+	};
+	/* A client not known to cut: the ls reducer keeps every name, packed. */
+	const other = await read('aiterm-wire-test');
+	assert.ok(Buffer.byteLength(other.r.text) > 12000, `${Buffer.byteLength(other.r.text)} bytes: ${other.r.text.slice(0, 500)}`);
+	for (const n of [1, 750, 1500])
+		assert.match(other.r.text, new RegExp(`\\bdata-file-${n}\\.csv\\b`), `name ${n}`);
+	assert.match(other.r.text, /\[ls-long reducer; all of it: line_range=\[\d+,\d+\]\]$/);
+	/*
+	 * Codex shows 11,964 bytes whole: the reducer's result keeps its head
+	 * and tail within that, says what went, and where the whole output is.
+	 */
+	const codex = await read('codex-mcp-client');
+	const text = codex.r.text;
+	assert.ok(Buffer.byteLength(text) <= 11964, `${Buffer.byteLength(text)} bytes: ${text.slice(0, 300)}`);
+	assert.match(text, /^\[… \d+ lines of this summary left out\]$/m, text.slice(0, 3000));
+	assert.match(text, /\bdata-file-1\.csv\b/, 'the first entry');
+	assert.match(text, /\bdata-file-999\.csv$/m, 'the last entry (ls sorts by name)');
+	assert.doesNotMatch(text, /\bdata-file-4999?\.csv\b/, 'names from the middle went');
+	const m = text.match(/\[ls-long reducer; all of it: line_range=\[(\d+),(\d+)\]\]$/);
+	assert.ok(m, text.slice(-300));
+	const all = await codex.c.ok('pty_read', { session_id: codex.id, line_range: [Number(m[1]), Number(m[2])] });
+	assert.match(all.text, /data-file-1\.csv/, all.text.slice(0, 300));
+});
+
 test('RED-CMD model view: a reducer that left out a few lines says so itself, with no line_range line (ADR 0010)', T, async (t) => {
 	const { c, id } = await modelView(t);
 	/* node's own frames of a real crash: the trace reducer folds them. */

@@ -554,6 +554,49 @@ START_TEST(test_far_listing_names)
 END_TEST
 
 /*
+ * For a client that cuts a longer result (Codex, ADR 0043), any listing
+ * of up to 1,500 rows, through whichever path takes it, is within the
+ * bytes it shows whole, and keeps the name of its first row (ps aux
+ * beyond its budget: the busiest processes); a reducer's result cut to
+ * fit says so.
+ */
+START_TEST(test_listing_within_bytes)
+{
+	const struct listing *l = &listings[_i % (sizeof listings /
+	    sizeof listings[0])];
+	struct red_headtail_opts opts = RED_HEADTAIL_READ;
+	struct aiterm_buf b = BUF_INIT, out = BUF_INIT;
+	struct red_cmd_result res;
+	uint64_t s = seed0 + (uint64_t)_i * 6007;
+	size_t n = 20 + rt_pick(&s, 1480), i, max = 11964 - 512;
+	char nm[32], first[32];
+
+	buf_adds(&b, l->header);
+	for (i = 0; i < n; i++) {
+		name(&s, i, nm, sizeof nm);
+		if (i == 0)
+			memcpy(first, nm, sizeof first);
+		l->row(&s, i, nm, &b);
+	}
+	if (red_cmd_reduce_within(l->command, buf_str(&b), b.len, 0,
+	    RED_CMD_MAX_LINES, max, &out, &res) != 0)
+		red_generic(buf_str(&b), b.len, &opts, &out, NULL);
+	else if (strstr(buf_str(&out), " lines of this summary left out]\n"))
+		ck_assert(!res.lossless);
+	ck_assert_msg(out.len <= max, "seed %llu, %s with %zu rows: %zu bytes "
+	    "(%s)", (unsigned long long)seed0, l->command, n, out.len,
+	    res.name[0] != '\0' ? res.name : "generic");
+	/* ps beyond its budget keeps the busiest processes, not the first. */
+	ck_assert_msg(strstr(buf_str(&out), first) != NULL || (n > 480 &&
+	    strcmp(l->command, "ps aux") == 0), "seed %llu, %s "
+	    "with %zu rows: the first name %s lost", (unsigned long long)seed0,
+	    l->command, n, first);
+	buf_free(&b);
+	buf_free(&out);
+}
+END_TEST
+
+/*
  * Whatever the widths, a read's generic reduction is at most
  * RED_READ_BYTES (Codex cuts a longer result in its middle) and keeps the
  * one rare line put among the others.
@@ -839,6 +882,7 @@ make_suite(void)
 	tcase_add_loop_test(tc, test_distinct_headers, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_far_listing_names, 0, 12);
 	tcase_add_loop_test(tc, test_generic_bounded, 0, 2 * ROUNDS);
+	tcase_add_loop_test(tc, test_listing_within_bytes, 0, 2 * ROUNDS);
 	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_plain_diff_structure, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_faithful_refuses_a_loss, 0, ROUNDS);

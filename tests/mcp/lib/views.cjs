@@ -21,13 +21,29 @@ function texts(result) {
 	return (result.content || []).filter((c) => c && c.type === 'text').map((c) => c.text);
 }
 
+/*
+ * Claude Code 2.1.332 saves a successful result of over 50,000 characters
+ * to a file and shows the model its path and the first 2 KB of the
+ * content's JSON (measured with the real CLI: 49,930 characters shown,
+ * 50,028 saved); the size it names and the path are approximated here.
+ */
+const CLAUDE_CHARS = 50000;
+
+function claudePersisted(result, shown) {
+	if (shown.length <= CLAUDE_CHARS || result.isError)
+		return shown;
+	return `<persisted-output>\nOutput too large (${(shown.length / 1000).toFixed(1)}KB). Full output saved to: ` +
+		`~/.claude/projects/<project>/<session>/tool-results/<call>.json\n\nPreview (first 2KB):\n` +
+		`${JSON.stringify(result.content, null, 2).slice(0, 2000)}\n...\n</persisted-output>`;
+}
+
 function claudeView(result, tool, server = 'aiterm') {
 	if (result.structuredContent && !result.isError)
-		return JSON.stringify(result.structuredContent);
+		return claudePersisted(result, JSON.stringify(result.structuredContent));
 	const t = texts(result);
 	if (t.every((s) => s === ''))
 		return `(mcp__${server}__${tool} completed with no output)`;
-	return t.join('\n');
+	return claudePersisted(result, t.join('\n'));
 }
 
 /*
