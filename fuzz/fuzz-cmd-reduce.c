@@ -2,8 +2,10 @@
  * RED-CMD with whatever reducer plugins $AITERM_PLUGIN_PATH holds: the
  * first input line is the command, the rest the output, stripped as the
  * pipeline strips it.  A reducer that ran gave a shorter text within the
- * budget of lines (a listing's, the larger, as the bound here); a listing
- * no reducer took went whole; otherwise the output buffer is as it was.
+ * budget of lines (a listing's, the larger, as the bound here), and for
+ * half the inputs within a client's bytes (cut to fit, ADR 0043); a
+ * listing no reducer took went whole; otherwise the output buffer is as
+ * it was.
  * With no plugins loaded every input is declined, which is fine.
  */
 #include <stdio.h>
@@ -44,15 +46,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t cmdlen = nl != NULL ? (size_t)(nl - data) : size;
 	char *command = xmalloc(cmdlen + 1);
 	int rc, exit_code;
+	size_t max_bytes;
 
 	memcpy(command, data, cmdlen);
 	command[cmdlen] = '\0';
 	if (nl != NULL)
 		red_strip((const char *)nl + 1, size - cmdlen - 1, &text);
 	exit_code = (int)(cmdlen % 4) - 1;
+	/* Half the inputs as for a client that cuts at a small size. */
+	max_bytes = cmdlen % 2 == 0 ? 0 : 512 + size % 1024;
 	buf_adds(&out, prefix);
-	rc = red_cmd_reduce(command, buf_str(&text), text.len, exit_code,
-	    RED_CMD_MAX_LINES, &out, &res);
+	rc = red_cmd_reduce_within(command, buf_str(&text), text.len,
+	    exit_code, RED_CMD_MAX_LINES, max_bytes, &out, &res);
+	fuzz_require(rc != 0 || max_bytes == 0 || out.len - (sizeof prefix -
+	    1) <= max_bytes, "cmd_reduce: within the client's bytes");
 	fuzz_require(memcmp(out.data, prefix, sizeof prefix - 1) == 0,
 	    "cmd_reduce: appends only");
 	if (rc == 0 && strcmp(res.name, RED_CMD_WHOLE) == 0) {
