@@ -378,6 +378,50 @@ note_mark(void *arg, const struct osc133_mark *m)
 	}
 }
 
+/* What the bytes of s come to once invalid UTF-8 is replaced. */
+static size_t
+cleaned_len(const struct aiterm_buf *s)
+{
+	struct aiterm_buf t = BUF_INIT;
+	size_t n;
+
+	output_utf8_clean(s->data == NULL ? "" : s->data, s->len, &t);
+	n = t.len;
+	buf_free(&t);
+	return n;
+}
+
+/*
+ * The slice of the log a read takes: at most OUTPUT_MAX_BYTES, its head
+ * and tail kept around a marker beyond that.  A raw read (not reduced)
+ * for a client that cuts a longer result is held to what it shows less
+ * RESULT_ROOM and the marker's line, counting each invalid byte as the
+ * U+FFFD it becomes (ADR 0043): read again smaller when it is over.
+ */
+static int
+read_slice(const struct output_request *req, const char *log,
+    const struct session_cursor *cur, struct log_slice *slice,
+    struct aiterm_error *err)
+{
+	size_t max = OUTPUT_MAX_BYTES, got, tries;
+	bool bound = req->raw && req->client_cut > RESULT_ROOM + 2 *
+	    RAW_MARK_ROOM;
+
+	if (bound)
+		max = req->client_cut - RESULT_ROOM - RAW_MARK_ROOM;
+	for (tries = 0; ; tries++) {
+		if (log_read_range(log, cur->offset, req->to, max, cur->line,
+		    slice, err) != 0)
+			return -1;
+		if (!bound || tries == 3 || (got = cleaned_len(&slice->head) +
+		    cleaned_len(&slice->tail)) <= max)
+			return 0;
+		max = (size_t)((double)max * (double)max / (double)got);
+		log_slice_free(slice);
+		memset(slice, 0, sizeof *slice);
+	}
+}
+
 int
 output_collect(const struct output_request *req, struct output_text *out,
     struct aiterm_error *err)
@@ -396,8 +440,7 @@ output_collect(const struct output_request *req, struct output_text *out,
 	memset(out, 0, sizeof *out);
 	memset(&slice, 0, sizeof slice);
 	session_cursor_read(req->session, &cur);
-	if (log_read_range(log, cur.offset, req->to, OUTPUT_MAX_BYTES,
-	    cur.line, &slice, err) != 0)
+	if (read_slice(req, log, &cur, &slice, err) != 0)
 		goto out;
 	render_free(&r);
 	render_init(&r, slice.from, (enum render_region)cur.region,

@@ -26,6 +26,8 @@
 #define OUTPUT_PAGE_BYTES	8192u
 /* What a read's result may say beside its reduction: exit line, hints. */
 #define RESULT_ROOM		512u
+/* The "[… N bytes omitted; read them with pty_read line_range=...]" line. */
+#define RAW_MARK_ROOM		128u
 
 struct output_text {
 	struct aiterm_buf	 text;
@@ -63,7 +65,8 @@ struct output_request {
 	 * to): a command reducer's result and a listing that would go whole
 	 * are then held to it, less RESULT_ROOM for what the result says
 	 * besides (the generic stages are held to RED_READ_BYTES always;
-	 * ADR 0043).
+	 * ADR 0043), and so is a raw read: its head and tail around the
+	 * marker that names the lines left out.
 	 */
 	size_t				 client_cut;
 };

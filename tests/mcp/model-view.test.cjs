@@ -141,6 +141,39 @@ test('RED-CMD model view: a listing longer than Codex keeps is cut by us for Cod
 	assert.match(all.text, /data-file-1\.csv/, all.text.slice(0, 300));
 });
 
+test('PTY-READ model view: a raw read longer than Codex keeps is its head and tail with the lines between named, for Codex only (ADR 0043)', T, async (t) => {
+	const rig = new Rig(t);
+	const read = async (clientName) => {
+		const c = await rig.server({ structured: false, clientName });
+		const o = await c.open({});
+		const id = o.text.match(/^opened (\S+) /)[1];
+		return { c, id };
+	};
+	const codex = await read('codex-mcp-client');
+	/* New output read raw; 6,000 invalid bytes first, each read as the 3-byte U+FFFD. */
+	await codex.c.ok('pty_send', { session_id: codex.id,
+		text: "head -c 6000 /dev/zero | tr '\\0' '\\377'; echo; seq -f 'new-%g' 1 4000" });
+	await new Promise((res) => setTimeout(res, 1500));
+	const raw = await codex.c.ok('pty_read', { session_id: codex.id, raw: true });
+	assert.ok(Buffer.byteLength(raw.text) <= 11964, `${Buffer.byteLength(raw.text)} bytes`);
+	const m = raw.text.match(/\[… (\d+) bytes omitted; read them with pty_read line_range=\[(\d+),(\d+)\]\]/);
+	assert.ok(m, raw.text.slice(0, 600));
+	assert.match(raw.text, /\ufffd/, 'the head');
+	assert.match(raw.text, /new-4000\r?\n/, 'the tail');
+	const gone = await codex.c.ok('pty_read', { session_id: codex.id, line_range: [Number(m[2]), Number(m[2])] });
+	assert.match(gone.text, /new-\d+/, gone.text);
+	/* The cursor moved past all of it. */
+	const after = await codex.c.ok('pty_read', { session_id: codex.id });
+	assert.match(after.text, /no new output/, after.text);
+	/* A client that does not cut gets it whole. */
+	const other = await read('aiterm-wire-test');
+	await other.c.ok('pty_send', { session_id: other.id, text: 'seq -f "new-%g" 1 4000' });
+	await new Promise((res) => setTimeout(res, 1500));
+	const whole = await other.c.ok('pty_read', { session_id: other.id, raw: true });
+	assert.doesNotMatch(whole.text, /bytes omitted/);
+	assert.match(whole.text, /new-2000\r?\n/);
+});
+
 test('RED-CMD model view: a reducer that left out a few lines says so itself, with no line_range line (ADR 0010)', T, async (t) => {
 	const { c, id } = await modelView(t);
 	/* node's own frames of a real crash: the trace reducer folds them. */
