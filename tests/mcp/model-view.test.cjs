@@ -108,12 +108,17 @@ test('RED-HEADTAIL model view: a log of long lines keeps its head and tail by by
 	assert.match(r.text, new RegExp(`^\\[warn\\] request ${Number(n[1]) - 1} buffered`, 'm'), 'the head ends just before it');
 });
 
+/* One more model-view server on rig, introduced as clientName, with a session. */
+async function sessionAs(rig, clientName) {
+	const c = await rig.server({ structured: false, clientName });
+	const o = await c.open({});
+	return { c, id: o.text.match(/^opened (\S+) /)[1] };
+}
+
 test('RED-CMD model view: a listing longer than Codex keeps is cut by us for Codex, whole for a client that does not cut (ADR 0043)', T, async (t) => {
 	const rig = new Rig(t);
 	const read = async (clientName) => {
-		const c = await rig.server({ structured: false, clientName });
-		const o = await c.open({});
-		const id = o.text.match(/^opened (\S+) /)[1];
+		const { c, id } = await sessionAs(rig, clientName);
 		await c.ok('pty_send', { session_id: id, wait: true, timeout: 60,
 			text: 'mkdir -p big; for i in $(seq 1 1500); do : > big/data-file-$i.csv; done' });
 		return { c, id, r: await c.ok('pty_send', { session_id: id, wait: true, timeout: 60, text: 'ls -la big' }) };
@@ -143,13 +148,7 @@ test('RED-CMD model view: a listing longer than Codex keeps is cut by us for Cod
 
 test('PTY-READ model view: a raw read longer than Codex keeps is its head and tail with the lines between named, for Codex only (ADR 0043)', T, async (t) => {
 	const rig = new Rig(t);
-	const read = async (clientName) => {
-		const c = await rig.server({ structured: false, clientName });
-		const o = await c.open({});
-		const id = o.text.match(/^opened (\S+) /)[1];
-		return { c, id };
-	};
-	const codex = await read('codex-mcp-client');
+	const codex = await sessionAs(rig, 'codex-mcp-client');
 	/* New output read raw; 6,000 invalid bytes first, each read as the 3-byte U+FFFD. */
 	await codex.c.ok('pty_send', { session_id: codex.id,
 		text: "head -c 6000 /dev/zero | tr '\\0' '\\377'; echo; seq -f 'new-%g' 1 4000" });
@@ -166,7 +165,7 @@ test('PTY-READ model view: a raw read longer than Codex keeps is its head and ta
 	const after = await codex.c.ok('pty_read', { session_id: codex.id });
 	assert.match(after.text, /no new output/, after.text);
 	/* A client that does not cut gets it whole. */
-	const other = await read('aiterm-wire-test');
+	const other = await sessionAs(rig, 'aiterm-wire-test');
 	await other.c.ok('pty_send', { session_id: other.id, text: 'seq -f "new-%g" 1 4000' });
 	await new Promise((res) => setTimeout(res, 1500));
 	const whole = await other.c.ok('pty_read', { session_id: other.id, raw: true });
