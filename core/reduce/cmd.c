@@ -256,6 +256,10 @@ red_cmd_reduce_within(const char *line, const char *text, size_t len,
 		    max_lines ? RED_FAITHFUL_LISTING : RED_FAITHFUL_FAR;
 	}
 	in.max_lines = max_lines;
+	if (flags == RED_FAITHFUL_FAR && (max_bytes == 0 ||
+	    max_bytes > RED_CMD_FAR_BYTES))
+		max_bytes = RED_CMD_FAR_BYTES;
+	in.max_bytes = max_bytes;
 	for (i = 0; i < n && rc != 0; i++) {
 		r = table_entry(c[i].entry, c[i].claim->name);
 		if (r == NULL)
@@ -279,9 +283,14 @@ red_cmd_reduce_within(const char *line, const char *text, size_t len,
 		 * be held still is (reduce/shape.h).
 		 */
 		cut = cut_to(&tmp, max_bytes);
+		if (max_bytes > 0 && tmp.len > max_bytes) {
+			snprintf(res->refused, sizeof res->refused, "%s",
+			    r->name);
+			res->refused_why = "over the byte budget";
+			continue;
+		}
 		if (!red_faithful(text, len, buf_str(&tmp), tmp.len, cut &&
-		    flags != 0 ? RED_FAITHFUL_FAR : flags, &faith) ||
-		    (max_bytes > 0 && tmp.len > max_bytes)) {
+		    flags != 0 ? RED_FAITHFUL_FAR : flags, &faith)) {
 			snprintf(res->refused, sizeof res->refused, "%s",
 			    r->name);
 			res->refused_why = "left out a line it must keep";

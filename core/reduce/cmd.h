@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "reduce/headtail.h"
 #include "util/buf.h"
 
 /*
@@ -44,6 +45,12 @@ void	 red_cmd_argv_free(char **argv);
  * many times the budget, so that it can keep every row (RED-FAITHFUL).
  */
 #define RED_CMD_LISTING_FACTOR	4
+/*
+ * A listing far beyond that budget (its rows left out anyway) is held to
+ * what a read's generic reduction shows at most (RED_READ_BYTES), for
+ * every client: its reducer chooses the names within it (ADR 0044).
+ */
+#define RED_CMD_FAR_BYTES	RED_READ_BYTES
 /*
  * A reducer's result that left out this many lines or more is followed
  * by the line naming where the whole text is (core/pty/output.c).

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AITERM_ABI_MAJOR 2
-#define AITERM_ABI_MINOR 5
+#define AITERM_ABI_MINOR 6
 
 #define AITERM_PLUGIN_SYMBOL "aiterm_plugin_describe"
 
@@ -259,6 +259,13 @@ struct aiterm_reduce_input {
 	int			 exit_code;	/* -1 when unknown */
 	/* The lines the AI should get at most; the core cuts beyond it. */
 	size_t			 max_lines;
+	/*
+	 * ABI 2.6.  The bytes the AI should get at most, 0 for no limit: a
+	 * client's bound (ADR 0043), or a listing's far beyond its line
+	 * budget (ADR 0044).  The core keeps the head and tail of a longer
+	 * result; a reducer that chooses what fits says more.
+	 */
+	size_t			 max_bytes;
 };
 
 struct aiterm_reducer {

@@ -63,14 +63,17 @@ const STEPS = [
 			`if (i == 250) print "[alert] worker " i " exited on signal 11"; else print "[warn] request " i " buffered " p }'` },
 	want: [/^\d+: \[alert\] worker 250 exited on signal 11$/m, /^\[warn\] request 1 buffered/m, /^\[warn\] request 400 buffered/m] },
 	/*
-	 * A listing longer than Codex shows whole (ADR 0043): Codex's name
-	 * gets the reducer's result cut by us to fit, with what went said;
-	 * Claude Code's gets every name.  Neither client cuts it.
+	 * A listing far beyond its budget and longer than Codex shows whole
+	 * (ADR 0043, 0044): for both clients the reducer keeps the first and
+	 * last names within 10 KiB, counts the rest and names the one alone
+	 * of its kind.  Neither client cuts it.
 	 */
 	{ tool: 'pty_send', args: { session_id: SID, wait: true,
-		text: 'mkdir -p big; for i in $(seq 1 1500); do : > big/data-file-$i.csv; done' }, want: [/^exit 0$/] },
+		text: 'mkdir -p big; for i in $(seq 1 1500); do : > big/data-file-$i.csv; done; : > big/data-file-777.txt' }, want: [/^exit 0$/] },
 	{ tool: 'pty_send', args: { session_id: SID, wait: true, text: 'ls -la big' },
-		want: [/\bdata-file-1\.csv\b/, /\bdata-file-999\.csv$/m, /^\[ls-long reducer; all of it: line_range=\[\d+,\d+\]\]$/m] },
+		want: [/\bdata-file-1\.csv\b/, /\bdata-file-999\.csv$/m, /^… \d+ more: \d+ files$/m,
+			/^… alone of its kind among them: data-file-777\.txt$/m,
+			/^\[ls-long reducer; all of it: line_range=\[\d+,\d+\]\]$/m] },
 	/* Issue 36: a secret prompt; the person types it, the model is told where and to wait. */
 	{ tool: 'pty_send', args: { session_id: SID, text: 'read -r -s -p "Vault key: " v', wait: true },
 		want: [/^\[waiting for a secret: Vault key: \(bash\)\]\n\[[^\n]*Do not ask them for it; wait for them: pty_read wait=true\]$/m] },

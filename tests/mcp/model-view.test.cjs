@@ -115,35 +115,31 @@ async function sessionAs(rig, clientName) {
 	return { c, id: o.text.match(/^opened (\S+) /)[1] };
 }
 
-test('RED-CMD model view: a listing longer than Codex keeps is cut by us for Codex, whole for a client that does not cut (ADR 0043)', T, async (t) => {
+test('RED-CMD model view: a listing far beyond its budget is held to 10 KiB by its reducer, for Codex and for a client that does not cut (ADR 0043, 0044)', T, async (t) => {
 	const rig = new Rig(t);
 	const read = async (clientName) => {
 		const { c, id } = await sessionAs(rig, clientName);
 		await c.ok('pty_send', { session_id: id, wait: true, timeout: 60,
-			text: 'mkdir -p big; for i in $(seq 1 1500); do : > big/data-file-$i.csv; done' });
-		return { c, id, r: await c.ok('pty_send', { session_id: id, wait: true, timeout: 60, text: 'ls -la big' }) };
+			text: 'mkdir -p big; for i in $(seq 1 1500); do : > big/data-file-$i.csv; done; : > big/data-file-777.txt' });
+		return { c, id, r: await c.ok('pty_send', { session_id: id, wait: true, timeout: 60, text: 'LC_ALL=C ls -la big' }) };
 	};
-	/* A client not known to cut: the ls reducer keeps every name, packed. */
-	const other = await read('aiterm-wire-test');
-	assert.ok(Buffer.byteLength(other.r.text) > 12000, `${Buffer.byteLength(other.r.text)} bytes: ${other.r.text.slice(0, 500)}`);
-	for (const n of [1, 750, 1500])
-		assert.match(other.r.text, new RegExp(`\\bdata-file-${n}\\.csv\\b`), `name ${n}`);
-	assert.match(other.r.text, /\[ls-long reducer; all of it: line_range=\[\d+,\d+\]\]$/);
-	/*
-	 * Codex shows 11,964 bytes whole: the reducer's result keeps its head
-	 * and tail within that, says what went, and where the whole output is.
-	 */
-	const codex = await read('codex-mcp-client');
-	const text = codex.r.text;
-	assert.ok(Buffer.byteLength(text) <= 11964, `${Buffer.byteLength(text)} bytes: ${text.slice(0, 300)}`);
-	assert.match(text, /^\[… \d+ lines of this summary left out\]$/m, text.slice(0, 3000));
-	assert.match(text, /\bdata-file-1\.csv\b/, 'the first entry');
-	assert.match(text, /\bdata-file-999\.csv$/m, 'the last entry (ls sorts by name)');
-	assert.doesNotMatch(text, /\bdata-file-4999?\.csv\b/, 'names from the middle went');
-	const m = text.match(/\[ls-long reducer; all of it: line_range=\[(\d+),(\d+)\]\]$/);
-	assert.ok(m, text.slice(-300));
-	const all = await codex.c.ok('pty_read', { session_id: codex.id, line_range: [Number(m[1]), Number(m[2])] });
-	assert.match(all.text, /data-file-1\.csv/, all.text.slice(0, 300));
+	for (const name of ['aiterm-wire-test', 'codex-mcp-client']) {
+		const { c, id, r } = await read(name);
+		const text = r.text;
+		/* The reducer's names and the lines about them; the exit line and the core's pointer besides. */
+		assert.ok(Buffer.byteLength(text) <= 10240 + 200, `${name}: ${Buffer.byteLength(text)} bytes: ${text.slice(0, 300)}`);
+		assert.doesNotMatch(text, /lines of this summary left out/, `${name}: the reducer chose, nothing was cut after it`);
+		assert.match(text, /\(1503 entries, more than fit: names only; /, `${name}: ${text.slice(0, 300)}`);
+		assert.match(text, /\bdata-file-1\.csv\b/, `${name}: the first entry`);
+		assert.match(text, /\bdata-file-999\.csv$/m, `${name}: the last entry (sorted by name)`);
+		assert.match(text, /^… \d+ more: \d+ files$/m, `${name}: what went is counted`);
+		assert.match(text, /^… alone of its kind among them: data-file-777\.txt$/m, `${name}: the one *.txt`);
+		assert.doesNotMatch(text, /\bdata-file-4999?\.csv\b/, `${name}: names from the middle went`);
+		const m = text.match(/\[ls-long reducer; all of it: line_range=\[(\d+),(\d+)\]\]$/);
+		assert.ok(m, text.slice(-300));
+		const all = await c.ok('pty_read', { session_id: id, line_range: [Number(m[1]), Number(m[2])] });
+		assert.match(all.text, /data-file-1\.csv/, all.text.slice(0, 300));
+	}
 });
 
 test('PTY-READ model view: a raw read longer than Codex keeps is its head and tail with the lines between named, for Codex only (ADR 0043)', T, async (t) => {

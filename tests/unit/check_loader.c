@@ -100,7 +100,7 @@ START_TEST(test_good_plugins_callable)
 	const struct aiterm_receiver_ops *rcv;
 	const char *argv[] = { "testcmd", NULL };
 	struct aiterm_reduce_input in = { "hello", 5, "testcmd", argv, 0,
-	    200 };
+	    200, 0 };
 	struct aiterm_buf out = BUF_INIT;
 	struct aiterm_mux_info info;
 
@@ -142,11 +142,11 @@ END_TEST
 START_TEST(test_abi_refused)
 {
 	assert_refused("abi-too-new.yaml",
-	    "module ABI 2.99 is newer than this Aiterm's 2.5");
+	    "module ABI 2.99 is newer than this Aiterm's 2.6");
 	assert_refused("abi-major.yaml",
-	    "module ABI 1.5 has major 1, this Aiterm speaks major 2");
+	    "module ABI 1.6 has major 1, this Aiterm speaks major 2");
 	assert_refused("abi-manifest-new.yaml",
-	    "manifest ABI 2.7 is newer than this Aiterm's 2.5");
+	    "manifest ABI 2.7 is newer than this Aiterm's 2.6");
 	/* The receiver table of 2.0 was never implemented (ADR 0019). */
 	assert_refused("old-receiver.yaml",
 	    "a receiver needs ABI 2.1 or later; 'old-receiver' reports 2.0");

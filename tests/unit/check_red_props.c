@@ -530,8 +530,12 @@ START_TEST(test_listing_names)
 END_TEST
 
 /*
- * Beyond a listing's budget (up to 1500 rows) ls -l, dpkg -l and apt
- * list still keep every name, packed, with the other fields left out.
+ * Beyond a listing's budget (up to 1500 rows) ls -l, dpkg -l, apt list and
+ * tar keep every name, packed, with the other fields left out, while the
+ * names fit RED_CMD_FAR_BYTES (ADR 0044); beyond that too, what the AI
+ * reads is within it and says that names went (dpkg's and apt's
+ * reducers order names by state: their first and last rows are not
+ * their result's ends).
  */
 START_TEST(test_far_listing_names)
 {
@@ -540,16 +544,92 @@ START_TEST(test_far_listing_names)
 		"tar -tvzf site.tar.gz",
 	};
 	const struct listing *l = NULL;
+	struct aiterm_buf b = BUF_INIT;
 	uint64_t s = seed0 + (uint64_t)_i * 7919;
-	size_t i;
+	size_t i, n, packed = 0;
+	char (*names)[32];
+	char *got;
 
 	for (i = 0; i < sizeof listings / sizeof listings[0]; i++) {
 		if (strcmp(listings[i].command, far[_i % 4]) == 0)
 			l = &listings[i];
 	}
 	ck_assert_ptr_nonnull(l);
-	listing_holds(l, &s, RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES + 20 +
-	    rt_pick(&s, 1000));
+	n = RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES + 20 + rt_pick(&s, 1000);
+	ck_assert_ptr_nonnull(names = calloc(n, sizeof *names));
+	buf_adds(&b, l->header);
+	for (i = 0; i < n; i++) {
+		name(&s, i, names[i], sizeof names[i]);
+		l->row(&s, i, names[i], &b);
+		/* A name, its folder or link target, the blanks between. */
+		packed += 2 * strlen(names[i]) + 24;
+	}
+	got = read_as_ai(l->command, buf_str(&b));
+	for (i = 0; i < n && packed <= RED_CMD_FAR_BYTES; i++)
+		ck_assert_msg(strstr(got, names[i]) != NULL,
+		    "seed %llu, %s with %zu rows: name %s (row %zu) lost (%s)",
+		    (unsigned long long)seed0, l->command, n, names[i], i, how);
+	ck_assert_msg(packed <= RED_CMD_FAR_BYTES || strstr(got, " more") !=
+	    NULL || strstr(got, " left out") != NULL, "seed %llu, %s with %zu "
+	    "rows: what went is not said (%s)", (unsigned long long)seed0,
+	    l->command, n, how);
+	/* The reducer's result, and the core's line naming the whole. */
+	ck_assert_msg(strlen(got) <= RED_CMD_FAR_BYTES + 256, "seed %llu, %s "
+	    "with %zu rows: %zu bytes (%s)", (unsigned long long)seed0,
+	    l->command, n, strlen(got), how);
+	free(names);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * A listing far beyond its budget keeps whole the one path or name whose
+ * extension no other has, wherever it is (the one *.txt among a thousand
+ * *.png): find, tar and ls choose their names within RED_CMD_FAR_BYTES.
+ */
+START_TEST(test_far_listing_alone)
+{
+	static const char *const far[] = {
+		"find .", "tar -tvzf site.tar.gz", "ls -l",
+	};
+	const struct listing *l = NULL;
+	struct aiterm_buf b = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 3571;
+	size_t i, n, odd;
+	char nm[40], alone[40], first[40];
+	char *got;
+
+	for (i = 0; i < sizeof listings / sizeof listings[0]; i++) {
+		if (strcmp(listings[i].command, far[_i % 3]) == 0)
+			l = &listings[i];
+	}
+	ck_assert_ptr_nonnull(l);
+	n = RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES + 200 +
+	    rt_pick(&s, 1000);
+	odd = n / 4 + rt_pick(&s, n / 2);
+	buf_adds(&b, l->header);
+	for (i = 0; i < n; i++) {
+		name(&s, i, nm, 32);
+		strcat(nm, i == odd ? ".txt" : rt_pick(&s, 2) ? ".png" : ".svg");
+		if (i == odd)
+			memcpy(alone, nm, sizeof alone);
+		if (i == 0)
+			memcpy(first, nm, sizeof first);
+		l->row(&s, i, nm, &b);
+	}
+	got = read_as_ai(l->command, buf_str(&b));
+	ck_assert_msg(strstr(got, alone) != NULL && strstr(got, first) != NULL,
+	    "seed %llu, %s with %zu rows: %s (row %zu) or the first, %s, lost "
+	    "(%s)", (unsigned long long)seed0, l->command, n, alone, odd,
+	    first, how);
+	ck_assert_msg(strlen(got) <= RED_CMD_FAR_BYTES + 256, "seed %llu, %s "
+	    "with %zu rows: %zu bytes (%s)", (unsigned long long)seed0,
+	    l->command, n, strlen(got), how);
+	ck_assert_msg(strstr(got, " more") != NULL, "seed %llu, %s: what was "
+	    "left out is not said", (unsigned long long)seed0, l->command);
+	free(got);
+	buf_free(&b);
 }
 END_TEST
 
@@ -881,6 +961,7 @@ make_suite(void)
 	tcase_add_loop_test(tc, test_json_array_ids, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_distinct_headers, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_far_listing_names, 0, 12);
+	tcase_add_loop_test(tc, test_far_listing_alone, 0, 12);
 	tcase_add_loop_test(tc, test_generic_bounded, 0, 2 * ROUNDS);
 	tcase_add_loop_test(tc, test_listing_within_bytes, 0, 2 * ROUNDS);
 	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);

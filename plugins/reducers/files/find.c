@@ -1,14 +1,16 @@
 /*
  * find (printing paths): a listing of at most FD_PLAIN lines (a read's
  * budget) is declined, as the generic stages show it whole.  One whose
- * grouped lines fit the budget keeps every path (RED-FAITHFUL: a listing
- * keeps every name), the names of a run of paths in one folder on one
- * line after the folder: "./src/: a.c b.c net.c" (a name with a blank or
- * a quote, and a line that is no path, stays on its own line as it
- * was).  A longer one keeps its first and last paths whole and sums up
- * those in between in two lines: how many, the subfolders of the folder
- * they share that hold most of them, and the commonest kinds of name
- * ("*.gz (2400)", "copyright (780)").  Error lines ("find: 'x':
+ * grouped lines fit the budget (its lines, and its bytes: ADR 0044) keeps
+ * every path (RED-FAITHFUL: a listing keeps every name), the names of a
+ * run of paths in one folder on one line after the folder: "./src/: a.c
+ * b.c net.c" (a name with a blank or a quote, and a line that is no path,
+ * stays on its own line as it was).  A longer one keeps its first and
+ * last paths whole, as many as fit, and sums up those in between: how
+ * many, the subfolders of the folder they share that hold most of them,
+ * the commonest kinds of name ("*.gz (2400)", "copyright (780)"), and
+ * whole each path whose extension no other path has (the one *.txt among
+ * a thousand *.png).  Error lines ("find: 'x':
  * Permission denied") are all kept, before the paths.  Output of -ls,
  * -printf, -exec and the like is declined.
  */
@@ -24,6 +26,7 @@
 #define FD_TOP_NAMES	6
 #define FD_PLAIN	120
 #define FD_WIDTH	160	/* a folder's line goes on after this */
+#define FD_ALONE	8	/* paths alone of their kind said whole */
 
 /* Actions whose output is not one path a line. */
 static const char *const fd_actions[] = {
@@ -41,12 +44,8 @@ static int
 key_cmp(const void *a, const void *b)
 {
 	const struct fd_count *x = a, *y = b;
-	size_t n = x->key.len < y->key.len ? x->key.len : y->key.len;
-	int c = memcmp(x->key.p, y->key.p, n);
 
-	if (c != 0)
-		return c;
-	return x->key.len < y->key.len ? -1 : x->key.len > y->key.len;
+	return rl_cmp(&x->key, &y->key);
 }
 
 static int
@@ -119,111 +118,51 @@ put_top(const struct aiterm_host *h, struct aiterm_buf *out,
 	h->buf_add(out, "\n", 1);
 }
 
-/* Whether a name can stand among others on a line. */
-static bool
-plain_name(const struct rl_line *n)
+/* The paths of a listing beyond its budget, for its items and summary. */
+struct fd_list {
+	const struct rl_line	*v;
+	size_t			 n;
+	const bool		*alone;	/* an extension no other path has */
+};
+
+static void
+fd_items(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
+    size_t hi, void *arg)
 {
+	const struct fd_list *l = arg;
 	size_t i;
 
-	for (i = 0; i < n->len; i++) {
-		if (n->p[i] == ' ' || n->p[i] == '\t' || n->p[i] == '\'' ||
-		    n->p[i] == '"')
-			return false;
-	}
-	return n->len > 0;
+	for (i = lo; i < hi; i++)
+		rl_put(h, out, &l->v[i]);
 }
 
-/* Every path, the names of a run in one folder on one line. */
+/*
+ * The paths [lo, hi) summed up: how many, the subfolders of the folder
+ * they share that hold most of them, the commonest kinds of name, and
+ * whole the paths among them alone of their kind (up to FD_ALONE).
+ */
 static void
-put_grouped(const struct aiterm_host *h, struct aiterm_buf *out,
-    const struct rl_lines *t)
+fd_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
+    size_t hi, void *arg)
 {
-	struct rl_line dir = { NULL, 0 }, l, name;
-	size_t i, slash, width = 0;
-
-	for (i = 0; i < t->n; i++) {
-		l = t->v[i];
-		for (slash = l.len; slash > 0 && l.p[slash - 1] != '/'; slash--)
-			;
-		name = rl_from(l, slash);
-		if (slash == 0 || rl_starts(&l, "find: ") || !plain_name(&name)) {
-			if (dir.p != NULL)
-				h->buf_add(out, "\n", 1);
-			dir.p = NULL;
-			rl_put(h, out, &l);
-			continue;
-		}
-		if (dir.p != NULL && dir.len == slash &&
-		    memcmp(dir.p, l.p, slash) == 0 && width < FD_WIDTH) {
-			h->buf_printf(out, " %.*s", (int)name.len, name.p);
-			width += name.len + 1;
-			continue;
-		}
-		if (dir.p != NULL)
-			h->buf_add(out, "\n", 1);
-		dir.p = l.p;
-		dir.len = slash;
-		h->buf_printf(out, "%.*s: %.*s", (int)slash, l.p,
-		    (int)name.len, name.p);
-		width = slash + 2 + name.len;
-	}
-	if (dir.p != NULL)
-		h->buf_add(out, "\n", 1);
-}
-
-int
-red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
-    struct aiterm_buf *out)
-{
-	struct rl_lines t;
-	struct fd_count *dirs = NULL, *names = NULL;
-	size_t *paths = NULL, np = 0, i, j, k, root, nd = 0, nn = 0, errors = 0;
-	size_t budget;
-	const struct rl_line *first;
+	const struct fd_list *l = arg;
+	const struct rl_line *first = &l->v[lo];
+	struct fd_count *dirs, *names;
+	size_t i, j, k, root, nd = 0, nn = 0, shown = 0;
 	bool ext, *exts = NULL;
-	struct aiterm_buf *grouped = NULL;
-	int rc = -1;
 
-	for (i = 0; fd_actions[i] != NULL; i++) {
-		if (rl_has_opt(in->argv, fd_actions[i]))
-			return -1;
-	}
-	if (!rl_split(in, &t))
-		return -1;
-	budget = rl_budget(in);
-	if (t.n <= FD_PLAIN)
-		goto out;
-	/* Every path, grouped, when the groups fit the budget. */
-	if ((grouped = h->buf_new()) == NULL)
-		goto out;
-	put_grouped(h, grouped, &t);
-	if (rl_count(h->buf_data(grouped), h->buf_len(grouped)) <= budget) {
-		h->buf_add(out, h->buf_data(grouped), h->buf_len(grouped));
-		rc = 1;
-		goto out;
-	}
-	paths = calloc(t.n, sizeof *paths);
-	dirs = calloc(t.n, sizeof *dirs);
-	names = calloc(t.n, sizeof *names);
-	if (paths == NULL || dirs == NULL || names == NULL)
-		goto out;
-	for (i = 0; i < t.n; i++) {
-		if (rl_starts(&t.v[i], "find: "))
-			errors++;
-		else if (!rl_blank(&t.v[i]))
-			paths[np++] = i;
-	}
-	if (np <= FD_HEAD + FD_TAIL || errors + FD_HEAD + FD_TAIL + 2 > budget)
+	dirs = calloc(hi - lo, sizeof *dirs);
+	names = calloc(hi - lo, sizeof *names);
+	if (dirs == NULL || names == NULL)
 		goto out;
 	/*
-	 * The folder the paths summed up are in: up to the last '/' they all
-	 * share.  Not the first path's: find prints the folder it starts
-	 * from first ("/usr/share/doc", "."), which is in its parent.
+	 * The folder they are in: up to the last '/' they all share.  Not
+	 * the first path's alone: find prints the folder it starts from
+	 * first ("/usr/share/doc", "."), which is in its parent.
 	 */
-	first = &t.v[paths[FD_HEAD]];
 	root = first->len;
-	for (i = FD_HEAD + 1; i < np - FD_TAIL; i++) {
-		const struct rl_line *b = &t.v[paths[i]];
+	for (i = lo + 1; i < hi; i++) {
+		const struct rl_line *b = &l->v[i];
 
 		for (j = 0; j < root && j < b->len && first->p[j] == b->p[j];
 		    j++)
@@ -232,8 +171,8 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	}
 	while (root > 0 && first->p[root - 1] != '/')
 		root--;
-	for (i = FD_HEAD; i < np - FD_TAIL; i++) {
-		struct rl_line p = rl_from(t.v[paths[i]], root);
+	for (i = lo; i < hi; i++) {
+		struct rl_line p = rl_from(l->v[i], root);
 
 		for (k = 0; k < p.len && p.p[k] != '/'; k++)
 			;
@@ -247,33 +186,94 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	}
 	nd = tally(dirs, nd);
 	nn = tally(names, nn);
-	exts = calloc(nn > 0 ? nn : 1, sizeof *exts);
-	if (exts == NULL)
+	if ((exts = calloc(nn > 0 ? nn : 1, sizeof *exts)) == NULL)
 		goto out;
 	for (i = 0; i < nn; i++)
 		exts[i] = names[i].key.len > 0 && names[i].key.p[0] == '.';
-	for (i = 0; i < t.n; i++) {
-		if (rl_starts(&t.v[i], "find: "))
-			rl_put(h, out, &t.v[i]);
-	}
-	for (i = 0; i < FD_HEAD; i++)
-		rl_put(h, out, &t.v[paths[i]]);
-	h->buf_printf(out, "… %zu more paths; %s%.*s most are in: ",
-	    np - FD_HEAD - FD_TAIL, root > 0 ? "in " : "", (int)root,
-	    first->p);
+	h->buf_printf(out, "… %zu more paths; %s%.*s most are in: ", hi - lo,
+	    root > 0 ? "in " : "", (int)root, first->p);
 	put_top(h, out, dirs, nd, FD_TOP_DIRS, "", NULL);
 	h->buf_add(out, "… by name: ", strlen("… by name: "));
 	put_top(h, out, names, nn, FD_TOP_NAMES, "*", exts);
-	for (i = np - FD_TAIL; i < np; i++)
-		rl_put(h, out, &t.v[paths[i]]);
-	rc = 0;
+	for (i = lo; i < hi && shown < FD_ALONE; i++) {
+		if (l->alone == NULL || !l->alone[i])
+			continue;
+		h->buf_printf(out, "%s%.*s", shown++ == 0 ?
+		    "… alone of its kind among them: " : "  ",
+		    (int)l->v[i].len, l->v[i].p);
+	}
+	if (shown > 0)
+		h->buf_add(out, "\n", 1);
 out:
-	if (grouped != NULL)
-		h->buf_free(grouped);
-	free(paths);
 	free(dirs);
 	free(names);
 	free(exts);
+}
+
+int
+red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
+    struct aiterm_buf *out)
+{
+	struct rl_lines t;
+	struct rl_line *paths = NULL;
+	struct fd_list list = { NULL, 0, NULL };
+	size_t i, np = 0, errors = 0, errbytes = 0, budget, max;
+	struct aiterm_buf *tmp = NULL;
+	int rc = -1;
+
+	for (i = 0; fd_actions[i] != NULL; i++) {
+		if (rl_has_opt(in->argv, fd_actions[i]))
+			return -1;
+	}
+	if (!rl_split(in, &t))
+		return -1;
+	budget = rl_budget(in);
+	max = rl_max_bytes(in);
+	if (t.n <= FD_PLAIN)
+		goto out;
+	/* Every path, grouped, when the groups fit the budget. */
+	if ((tmp = h->buf_new()) == NULL)
+		goto out;
+	rl_put_grouped(h, tmp, t.v, t.n, FD_WIDTH);
+	if (rl_count(h->buf_data(tmp), h->buf_len(tmp)) <= budget &&
+	    h->buf_len(tmp) <= max) {
+		h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));
+		rc = 1;
+		goto out;
+	}
+	if ((paths = calloc(t.n, sizeof *paths)) == NULL)
+		goto out;
+	for (i = 0; i < t.n; i++) {
+		if (rl_starts(&t.v[i], "find: ")) {
+			errors++;
+			errbytes += t.v[i].len + 1;
+		} else if (!rl_blank(&t.v[i]))
+			paths[np++] = t.v[i];
+	}
+	if (np <= FD_HEAD + FD_TAIL || errors + FD_HEAD + FD_TAIL + 2 >
+	    budget || errbytes >= max / 2)
+		goto out;
+	list.v = paths;
+	list.n = np;
+	if ((list.alone = rl_alone(paths, np)) == NULL)
+		goto out;
+	/* Its errors all, then the first and last paths that fit. */
+	h->buf_free(tmp);
+	if ((tmp = h->buf_new()) == NULL)
+		goto out;
+	for (i = 0; i < t.n; i++) {
+		if (rl_starts(&t.v[i], "find: "))
+			rl_put(h, tmp, &t.v[i]);
+	}
+	if ((rc = rl_fit_ends(h, tmp, np, max - errbytes, budget - errors,
+	    FD_HEAD, FD_TAIL, fd_items, fd_mid, &list)) < 0)
+		goto out;
+	h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));
+out:
+	if (tmp != NULL)
+		h->buf_free(tmp);
+	free(paths);
+	free((void *)list.alone);
 	rl_lines_free(&t);
 	return rc;
 }

@@ -5,10 +5,12 @@
  * the rows.  "total N", folder headings and error lines stay.  Nothing
  * else is left out when the listing fits the budget.  A longer listing
  * keeps every name, packed several to a line ("x  dir/  y -> z"), says
- * which fields went and gives the three largest files their sizes; only
- * when even that is over the budget does a listing of one folder keep
- * its first and last entries and count those between by type ("… 780
- * more: 730 directories, 50 links").  Output that is not a long listing
+ * which fields went and gives the three largest files their sizes; when
+ * that is over the budget's lines or bytes (ADR 0044), the first and
+ * last names that fit stay, and a line counts those between by type
+ * ("… 780 more: 730 directories, 50 links") and names whole the ones
+ * alone of their kind.  Only when even that does not fit does a listing
+ * of one folder keep its first and last entries whole.  Output that is not a long listing
  * (plain ls, another locale's dates) is declined.
  */
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #define LS_FIELDS	12
 #define LS_WIDTH	160	/* names packed this wide beyond the budget */
 #define LS_LARGEST	3	/* files that keep their size in names only */
+#define LS_ALONE	8	/* names alone of their kind said whole */
 
 static const char *const ls_months[] = {
 	"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
@@ -269,59 +272,136 @@ put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
 	return 1;
 }
 
+/* A listing beyond the budget, for its items and what is left out. */
+struct ls_list {
+	const struct rl_lines	*t;
+	const struct ls_entry	*e;
+	const bool		*is;	/* the line is an entry */
+	const bool		*alone;	/* an extension no other name has */
+};
+
+/* An entry's name as listed, without the blank ls pads quoted ones by. */
+static struct rl_line
+listed_name(const struct ls_entry *e)
+{
+	struct rl_line head, name = entry_name(e, &head);
+
+	if (name.len > 1 && name.p[0] == ' ')
+		name = rl_from(name, 1);
+	return name;
+}
+
 /*
- * A listing beyond the budget keeps every name (RED-FAITHFUL): a line
- * saying which fields went, the largest files with their sizes, then the
- * names of each folder packed LS_WIDTH wide, two blanks apart, a
- * directory's with a '/' after it, a link's with its target.  Headings,
- * "total" and error lines stay.  The number of lines, or 0 when even
- * that is over the budget.
+ * Lines [lo, hi): the entries' names packed LS_WIDTH wide, two blanks
+ * apart, a directory's with a '/' after it, a link's with its target;
+ * headings, "total" and error lines on their own.
  */
-static size_t
+static void
+ls_items(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
+    size_t hi, void *arg)
+{
+	const struct ls_list *l = arg;
+	struct rl_pack pk = { h, out, LS_WIDTH, 0, 0, NULL };
+	struct rl_line name;
+	size_t i;
+
+	for (i = lo; i < hi; i++) {
+		if (!l->is[i]) {
+			if (rl_blank(&l->t->v[i]))
+				continue;
+			rl_pack_end(&pk);
+			rl_put(h, out, &l->t->v[i]);
+			continue;
+		}
+		name = listed_name(&l->e[i]);
+		rl_pack_add(&pk, name.p, name.len, l->e[i].type == 'd' ?
+		    "/" : "");
+	}
+	rl_pack_end(&pk);
+}
+
+/*
+ * The lines [lo, hi) left out: the headings, "total" and error lines
+ * among them (never left out), the entries counted by type, and whole
+ * the names alone of their kind.
+ */
+static void
+ls_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
+    size_t hi, void *arg)
+{
+	const struct ls_list *l = arg;
+	size_t types[LS_NTYPES], i, j, k, n = 0, shown = 0;
+	struct rl_line name;
+
+	memset(types, 0, sizeof types);
+	for (i = lo; i < hi; i++) {
+		if (!l->is[i]) {
+			if (!rl_blank(&l->t->v[i]))
+				rl_put(h, out, &l->t->v[i]);
+			continue;
+		}
+		n++;
+		for (j = 0; j < LS_NTYPES; j++) {
+			if (ls_types[j].c == l->e[i].type)
+				types[j]++;
+		}
+	}
+	h->buf_printf(out, "… %zu more:", n);
+	for (j = 0, k = 0; j < LS_NTYPES; j++) {
+		if (types[j] > 0)
+			h->buf_printf(out, "%s %zu %s", k++ > 0 ? "," : "",
+			    types[j], types[j] == 1 ? ls_types[j].one :
+			    ls_types[j].many);
+	}
+	h->buf_add(out, "\n", 1);
+	for (i = lo; i < hi && shown < LS_ALONE; i++) {
+		if (!l->is[i] || l->alone == NULL || !l->alone[i])
+			continue;
+		name = listed_name(&l->e[i]);
+		h->buf_printf(out, "%s%.*s", shown++ == 0 ?
+		    "… alone of its kind among them: " : "  ",
+		    (int)name.len, name.p);
+	}
+	if (shown > 0)
+		h->buf_add(out, "\n", 1);
+}
+
+/*
+ * A listing beyond the budget keeps every name (RED-FAITHFUL) when they
+ * fit packed: a line saying which fields went, the largest files with
+ * their sizes, then the names of each folder (ls_items).  Beyond the
+ * budget's lines or bytes even so (ADR 0044), the first and last names
+ * that fit, the rest said by ls_mid.  1 when it wrote, 0 when not even
+ * that fits.
+ */
+static int
 put_names(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct rl_lines *t, const struct ls_entry *e, const bool *is,
-    size_t n, size_t budget)
+    size_t n, size_t budget, size_t max)
 {
-	struct rl_line head, name;
-	size_t i, lines = 1, col = 0;
+	struct ls_list l = { t, e, is, NULL };
+	struct rl_line *names;
+	size_t i, lines = 1, start = h->buf_len(out);
+	int rc = 0;
 
 	h->buf_printf(out, "(%zu entries, more than fit: names only; "
 	    "permissions, links, owner, size and date left out)\n", n);
 	lines += put_largest(h, out, e, is, t->n);
-	for (i = 0; i < t->n && lines <= budget; i++) {
-		if (!is[i]) {
-			if (rl_blank(&t->v[i]))
-				continue;
-			if (col > 0)
-				h->buf_add(out, "\n", 1);
-			rl_put(h, out, &t->v[i]);
-			lines += col > 0 ? 2 : 1;
-			col = 0;
-			continue;
-		}
-		name = entry_name(&e[i], &head);
-		/* ls pads names by one blank when some of them are quoted. */
-		if (name.len > 1 && name.p[0] == ' ')
-			name = rl_from(name, 1);
-		if (col > 0 && col + 2 + name.len > LS_WIDTH) {
-			h->buf_add(out, "\n", 1);
-			lines++;
-			col = 0;
-		}
-		if (col > 0) {
-			h->buf_add(out, "  ", 2);
-			col += 2;
-		}
-		h->buf_add(out, name.p, name.len);
-		col += name.len + (e[i].type == 'd' ? 1 : 0);
-		if (e[i].type == 'd')
-			h->buf_add(out, "/", 1);
+	if ((names = calloc(t->n > 0 ? t->n : 1, sizeof *names)) == NULL)
+		return 0;
+	/* A line that is no entry has no extension to be alone by. */
+	for (i = 0; i < t->n; i++) {
+		if (is[i])
+			names[i] = listed_name(&e[i]);
 	}
-	if (col > 0) {
-		h->buf_add(out, "\n", 1);
-		lines++;
-	}
-	return lines <= budget ? lines : 0;
+	if ((l.alone = rl_alone(names, t->n)) != NULL &&
+	    h->buf_len(out) - start < max && lines < budget)
+		rc = rl_fit_ends(h, out, t->n, max - (h->buf_len(out) - start),
+		    budget - lines, LS_HEAD, LS_TAIL, ls_items, ls_mid,
+		    &l) >= 0;
+	free(names);
+	free((void *)l.alone);
+	return rc;
 }
 
 int
@@ -375,7 +455,8 @@ red_ls(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		/* Every name when they fit packed; else head and tail. */
 		if ((tmp = h->buf_new()) == NULL)
 			goto out;
-		if (put_names(h, tmp, &t, e, is, n, budget) > 0) {
+		if (put_names(h, tmp, &t, e, is, n, budget,
+		    rl_max_bytes(in)) > 0) {
 			h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));
 			rc = 0;
 			goto out;

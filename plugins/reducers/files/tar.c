@@ -8,9 +8,12 @@
  * is kept whole (the path a person copies into the next command),
  * packed several to a line (a folder's entry only when no path after it
  * holds it), with a line saying which fields went and
- * the three largest files with their sizes; only when even that is over
- * the budget are the first and last entries kept and those between
- * counted by type.  "tar: " lines (errors, warnings) stay where they
+ * the three largest files with their sizes; when those are over the
+ * budget's lines or bytes (ADR 0044), the first and last names that fit
+ * stay, and a line counts those between and names whole the ones alone
+ * of their kind (the one *.txt among a thousand *.png).  Only when even
+ * that is over the budget are the first and last entries kept and those
+ * between counted by type.  "tar: " lines (errors, warnings) stay where they
  * were.  A line that is neither a row nor tar's own is declined, and so
  * is a plain (non-verbose) run that is not a listing; plain names
  * within the budget go whole through the generic stages.
@@ -27,6 +30,7 @@
 #define TAR_WIDTH	160
 #define TAR_LARGEST	3
 #define TAR_VALUES	4	/* a column's values said with counts */
+#define TAR_ALONE	8	/* names alone of their kind said whole */
 
 struct tar_row {
 	struct rl_line	 perms, owner, size, when, name;
@@ -205,17 +209,74 @@ implied(const struct tar_row *r, size_t n, size_t i)
 	return next->len > d->len && memcmp(next->p, d->p, d->len) == 0;
 }
 
+/* The names a listing beyond its budget shows, and which are alone. */
+struct tar_names {
+	const struct tar_row	**v;
+	size_t			  n;
+	const bool		 *alone;	/* an extension no other has */
+};
+
+static void
+tar_items(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
+    size_t hi, void *arg)
+{
+	const struct tar_names *l = arg;
+	struct rl_pack pk = { h, out, TAR_WIDTH, 0, 0, NULL };
+	size_t i;
+
+	for (i = lo; i < hi; i++) {
+		if (l->v[i]->own) {
+			rl_pack_end(&pk);
+			rl_put(h, out, &l->v[i]->name);
+		} else
+			rl_pack_add(&pk, l->v[i]->name.p, l->v[i]->name.len,
+			    "");
+	}
+	rl_pack_end(&pk);
+}
+
 /*
- * Every name whole, packed (a folder's own entry left out when the next
- * path holds it); the lines written, 0 when over budget.
+ * The entries [lo, hi) left out: how many, tar's own lines among them
+ * (never left out), and whole those alone of their kind.
  */
-static size_t
+static void
+tar_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
+    size_t hi, void *arg)
+{
+	const struct tar_names *l = arg;
+	size_t i, shown = 0;
+
+	for (i = lo; i < hi; i++) {
+		if (l->v[i]->own)
+			rl_put(h, out, &l->v[i]->name);
+	}
+	h->buf_printf(out, "… %zu more entries\n", hi - lo);
+	for (i = lo; i < hi && shown < TAR_ALONE; i++) {
+		if (l->v[i]->own || l->alone == NULL || !l->alone[i])
+			continue;
+		h->buf_printf(out, "%s%.*s", shown++ == 0 ?
+		    "… alone of its kind among them: " : "  ",
+		    (int)l->v[i]->name.len, l->v[i]->name.p);
+	}
+	if (shown > 0)
+		h->buf_add(out, "\n", 1);
+}
+
+/*
+ * The names packed (a folder's own entry left out when the next path
+ * holds it), as many from the start and the end as fit max bytes and
+ * the budget, the rest said in a line (ADR 0044); 0 when not even that
+ * fits, else 1.
+ */
+static int
 put_names(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct tar_row *r, size_t n, size_t entries, bool verbose,
-    size_t budget)
+    size_t budget, size_t max)
 {
-	struct rl_pack pk = { h, out, TAR_WIDTH, 0, 0, NULL };
-	size_t i, lines = 1;
+	struct tar_names l = { NULL, 0, NULL };
+	struct rl_line *names = NULL;
+	size_t i, lines = 1, start = h->buf_len(out);
+	int rc = 0;
 
 	h->buf_printf(out, "(%zu entries, more than fit: names only", entries);
 	if (verbose) {
@@ -231,17 +292,27 @@ put_names(const struct aiterm_host *h, struct aiterm_buf *out,
 	h->buf_add(out, ")\n", 2);
 	if (verbose)
 		lines += put_largest(h, out, r, n);
-	for (i = 0; i < n && lines + pk.lines <= budget; i++) {
-		if (r[i].own) {
-			rl_pack_end(&pk);
-			rl_put(h, out, &r[i].name);
-			lines++;
-		} else if (!implied(r, n, i))
-			rl_pack_add(&pk, r[i].name.p, r[i].name.len, "");
+	l.v = calloc(n > 0 ? n : 1, sizeof *l.v);
+	names = calloc(n > 0 ? n : 1, sizeof *names);
+	if (l.v == NULL || names == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (r[i].own || !implied(r, n, i)) {
+			names[l.n] = r[i].name;
+			l.v[l.n++] = &r[i];
+		}
 	}
-	rl_pack_end(&pk);
-	lines += pk.lines;
-	return lines <= budget ? lines : 0;
+	if ((l.alone = rl_alone(names, l.n)) == NULL)
+		goto out;
+	if (h->buf_len(out) - start < max && lines < budget)
+		rc = rl_fit_ends(h, out, l.n, max - (h->buf_len(out) - start),
+		    budget - lines, TAR_HEAD, TAR_TAIL, tar_items, tar_mid,
+		    &l) >= 0;
+out:
+	free(l.v);
+	free(names);
+	free((void *)l.alone);
+	return rc;
 }
 
 /* A row with the fields that are not said once. */
@@ -311,7 +382,8 @@ red_tar(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	if (n + 1 > budget) {
 		if ((tmp = h->buf_new()) == NULL)
 			goto out;
-		if (put_names(h, tmp, r, n, n - own, rows > 0, budget) > 0) {
+		if (put_names(h, tmp, r, n, n - own, rows > 0, budget,
+		    rl_max_bytes(in)) > 0) {
 			h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));
 			rc = 0;
 			goto out;

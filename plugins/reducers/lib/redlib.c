@@ -213,3 +213,247 @@ rl_from(struct rl_line l, size_t skip)
 	l.len -= skip;
 	return l;
 }
+
+size_t
+rl_max_bytes(const struct aiterm_reduce_input *in)
+{
+	return in->max_bytes > 0 ? in->max_bytes : (size_t)-1;
+}
+
+/* Whether a name can stand among others on a line. */
+static bool
+plain_name(const struct rl_line *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->len; i++) {
+		if (n->p[i] == ' ' || n->p[i] == '\t' || n->p[i] == '\'' ||
+		    n->p[i] == '"')
+			return false;
+	}
+	return n->len > 0;
+}
+
+void
+rl_put_grouped(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_line *v, size_t n, size_t width)
+{
+	struct rl_line dir = { NULL, 0 }, l, name;
+	size_t i, slash, col = 0;
+
+	for (i = 0; i < n; i++) {
+		l = v[i];
+		for (slash = l.len; slash > 0 && l.p[slash - 1] != '/'; slash--)
+			;
+		name = rl_from(l, slash);
+		if (slash == 0 || !plain_name(&name)) {
+			if (dir.p != NULL)
+				h->buf_add(out, "\n", 1);
+			dir.p = NULL;
+			rl_put(h, out, &l);
+			continue;
+		}
+		if (dir.p != NULL && dir.len == slash &&
+		    memcmp(dir.p, l.p, slash) == 0 && col < width) {
+			h->buf_printf(out, " %.*s", (int)name.len, name.p);
+			col += name.len + 1;
+			continue;
+		}
+		if (dir.p != NULL)
+			h->buf_add(out, "\n", 1);
+		dir.p = l.p;
+		dir.len = slash;
+		h->buf_printf(out, "%.*s: %.*s", (int)slash, l.p,
+		    (int)name.len, name.p);
+		col = slash + 2 + name.len;
+	}
+	if (dir.p != NULL)
+		h->buf_add(out, "\n", 1);
+}
+
+struct rl_line
+rl_ext(struct rl_line path)
+{
+	size_t i;
+
+	for (i = path.len; i > 0 && path.p[i - 1] != '/'; i--)
+		;
+	path = rl_from(path, i);
+	/* Not a leading dot (".bashrc"), nor a trailing one. */
+	for (i = path.len; i > 1 && path.p[i - 1] != '.'; i--)
+		;
+	if (i <= 1 || i == path.len)
+		return rl_from(path, path.len);
+	return rl_from(path, i - 1);
+}
+
+struct rl_kind {
+	struct rl_line	 ext;
+	size_t		 i;
+};
+
+int
+rl_cmp(const struct rl_line *a, const struct rl_line *b)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = n > 0 ? memcmp(a->p, b->p, n) : 0;
+
+	if (c != 0)
+		return c;
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static int
+kind_cmp(const void *a, const void *b)
+{
+	const struct rl_kind *x = a, *y = b;
+	int c = rl_cmp(&x->ext, &y->ext);
+
+	if (c != 0)
+		return c;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static bool
+same_ext(const struct rl_kind *x, const struct rl_kind *y)
+{
+	return rl_cmp(&x->ext, &y->ext) == 0;
+}
+
+bool *
+rl_alone(const struct rl_line *v, size_t n)
+{
+	struct rl_kind *k;
+	bool *alone;
+	size_t i, m = 0;
+
+	alone = calloc(n > 0 ? n : 1, sizeof *alone);
+	k = calloc(n > 0 ? n : 1, sizeof *k);
+	if (alone == NULL || k == NULL) {
+		free(alone);
+		free(k);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		k[m].ext = rl_ext(v[i]);
+		k[m].i = i;
+		if (k[m].ext.len > 0)
+			m++;
+	}
+	if (m > 1)
+		qsort(k, m, sizeof *k, kind_cmp);
+	for (i = 0; i < m; i++) {
+		alone[k[i].i] = (i == 0 || !same_ext(&k[i - 1], &k[i])) &&
+		    (i + 1 == m || !same_ext(&k[i], &k[i + 1]));
+	}
+	free(k);
+	return alone;
+}
+
+/* The size of a render, or of nothing when lo == hi. */
+struct rl_size {
+	size_t	bytes;
+	size_t	lines;
+};
+
+static bool
+render(const struct aiterm_host *h, rl_render_fn *f, size_t lo, size_t hi,
+    void *arg, struct aiterm_buf *keep, struct rl_size *sz)
+{
+	struct aiterm_buf *b = keep != NULL ? keep : h->buf_new();
+	size_t start;
+
+	if (b == NULL)
+		return false;
+	start = h->buf_len(b);
+	if (lo < hi)
+		f(h, b, lo, hi, arg);
+	sz->bytes = h->buf_len(b) - start;
+	sz->lines = rl_count(h->buf_data(b) + start, sz->bytes);
+	if (keep == NULL)
+		h->buf_free(b);
+	return true;
+}
+
+static bool
+within(const struct rl_size *s, size_t bytes, size_t lines)
+{
+	return s->bytes <= bytes && s->lines <= lines;
+}
+
+int
+rl_fit_ends(const struct aiterm_host *h, struct aiterm_buf *out, size_t n,
+    size_t max_bytes, size_t max_lines, size_t few_head, size_t few_tail,
+    rl_render_fn *items, rl_render_fn *mid, void *arg)
+{
+	struct aiterm_buf *b = NULL;
+	struct rl_size all, m, s, head;
+	size_t slack = 64, lo, hi, a, z, room, tries;
+	int rc = -1;
+
+	if ((b = h->buf_new()) == NULL || !render(h, items, 0, n, arg, b, &all))
+		goto out;
+	if (within(&all, max_bytes, max_lines)) {
+		h->buf_add(out, h->buf_data(b), all.bytes);
+		rc = 1;
+		goto out;
+	}
+	if (!render(h, mid, 0, n, arg, NULL, &m))
+		goto out;
+	for (tries = 0; tries < 3; tries++) {
+		if (m.bytes + slack >= max_bytes || m.lines + 2 > max_lines)
+			goto out;
+		room = max_bytes - m.bytes - slack;
+		/* The most items from the start within three fifths. */
+		for (lo = 0, hi = n; lo < hi;) {
+			a = lo + (hi - lo + 1) / 2;
+			if (!render(h, items, 0, a, arg, NULL, &s))
+				goto out;
+			if (within(&s, room * 3 / 5, (max_lines - m.lines) / 2))
+				lo = a;
+			else
+				hi = a - 1;
+		}
+		a = lo;
+		if (!render(h, items, 0, a, arg, NULL, &head))
+			goto out;
+		/* The fewest from the end that fill the rest. */
+		for (lo = a, hi = n; lo < hi;) {
+			z = lo + (hi - lo) / 2;
+			if (!render(h, items, z, n, arg, NULL, &s))
+				goto out;
+			if (within(&s, room - head.bytes,
+			    max_lines - m.lines - head.lines))
+				hi = z;
+			else
+				lo = z + 1;
+		}
+		z = lo;
+		if (z <= a || (a == 0 && z == n))
+			goto out;
+		if ((a + n - z) * RL_FIT_SHARE < n && few_head <= a &&
+		    few_tail <= n - z) {
+			a = few_head;
+			z = n - few_tail;
+		}
+		h->buf_free(b);
+		if ((b = h->buf_new()) == NULL)
+			goto out;
+		if (!render(h, items, 0, a, arg, b, &s) ||
+		    !render(h, mid, a, z, arg, b, &s) ||
+		    !render(h, items, z, n, arg, b, &s))
+			goto out;
+		all.bytes = h->buf_len(b);
+		all.lines = rl_count(h->buf_data(b), all.bytes);
+		if (within(&all, max_bytes, max_lines)) {
+			h->buf_add(out, h->buf_data(b), all.bytes);
+			rc = 0;
+			goto out;
+		}
+		slack += all.bytes > max_bytes ? all.bytes - max_bytes : 64;
+	}
+out:
+	if (b != NULL)
+		h->buf_free(b);
+	return rc;
+}

@@ -30,6 +30,8 @@ struct rl_line rl_trim(struct rl_line l);
 bool	rl_blank(const struct rl_line *l);
 /* The line equals s exactly. */
 bool	rl_eq(const struct rl_line *l, const char *s);
+/* Byte order of two lines, a line before the longer ones it begins. */
+int	rl_cmp(const struct rl_line *a, const struct rl_line *b);
 
 /* Append the line and an LF. */
 void	rl_put(const struct aiterm_host *h, struct aiterm_buf *out,
@@ -71,6 +73,8 @@ void	rl_lines_free(struct rl_lines *t);
 
 /* The line budget of a reducer: in->max_lines, or 120 when it is 0. */
 size_t	rl_budget(const struct aiterm_reduce_input *in);
+/* The byte budget of a reducer: in->max_bytes, or no limit when it is 0. */
+size_t	rl_max_bytes(const struct aiterm_reduce_input *in);
 /* The line without its first skip bytes (all of them when shorter). */
 struct rl_line rl_from(struct rl_line l, size_t skip);
 
@@ -85,6 +89,43 @@ bool	rl_number(const char **p, const char *end, size_t *n);
  * ending in '=' when opt ends in '=').
  */
 bool	rl_has_opt(const char *const *argv, const char *opt);
+
+/*
+ * Paths v[0..n), the names of a run of paths in one folder on one line
+ * after the folder ("./src/: a.c b.c net.c"), a line going on to the
+ * next once it passes width; a line that is no path, or whose name holds
+ * a blank or a quote, stays on its own line as it was.
+ */
+void	rl_put_grouped(const struct aiterm_host *h, struct aiterm_buf *out,
+	    const struct rl_line *v, size_t n, size_t width);
+
+/* The extension of a path's name (".png"), empty when it has none. */
+struct rl_line rl_ext(struct rl_line path);
+/*
+ * Which of the paths v[0..n) are alone of their kind: an extension no
+ * other path has.  Allocated (free), NULL when out of memory.
+ */
+bool	*rl_alone(const struct rl_line *v, size_t n);
+
+/* Part of a listing: its items [lo, hi) written to out. */
+typedef void rl_render_fn(const struct aiterm_host *h,
+	    struct aiterm_buf *out, size_t lo, size_t hi, void *arg);
+
+/*
+ * A listing's n items within max_bytes and max_lines: all of them when
+ * they fit; else its first items (about three fifths of the room), what
+ * mid writes of those left out, [a, b), and its last items.  When what
+ * fits is less than one in RL_FIT_SHARE of the items, a few more of them
+ * would not change what the reader can do: only the first few_head and
+ * the last few_tail go, with mid between.  Returns 1 when every item
+ * went, 0 when some were left out, -1 when not even that fits (out is
+ * then untouched).
+ */
+#define RL_FIT_SHARE	4
+int	rl_fit_ends(const struct aiterm_host *h, struct aiterm_buf *out,
+	    size_t n, size_t max_bytes, size_t max_lines, size_t few_head,
+	    size_t few_tail, rl_render_fn *items, rl_render_fn *mid,
+	    void *arg);
 
 /*
  * The one exported symbol of a reducer family: its name, version and
