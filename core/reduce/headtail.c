@@ -272,8 +272,8 @@ struct flag_scan {
 };
 
 static void
-flag_scan(struct flag_scan *fs, struct omission *o, const char *in,
-    size_t len, size_t lo, size_t hi)
+flag_scan(struct flag_scan *fs, const char *in, size_t len, size_t lo,
+    size_t hi)
 {
 	struct red_alarm alarms;
 	struct red_line l;
@@ -283,10 +283,7 @@ flag_scan(struct flag_scan *fs, struct omission *o, const char *in,
 
 	memset(fs, 0, sizeof *fs);
 	red_alarm_init(&alarms);
-	o->to_pos = len;
 	for (; red_line_next(in, len, &pos, &l); start = pos, k++) {
-		if (k == o->to)
-			o->to_pos = start;
 		h = red_shapes_line(&fs->shapes, l.p, l.len, start);
 		if (k < lo || k >= hi)
 			continue;
@@ -496,6 +493,18 @@ flagged_bytes(const struct omission *o, const char *in, size_t len,
 }
 
 /*
+ * The longest line kept when a line may take share bytes, its cut mark
+ * and LF among them (16 at least); max if that is shorter.
+ */
+static size_t
+line_width(size_t share, size_t max)
+{
+	size_t t = share > CUT_MARK + 1 + 16 ? share - CUT_MARK - 1 : 16;
+
+	return max > 0 && max < t ? max : t;
+}
+
+/*
  * The longest line kept when the marker, the most the flagged lines can
  * take (fmax) and the lines the head and the tail keep at least must fit
  * in bytes; max if that is shorter.
@@ -505,20 +514,15 @@ tight_max(size_t bytes, size_t fmax, size_t max)
 {
 	size_t room = bytes > MARKER_BYTES + fmax ? bytes - MARKER_BYTES -
 	    fmax : 0;
-	size_t t = room / (HEAD_MIN + TAIL_MIN);
 
-	t = t > CUT_MARK + 1 + 16 ? t - CUT_MARK - 1 : 16;
-	return max > 0 && max < t ? max : t;
+	return line_width(room / (HEAD_MIN + TAIL_MIN), max);
 }
 
 /* The longest line kept when each of n lines gets its share of bytes. */
 static size_t
 few_max(size_t bytes, size_t n, size_t max)
 {
-	size_t t = n > 0 ? bytes / n : bytes;
-
-	t = t > CUT_MARK + 1 + 16 ? t - CUT_MARK - 1 : 16;
-	return max > 0 && max < t ? max : t;
+	return line_width(n > 0 ? bytes / n : bytes, max);
 }
 
 /* What the whole text costs as emit_line would write it with max. */
@@ -557,7 +561,7 @@ plan(struct omission *o, struct flag_scan *fs, const char *in, size_t len,
 	o->to = o->from + tail < n ? n - tail : o->from;
 	lo = bytes > 0 && o->from > HEAD_MIN ? HEAD_MIN : o->from;
 	hi = bytes > 0 && o->to < n - TAIL_MIN ? n - TAIL_MIN : o->to;
-	flag_scan(fs, o, in, len, lo, hi);
+	flag_scan(fs, in, len, lo, hi);
 	omission_flag(o, fs, in, len, budget, *max);
 	for (attempt = 0; bytes > 0 && attempt < 3 && MARKER_BYTES +
 	    flagged_bytes(o, in, len, *max) + hb + tb > bytes; attempt++) {
