@@ -315,6 +315,49 @@ START_TEST(test_plain_diff)
 }
 END_TEST
 
+/*
+ * A diff -ru whose hunks do not fit even a count line each: the headers
+ * alone, each hunk's count after its header (RED-FAITHFUL keeps them; the
+ * reducer counted "---" and "+++" as one line and was refused).
+ */
+START_TEST(test_plain_diff_headers_only)
+{
+	struct aiterm_buf b = BUF_INIT, hdr = BUF_INIT;
+	struct red_cmd_result res;
+	char *got;
+	size_t f, k;
+
+	for (f = 0; f < 20; f++) {
+		buf_printf(&b, "diff -ru old/f%zu.c new/f%zu.c\n--- old/f%zu.c\t"
+		    "2026-12-01 10:00:00 +0000\n+++ new/f%zu.c\t2026-12-02 "
+		    "10:00:00 +0000\n", f, f, f, f);
+		for (k = 0; k < 4; k++)
+			buf_printf(&b, "@@ -%zu,3 +%zu,3 @@ int g%zu(void)\n a\n"
+			    "-\treturn %zu;\n+\treturn %zu;\n b\n", 10 + 50 * k,
+			    10 + 50 * k, k, f, f + 1);
+	}
+	got = reduce("diff -ru old new", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(res.name, "diff");
+	ck_assert(!res.lossless);
+	ck_assert_uint_le(red_line_count(got, strlen(got)), 200);
+	for (f = 0; f < 20; f++) {
+		buf_reset(&hdr);
+		buf_printf(&hdr, "diff -ru old/f%zu.c new/f%zu.c\n--- old/f%zu.c\t"
+		    "2026-12-01 10:00:00 +0000\n+++ new/f%zu.c\t2026-12-02 "
+		    "10:00:00 +0000\n", f, f, f, f);
+		for (k = 0; k < 4; k++)
+			buf_printf(&hdr, "@@ -%zu,3 +%zu,3 @@ int g%zu(void)  "
+			    "(+1 -1)\n", 10 + 50 * k, 10 + 50 * k, k);
+		ck_assert_msg(strstr(got, buf_str(&hdr)) != NULL, "f%zu: %s",
+		    f, got);
+	}
+	free(got);
+	buf_free(&hdr);
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(test_plain_diff_declines)
 {
 	/* The default format, context diffs, -q: not unified. */
@@ -511,6 +554,7 @@ main(void)
 	tcase_add_test(tc, test_diff_budget);
 	tcase_add_test(tc, test_diff_declines);
 	tcase_add_test(tc, test_plain_diff);
+	tcase_add_test(tc, test_plain_diff_headers_only);
 	tcase_add_test(tc, test_plain_diff_declines);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_merge_declines);

@@ -13,8 +13,10 @@
  * the last change of a hunk go; a run of context between two changes stays
  * when it is one or two lines, and becomes "  … N unchanged lines" when
  * longer.  When the changed lines do not fit the budget, each hunk shows
- * its first rows and "… N more changed lines (+a -b)".  A line outside any
- * file's section is kept as it is (a warning, a stat line).
+ * its first rows and "… N more changed lines (+a -b)"; when not even that
+ * line fits for every hunk, the headers stay alone, each hunk's header
+ * with "(+a -b)" after it.  A line outside any file's section is kept as
+ * it is (a warning, a stat line).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,21 +356,70 @@ put_file(const struct aiterm_host *h, struct aiterm_buf *out,
 	h->buf_add(out, "\n", 1);
 }
 
-/* The lines the rows take with at most cap body rows a hunk. */
+/* The lines put_file writes for a file's header block [start, end). */
 static size_t
-lines_with(const struct df_parse *p, size_t cap)
+file_lines(const struct rl_lines *t, size_t start, size_t end)
+{
+	const struct rl_line *d = &t->v[start];
+	size_t i, n = 1;
+
+	if (rl_starts(d, "--- "))
+		return end - start;
+	if (rl_starts(d, "diff --cc ") || rl_starts(d, "diff --combined "))
+		return 1;
+	for (i = start + 1; i < end; i++) {
+		const struct rl_line *l = &t->v[i];
+
+		n += rl_starts(l, "similarity index ") ||
+		    rl_starts(l, "rename from ") || rl_starts(l, "rename to ") ||
+		    rl_starts(l, "copy from ") || rl_starts(l, "copy to ");
+	}
+	return n;
+}
+
+/* The lines the rows take besides the hunks' bodies. */
+static size_t
+head_lines(const struct rl_lines *t, const struct df_parse *p)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < p->nrows; i++) {
 		const struct df_row *r = &p->rows[i];
 
-		if (r->kind != DF_ROW && r->kind != DF_GAP)
+		if (r->kind == DF_FILE)
+			n += file_lines(t, r->line, r->end);
+		else if (r->kind != DF_ROW && r->kind != DF_GAP)
 			n++;
 	}
+	return n;
+}
+
+/* The lines the rows take with at most cap body rows a hunk. */
+static size_t
+lines_with(const struct rl_lines *t, const struct df_parse *p, size_t cap)
+{
+	size_t i, n = head_lines(t, p);
+
 	for (i = 0; i < p->nhunks; i++)
 		n += p->hunks[i].rows > cap ? cap + 1 : p->hunks[i].rows;
 	return n;
+}
+
+/* The changes of the hunk whose header is row i, on that header's line. */
+static void
+put_counted(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_lines *t, const struct df_parse *p, size_t i)
+{
+	const struct rl_line *l = &t->v[p->rows[i].line];
+	size_t adds = 0, dels = 0;
+
+	for (i++; i < p->nrows && (p->rows[i].kind == DF_ROW ||
+	    p->rows[i].kind == DF_GAP); i++) {
+		adds += p->rows[i].add;
+		dels += p->rows[i].del;
+	}
+	h->buf_add(out, l->p, l->len);
+	h->buf_printf(out, "  (+%zu -%zu)\n", adds, dels);
 }
 
 long
@@ -378,6 +429,7 @@ gt_diff(const struct aiterm_host *h, struct aiterm_buf *out,
 {
 	struct df_parse p;
 	size_t i, j, cap = 0, shown = 0, adds, dels, lines;
+	bool bare = false;
 	long rc = -1;
 
 	memset(&p, 0, sizeof p);
@@ -388,10 +440,18 @@ gt_diff(const struct aiterm_host *h, struct aiterm_buf *out,
 		if (p.hunks[i].rows > cap)
 			cap = p.hunks[i].rows;
 	}
-	while (cap > 0 && lines_with(&p, cap) > budget)
+	while (cap > 0 && lines_with(t, &p, cap) > budget)
 		cap--;
-	if ((lines = lines_with(&p, cap)) > budget)
-		goto out;
+	/*
+	 * Not even a line for each hunk's count: the headers alone, which
+	 * RED-FAITHFUL keeps, each hunk's count on its header's line.
+	 */
+	if ((lines = lines_with(t, &p, cap)) > budget) {
+		bare = true;
+		if ((lines = head_lines(t, &p)) > budget)
+			goto out;
+		*dropped = true;
+	}
 	for (i = 0; i < p.nrows; i++) {
 		const struct df_row *r = &p.rows[i];
 
@@ -403,11 +463,16 @@ gt_diff(const struct aiterm_host *h, struct aiterm_buf *out,
 			put_file(h, out, t, r->line, r->end);
 			break;
 		case DF_HUNK:
-			rl_put(h, out, &t->v[r->line]);
+			if (bare)
+				put_counted(h, out, t, &p, i);
+			else
+				rl_put(h, out, &t->v[r->line]);
 			shown = 0;
 			break;
 		case DF_ROW:
 		case DF_GAP:
+			if (bare)
+				break;
 			if (shown++ < cap) {
 				if (r->kind == DF_ROW)
 					rl_put(h, out, &t->v[r->line]);
