@@ -27,6 +27,14 @@
  * Text sent while a turn runs is queued by Gemini ("Queued (press ↑ to
  * edit):") and submitted when the turn ends, as a prompt line of its own:
  * here it is a turn of its own (the queue-based count of ADR 0039).
+ *
+ * Another Gemini's start-up clean-up may delete this launch's file after
+ * its prompt was written (it read the file before): the next record makes
+ * the file anew, without its header or its first prompt (ADR 0039; seen
+ * in the fan-out test).  A file that opens with no header, and whose first
+ * message is the model's, lost the first turn's prompt: that message is
+ * the first turn's, its prompt unknown.  The clean-up spares a file that
+ * holds a prompt, so only the first can be lost.
  */
 #include <string.h>
 
@@ -81,6 +89,7 @@ content_text(const struct aiterm_host *host, struct js c,
 
 struct walk {
 	const struct aiterm_host *host;
+	bool		 headless;	/* the file opens with a message */
 	unsigned	 n;		/* prompts counted */
 	bool		 replay;	/* inside a rewrite of the history */
 	unsigned	 seen;		/* prompts of the replay so far */
@@ -90,6 +99,22 @@ struct walk {
 	struct aiterm_buf *answer;	/* the last reply's text */
 	bool		 has_answer;
 };
+
+/* A prompt (its content, or NULL when the clean-up took it) opens turn n. */
+static void
+start_turn(struct walk *w, const struct js *c)
+{
+	if (w->in)
+		w->over = true;
+	else if (w->n == w->want && w->turn != NULL) {
+		w->in = true;
+		w->turn->state = AITERM_TURN_STARTED;
+		w->turn->reason = "in_progress";
+		if (w->turn->prompt != NULL && c != NULL)
+			content_text(w->host, *c, w->turn->prompt);
+	}
+	w->n++;
+}
 
 static void
 each_line(struct walk *w, struct js line)
@@ -113,17 +138,12 @@ each_line(struct walk *w, struct js line)
 		else
 			return;
 	}
+	/* The model speaks first in a file the clean-up cut: turn 0's. */
+	if (w->headless && w->n == 0 && (k == L_REPLY || k == L_TOOLS ||
+	    k == L_ERROR || k == L_CANCEL))
+		start_turn(w, NULL);
 	if (k == L_PROMPT) {
-		if (w->in)
-			w->over = true;
-		else if (w->n == w->want && w->turn != NULL) {
-			w->in = true;
-			w->turn->state = AITERM_TURN_STARTED;
-			w->turn->reason = "in_progress";
-			if (w->turn->prompt != NULL)
-				content_text(w->host, c, w->turn->prompt);
-		}
-		w->n++;
+		start_turn(w, &c);
 		return;
 	}
 	if (!w->in || w->turn->state == AITERM_TURN_ERROR)
@@ -160,6 +180,8 @@ walk(struct walk *w, const char *bytes, size_t len)
 {
 	const char *p = bytes, *end = bytes + len, *nl;
 
+	w->headless = len > 0 && (len < strlen(GEMINI_HEADER) ||
+	    memcmp(bytes, GEMINI_HEADER, strlen(GEMINI_HEADER)) != 0);
 	while (p < end && !w->over) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;

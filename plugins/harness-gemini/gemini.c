@@ -171,8 +171,6 @@ gemini_transcript_dir(const struct aiterm_host *host,
 	return 0;
 }
 
-#define HEADER	"{\"sessionId\":\""
-
 /*
  * session-<time>-<id8>.jsonl whose first line names the session id; or
  * of that name with no header line at all.  Gemini 0.61.0 cleans up at
@@ -200,10 +198,10 @@ gemini_transcript_claim(const struct aiterm_transcript_query *q,
 		return AITERM_CLAIM_NO;
 	if ((nl = memchr(head, '\n', len)) == NULL)
 		return AITERM_CLAIM_UNKNOWN;
-	if ((size_t)(nl - head) < strlen(HEADER) ||
-	    strncmp(head, HEADER, strlen(HEADER)) != 0)
+	if ((size_t)(nl - head) < strlen(GEMINI_HEADER) ||
+	    strncmp(head, GEMINI_HEADER, strlen(GEMINI_HEADER)) != 0)
 		return AITERM_CLAIM_YES;	/* its header deleted */
-	snprintf(want, sizeof want, HEADER "%s\"", uuid);
+	snprintf(want, sizeof want, GEMINI_HEADER "%s\"", uuid);
 	return strncmp(head, want, strlen(want)) == 0 ? AITERM_CLAIM_YES :
 	    AITERM_CLAIM_NO;
 }

@@ -21,4 +21,7 @@ int	gemini_read_turn(const struct aiterm_host *host, const char *bytes,
 	    size_t len, unsigned index, struct aiterm_turn *turn,
 	    struct aiterm_error *err);
 
+/* How a chat file opens: its header line, naming the session. */
+#define GEMINI_HEADER	"{\"sessionId\":\""
+
 #endif

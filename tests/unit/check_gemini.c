@@ -163,6 +163,17 @@ static const struct {
 	/* Text queued during turn 5: a turn of its own. */
 	{ "mixed", 0, 7, 6, AITERM_TURN_DONE, "reply", "Queued answer.",
 	    "Also this" },
+	/*
+	 * Another Gemini's clean-up took the header and the first prompt:
+	 * the reply that opens the file is turn 0's, its prompt unknown.
+	 */
+	{ "cut-by-cleanup", 0, 2, 0, AITERM_TURN_DONE, "reply",
+	    "First answer.", "" },
+	{ "cut-by-cleanup", 0, 2, 1, AITERM_TURN_DONE, "reply",
+	    "Second answer.", "Second question" },
+	/* Only the reply yet, which may still be rewritten with tool calls. */
+	{ "cut-by-cleanup", 1, 1, 0, AITERM_TURN_DONE, "reply",
+	    "First answer.", "" },
 };
 
 /* The first n lines of text (all when n is 0): their length. */
@@ -216,6 +227,25 @@ START_TEST(test_gemini_turns)
 	}
 	buf_free(&answer);
 	buf_free(&prompt);
+}
+END_TEST
+
+/*
+ * A reply before any prompt in a file that has its header is no turn:
+ * only a file the clean-up cut (no header) lost a prompt.
+ */
+START_TEST(test_gemini_reply_first_with_header)
+{
+	const char *text = "{\"sessionId\":\"11111111-2222-4333-8444-"
+	    "555555555555\"}\n{\"id\":\"b2\",\"type\":\"gemini\","
+	    "\"content\":\"Stray.\"}\n";
+	const char *cut = strchr(text, '\n') + 1;
+	struct harness h;
+
+	gemini(&h);
+	ck_assert_uint_eq(h.ops->count_turns(text, strlen(text)), 0);
+	/* The same reply with the header gone: the first turn's. */
+	ck_assert_uint_eq(h.ops->count_turns(cut, strlen(cut)), 1);
 }
 END_TEST
 
@@ -331,6 +361,7 @@ gemini_suite(void)
 	tcase_add_test(tc, test_gemini_screens);
 	tcase_add_test(tc, test_gemini_approval);
 	tcase_add_test(tc, test_gemini_turns);
+	tcase_add_test(tc, test_gemini_reply_first_with_header);
 	tcase_add_test(tc, test_gemini_api_error_text);
 	tcase_add_test(tc, test_gemini_prompt_checked);
 	tcase_add_test(tc, test_gemini_claim);
