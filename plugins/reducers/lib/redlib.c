@@ -409,7 +409,7 @@ rl_fit_ends(const struct aiterm_host *h, struct aiterm_buf *out, size_t n,
 			a = lo + (hi - lo + 1) / 2;
 			if (!render(h, items, 0, a, arg, NULL, &s))
 				goto out;
-			if (within(&s, room * 3 / 5, (max_lines - m.lines) / 2))
+			if (within(&s, room / 5 * 3, (max_lines - m.lines) / 2))
 				lo = a;
 			else
 				hi = a - 1;
