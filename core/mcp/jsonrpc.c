@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "mcp/jsonrpc.h"
+#include "shell/utf8.h"
+#include "util/buf.h"
 #include "util/xmalloc.h"
 
 static int
@@ -92,12 +94,21 @@ jsonrpc_error(json_t *id, int code, const char *fmt, ...)
 	char *message;
 	json_t *msg;
 
+	struct aiterm_buf clean = BUF_INIT;
+
 	va_start(ap, fmt);
 	message = xvasprintf(fmt, ap);
 	va_end(ap);
+	/*
+	 * A parse error quotes the bytes it stopped at, which need not be
+	 * UTF-8: json_pack refuses such a string, and the line would go
+	 * unanswered (found by fuzz-mcp).
+	 */
+	utf8_clean(message, strlen(message), &clean);
 	msg = json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0",
 	    "id", id == NULL ? json_null() : id, "error", "code", code,
-	    "message", message);
+	    "message", buf_str(&clean));
+	buf_free(&clean);
 	free(message);
 	return msg;
 }

@@ -11,24 +11,6 @@
 #include "shell/utf8.h"
 #include "util/xmalloc.h"
 
-void
-output_utf8_clean(const char *in, size_t len, struct aiterm_buf *out)
-{
-	size_t i = 0, n, bad;
-
-	while (i < len) {
-		if (utf8_valid(in + i, len - i, &bad)) {
-			buf_add(out, in + i, len - i);
-			return;
-		}
-		buf_add(out, in + i, bad);
-		i += bad;
-		n = utf8_seq_len((const unsigned char *)in + i, len - i);
-		buf_adds(out, "\xef\xbf\xbd");
-		i += n == 0 ? 1 : n;
-	}
-}
-
 /*
  * The terminal echoes a sentinel's command text as typed ("; printf
  * '\033]133;D;%s;aiterm=<nonce>\007' "$?""): never what the AI should
@@ -258,7 +240,7 @@ reduce(const struct aiterm_buf *rendered, uint64_t base_line,
 	opts.base_line = base_line - 1;
 	opts.wrap_cols = cols;
 	if (raw) {
-		output_utf8_clean(rendered->data, rendered->len, &out->text);
+		utf8_clean(rendered->data, rendered->len, &out->text);
 		return;
 	}
 	red_strip_wrap(buf_str(rendered), rendered->len, cols, &stripped);
@@ -385,7 +367,7 @@ cleaned_len(const struct aiterm_buf *s)
 	struct aiterm_buf t = BUF_INIT;
 	size_t n;
 
-	output_utf8_clean(s->data == NULL ? "" : s->data, s->len, &t);
+	utf8_clean(s->data == NULL ? "" : s->data, s->len, &t);
 	n = t.len;
 	buf_free(&t);
 	return n;
@@ -665,7 +647,7 @@ output_lines(const struct output_request *req, uint64_t first,
 	render_free(&r);
 	/* Line reads are what was asked for: stripped, not cut again. */
 	if (req->raw) {
-		output_utf8_clean(rendered.data, rendered.len, &out->text);
+		utf8_clean(rendered.data, rendered.len, &out->text);
 	} else {
 		size_t unused = 0;
 

@@ -83,8 +83,6 @@ int	output_lines(const struct output_request *req, uint64_t first,
 	    uint64_t last, uint64_t tail, struct output_text *out,
 	    struct aiterm_error *err);
 void	output_text_free(struct output_text *out);
-/* Replace invalid UTF-8 with U+FFFD, in place into out. */
-void	output_utf8_clean(const char *in, size_t len, struct aiterm_buf *out);
 
 /* The session's last command text as typed (allocated), or NULL. */
 char	*output_last_command(const char *session);

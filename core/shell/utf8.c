@@ -112,3 +112,21 @@ utf8_chunks(const char *s, size_t len, size_t max, size_t **lens)
 	*lens = out;
 	return n;
 }
+
+void
+utf8_clean(const char *s, size_t len, struct aiterm_buf *out)
+{
+	size_t i = 0, n, bad;
+
+	while (i < len) {
+		if (utf8_valid(s + i, len - i, &bad)) {
+			buf_add(out, s + i, len - i);
+			return;
+		}
+		buf_add(out, s + i, bad);
+		i += bad;
+		n = utf8_seq_len((const unsigned char *)s + i, len - i);
+		buf_adds(out, "\xef\xbf\xbd");
+		i += n == 0 ? 1 : n;
+	}
+}

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/buf.h"
+
 #define UTF8_CHUNK_MAX	256
 
 /*
@@ -26,6 +28,9 @@ size_t	utf8_seq_len(const unsigned char *s, size_t len);
  * sequence.
  */
 bool	utf8_valid(const char *s, size_t len, size_t *bad);
+
+/* Append s to out with each ill-formed sequence as U+FFFD. */
+void	utf8_clean(const char *s, size_t len, struct aiterm_buf *out);
 
 /*
  * Length of the first chunk of s: len itself when len <= max, otherwise

@@ -7,6 +7,7 @@
 #include "pty/logpipe.h"
 #include "pty/output.h"
 #include "pty/secretpage.h"
+#include "shell/utf8.h"
 #include "state/errtally.h"
 #include "tools/pty-common.h"
 #include "util/buf.h"
@@ -222,7 +223,7 @@ lost_report(const char *session, const struct output_text *out,
 	    &err) != 0)
 		error_clear(&err);
 	else
-		output_utf8_clean(buf_str(&screen), screen.len, &clean);
+		utf8_clean(buf_str(&screen), screen.len, &clean);
 	buf_printf(text, "[%" PRIu64 " bytes of output were lost from %s to "
 	    "%s UTC: the state root's disk was full. The screen now "
 	    "shows:]\n%s", gap.bytes, from, to,

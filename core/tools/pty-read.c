@@ -8,6 +8,7 @@
 #include "plugin/host.h"
 #include "pty/output.h"
 #include "pty/send.h"
+#include "shell/utf8.h"
 #include "tools/agent-read.h"
 #include "tools/agent-schema.h"
 #include "tools/on-mux.h"
@@ -82,7 +83,7 @@ read_work(json_t *args, struct mux_result *r)
 		return;
 	if ((mux = session_mux(&r->err)) != NULL &&
 	    mux->capture(host_get(), id, &screen, &r->err) == 0) {
-		output_utf8_clean(buf_str(&screen), screen.len, &clean);
+		utf8_clean(buf_str(&screen), screen.len, &clean);
 		p->screen = buf_steal(&clean, NULL);
 	}
 	buf_free(&screen);

@@ -167,6 +167,23 @@ test('JSON-RPC: invalid UTF-8 inside a JSON string is -32700', T, async (t) => {
 	await expectError(srv, bytes, PARSE_ERROR, null, 'invalid UTF-8');
 });
 
+/*
+ * A parse error whose message quotes bytes that are not UTF-8 (jansson
+ * quotes the token it stopped at): still answered, the bytes as U+FFFD.
+ * The reply used to fail to build and the line went unanswered (fuzz-mcp,
+ * fuzz/crashes/mcp-error-quotes-invalid-utf8).
+ */
+test('JSON-RPC: a parse error that quotes invalid UTF-8 is answered, -32700 with U+FFFD', T, async (t) => {
+	const srv = await ready(t);
+	const bytes = Buffer.concat([
+		Buffer.from('{"jsonrpc":"2.0","\\u006'),
+		Buffer.from([0xc6, 0x9b, 0xdd, 0xc5]),
+		Buffer.from('ethod":"ping","id":3}\n'),
+	]);
+	const r = await expectError(srv, bytes, PARSE_ERROR, null, 'invalid escape, then invalid UTF-8');
+	assert.match(r.error.message, /^Parse error: invalid escape near '"\\u006\ufffd/, r.error.message);
+});
+
 test('JSON-RPC: an overlong UTF-8 encoding (C0 AF) is -32700', T, async (t) => {
 	const srv = await ready(t);
 	const bytes = Buffer.concat([
