@@ -26,7 +26,6 @@
 #define FD_TOP_NAMES	6
 #define FD_PLAIN	120
 #define FD_WIDTH	160	/* a folder's line goes on after this */
-#define FD_ALONE	8	/* paths alone of their kind said whole */
 
 /* Actions whose output is not one path a line. */
 static const char *const fd_actions[] = {
@@ -118,6 +117,63 @@ put_top(const struct aiterm_host *h, struct aiterm_buf *out,
 	h->buf_add(out, "\n", 1);
 }
 
+/* Whether a name can stand among others on a line. */
+static bool
+plain_name(const struct rl_line *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->len; i++) {
+		if (n->p[i] == ' ' || n->p[i] == '\t' || n->p[i] == '\'' ||
+		    n->p[i] == '"')
+			return false;
+	}
+	return n->len > 0;
+}
+
+/*
+ * Paths v[0..n), the names of a run of paths in one folder on one line
+ * after the folder ("./src/: a.c b.c net.c"), a line going on to the
+ * next once it passes width; a line that is no path, or whose name holds
+ * a blank or a quote, stays on its own line as it was.
+ */
+static void
+put_grouped(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_line *v, size_t n, size_t width)
+{
+	struct rl_line dir = { NULL, 0 }, l, name;
+	size_t i, slash, col = 0;
+
+	for (i = 0; i < n; i++) {
+		l = v[i];
+		for (slash = l.len; slash > 0 && l.p[slash - 1] != '/'; slash--)
+			;
+		name = rl_from(l, slash);
+		if (slash == 0 || !plain_name(&name)) {
+			if (dir.p != NULL)
+				h->buf_add(out, "\n", 1);
+			dir.p = NULL;
+			rl_put(h, out, &l);
+			continue;
+		}
+		if (dir.p != NULL && dir.len == slash &&
+		    memcmp(dir.p, l.p, slash) == 0 && col < width) {
+			h->buf_printf(out, " %.*s", (int)name.len, name.p);
+			col += name.len + 1;
+			continue;
+		}
+		if (dir.p != NULL)
+			h->buf_add(out, "\n", 1);
+		dir.p = l.p;
+		dir.len = slash;
+		h->buf_printf(out, "%.*s: %.*s", (int)slash, l.p,
+		    (int)name.len, name.p);
+		col = slash + 2 + name.len;
+	}
+	if (dir.p != NULL)
+		h->buf_add(out, "\n", 1);
+}
+
 /* The paths of a listing beyond its budget, for its items and summary. */
 struct fd_list {
 	const struct rl_line	*v;
@@ -139,7 +195,7 @@ fd_items(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
 /*
  * The paths [lo, hi) summed up: how many, the subfolders of the folder
  * they share that hold most of them, the commonest kinds of name, and
- * whole the paths among them alone of their kind (up to FD_ALONE).
+ * whole the paths among them alone of their kind (rl_put_alone).
  */
 static void
 fd_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
@@ -148,7 +204,7 @@ fd_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
 	const struct fd_list *l = arg;
 	const struct rl_line *first = &l->v[lo];
 	struct fd_count *dirs, *names;
-	size_t i, j, k, root, nd = 0, nn = 0, shown = 0;
+	size_t i, j, k, root, nd = 0, nn = 0;
 	bool ext, *exts = NULL;
 
 	dirs = calloc(hi - lo, sizeof *dirs);
@@ -195,15 +251,7 @@ fd_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
 	put_top(h, out, dirs, nd, FD_TOP_DIRS, "", NULL);
 	h->buf_add(out, "… by name: ", strlen("… by name: "));
 	put_top(h, out, names, nn, FD_TOP_NAMES, "*", exts);
-	for (i = lo; i < hi && shown < FD_ALONE; i++) {
-		if (l->alone == NULL || !l->alone[i])
-			continue;
-		h->buf_printf(out, "%s%.*s", shown++ == 0 ?
-		    "… alone of its kind among them: " : "  ",
-		    (int)l->v[i].len, l->v[i].p);
-	}
-	if (shown > 0)
-		h->buf_add(out, "\n", 1);
+	rl_put_alone(h, out, l->v, l->alone, lo, hi);
 out:
 	free(dirs);
 	free(names);
@@ -234,7 +282,7 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 	/* Every path, grouped, when the groups fit the budget. */
 	if ((tmp = h->buf_new()) == NULL)
 		goto out;
-	rl_put_grouped(h, tmp, t.v, t.n, FD_WIDTH);
+	put_grouped(h, tmp, t.v, t.n, FD_WIDTH);
 	if (rl_count(h->buf_data(tmp), h->buf_len(tmp)) <= budget &&
 	    h->buf_len(tmp) <= max) {
 		h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));

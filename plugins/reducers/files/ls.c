@@ -24,7 +24,6 @@
 #define LS_FIELDS	12
 #define LS_WIDTH	160	/* names packed this wide beyond the budget */
 #define LS_LARGEST	3	/* files that keep their size in names only */
-#define LS_ALONE	8	/* names alone of their kind said whole */
 
 static const char *const ls_months[] = {
 	"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
@@ -277,6 +276,7 @@ struct ls_list {
 	const struct rl_lines	*t;
 	const struct ls_entry	*e;
 	const bool		*is;	/* the line is an entry */
+	const struct rl_line	*names;	/* an entry's name, else none */
 	const bool		*alone;	/* an extension no other name has */
 };
 
@@ -330,8 +330,7 @@ ls_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
     size_t hi, void *arg)
 {
 	const struct ls_list *l = arg;
-	size_t types[LS_NTYPES], i, j, k, n = 0, shown = 0;
-	struct rl_line name;
+	size_t types[LS_NTYPES], i, j, k, n = 0;
 
 	memset(types, 0, sizeof types);
 	for (i = lo; i < hi; i++) {
@@ -354,16 +353,7 @@ ls_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
 			    ls_types[j].many);
 	}
 	h->buf_add(out, "\n", 1);
-	for (i = lo; i < hi && shown < LS_ALONE; i++) {
-		if (!l->is[i] || l->alone == NULL || !l->alone[i])
-			continue;
-		name = listed_name(&l->e[i]);
-		h->buf_printf(out, "%s%.*s", shown++ == 0 ?
-		    "… alone of its kind among them: " : "  ",
-		    (int)name.len, name.p);
-	}
-	if (shown > 0)
-		h->buf_add(out, "\n", 1);
+	rl_put_alone(h, out, l->names, l->alone, lo, hi);
 }
 
 /*
@@ -379,7 +369,7 @@ put_names(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct rl_lines *t, const struct ls_entry *e, const bool *is,
     size_t n, size_t budget, size_t max)
 {
-	struct ls_list l = { t, e, is, NULL };
+	struct ls_list l = { t, e, is, NULL, NULL };
 	struct rl_line *names;
 	size_t i, lines = 1, start = h->buf_len(out);
 	int rc = 0;
@@ -394,6 +384,7 @@ put_names(const struct aiterm_host *h, struct aiterm_buf *out,
 		if (is[i])
 			names[i] = listed_name(&e[i]);
 	}
+	l.names = names;
 	if ((l.alone = rl_alone(names, t->n)) != NULL &&
 	    h->buf_len(out) - start < max && lines < budget)
 		rc = rl_fit_ends(h, out, t->n, max - (h->buf_len(out) - start),

@@ -30,7 +30,6 @@
 #define TAR_WIDTH	160
 #define TAR_LARGEST	3
 #define TAR_VALUES	4	/* a column's values said with counts */
-#define TAR_ALONE	8	/* names alone of their kind said whole */
 
 struct tar_row {
 	struct rl_line	 perms, owner, size, when, name;
@@ -212,6 +211,7 @@ implied(const struct tar_row *r, size_t n, size_t i)
 /* The names a listing beyond its budget shows, and which are alone. */
 struct tar_names {
 	const struct tar_row	**v;
+	const struct rl_line	 *names;	/* tar's own lines: none */
 	size_t			  n;
 	const bool		 *alone;	/* an extension no other has */
 };
@@ -244,22 +244,14 @@ tar_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
     size_t hi, void *arg)
 {
 	const struct tar_names *l = arg;
-	size_t i, shown = 0;
+	size_t i;
 
 	for (i = lo; i < hi; i++) {
 		if (l->v[i]->own)
 			rl_put(h, out, &l->v[i]->name);
 	}
 	h->buf_printf(out, "… %zu more entries\n", hi - lo);
-	for (i = lo; i < hi && shown < TAR_ALONE; i++) {
-		if (l->v[i]->own || l->alone == NULL || !l->alone[i])
-			continue;
-		h->buf_printf(out, "%s%.*s", shown++ == 0 ?
-		    "… alone of its kind among them: " : "  ",
-		    (int)l->v[i]->name.len, l->v[i]->name.p);
-	}
-	if (shown > 0)
-		h->buf_add(out, "\n", 1);
+	rl_put_alone(h, out, l->names, l->alone, lo, hi);
 }
 
 /*
@@ -273,7 +265,7 @@ put_names(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct tar_row *r, size_t n, size_t entries, bool verbose,
     size_t budget, size_t max)
 {
-	struct tar_names l = { NULL, 0, NULL };
+	struct tar_names l = { NULL, NULL, 0, NULL };
 	struct rl_line *names = NULL;
 	size_t i, lines = 1, start = h->buf_len(out);
 	int rc = 0;
@@ -298,10 +290,12 @@ put_names(const struct aiterm_host *h, struct aiterm_buf *out,
 		goto out;
 	for (i = 0; i < n; i++) {
 		if (r[i].own || !implied(r, n, i)) {
-			names[l.n] = r[i].name;
+			if (!r[i].own)
+				names[l.n] = r[i].name;
 			l.v[l.n++] = &r[i];
 		}
 	}
+	l.names = names;
 	if ((l.alone = rl_alone(names, l.n)) == NULL)
 		goto out;
 	if (h->buf_len(out) - start < max && lines < budget)

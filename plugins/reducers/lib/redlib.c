@@ -220,57 +220,6 @@ rl_max_bytes(const struct aiterm_reduce_input *in)
 	return in->max_bytes > 0 ? in->max_bytes : (size_t)-1;
 }
 
-/* Whether a name can stand among others on a line. */
-static bool
-plain_name(const struct rl_line *n)
-{
-	size_t i;
-
-	for (i = 0; i < n->len; i++) {
-		if (n->p[i] == ' ' || n->p[i] == '\t' || n->p[i] == '\'' ||
-		    n->p[i] == '"')
-			return false;
-	}
-	return n->len > 0;
-}
-
-void
-rl_put_grouped(const struct aiterm_host *h, struct aiterm_buf *out,
-    const struct rl_line *v, size_t n, size_t width)
-{
-	struct rl_line dir = { NULL, 0 }, l, name;
-	size_t i, slash, col = 0;
-
-	for (i = 0; i < n; i++) {
-		l = v[i];
-		for (slash = l.len; slash > 0 && l.p[slash - 1] != '/'; slash--)
-			;
-		name = rl_from(l, slash);
-		if (slash == 0 || !plain_name(&name)) {
-			if (dir.p != NULL)
-				h->buf_add(out, "\n", 1);
-			dir.p = NULL;
-			rl_put(h, out, &l);
-			continue;
-		}
-		if (dir.p != NULL && dir.len == slash &&
-		    memcmp(dir.p, l.p, slash) == 0 && col < width) {
-			h->buf_printf(out, " %.*s", (int)name.len, name.p);
-			col += name.len + 1;
-			continue;
-		}
-		if (dir.p != NULL)
-			h->buf_add(out, "\n", 1);
-		dir.p = l.p;
-		dir.len = slash;
-		h->buf_printf(out, "%.*s: %.*s", (int)slash, l.p,
-		    (int)name.len, name.p);
-		col = slash + 2 + name.len;
-	}
-	if (dir.p != NULL)
-		h->buf_add(out, "\n", 1);
-}
-
 struct rl_line
 rl_ext(struct rl_line path)
 {
@@ -348,6 +297,22 @@ rl_alone(const struct rl_line *v, size_t n)
 	}
 	free(k);
 	return alone;
+}
+
+void
+rl_put_alone(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct rl_line *v, const bool *alone, size_t lo, size_t hi)
+{
+	size_t i, shown = 0;
+
+	for (i = lo; i < hi && alone != NULL && shown < RL_ALONE_MAX; i++) {
+		if (alone[i])
+			h->buf_printf(out, "%s%.*s", shown++ == 0 ?
+			    "… alone of its kind among them: " : "  ",
+			    (int)v[i].len, v[i].p);
+	}
+	if (shown > 0)
+		h->buf_add(out, "\n", 1);
 }
 
 /* The size of a render, or of nothing when lo == hi. */

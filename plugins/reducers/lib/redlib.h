@@ -90,15 +90,6 @@ bool	rl_number(const char **p, const char *end, size_t *n);
  */
 bool	rl_has_opt(const char *const *argv, const char *opt);
 
-/*
- * Paths v[0..n), the names of a run of paths in one folder on one line
- * after the folder ("./src/: a.c b.c net.c"), a line going on to the
- * next once it passes width; a line that is no path, or whose name holds
- * a blank or a quote, stays on its own line as it was.
- */
-void	rl_put_grouped(const struct aiterm_host *h, struct aiterm_buf *out,
-	    const struct rl_line *v, size_t n, size_t width);
-
 /* The extension of a path's name (".png"), empty when it has none. */
 struct rl_line rl_ext(struct rl_line path);
 /*
@@ -106,6 +97,13 @@ struct rl_line rl_ext(struct rl_line path);
  * other path has.  Allocated (free), NULL when out of memory.
  */
 bool	*rl_alone(const struct rl_line *v, size_t n);
+/*
+ * One line naming whole, up to RL_ALONE_MAX, the v[i] of [lo, hi) that
+ * alone (from rl_alone; may be NULL) marks; nothing when none is.
+ */
+#define RL_ALONE_MAX	8
+void	rl_put_alone(const struct aiterm_host *h, struct aiterm_buf *out,
+	    const struct rl_line *v, const bool *alone, size_t lo, size_t hi);
 
 /* Part of a listing: its items [lo, hi) written to out. */
 typedef void rl_render_fn(const struct aiterm_host *h,
