@@ -8,9 +8,11 @@
  * all kept.  Of more than DP_ROWS "ii" rows the first and last
  * DP_ROWS / 2 stay, and of those between only the names, packed
  * DP_WIDTH wide after a line that says so: a listing keeps every name
- * (RED-FAITHFUL).  When that is over the budget, the names of every row,
- * a state at a time ("rc (300):"); when even that is, the rows between
- * are only counted ("… 458 more installed (ii) rows").  Output without
+ * (RED-FAITHFUL).  When that is over the budget (its lines, and for a
+ * listing far beyond it its bytes, ADR 0044), the names of every row, a
+ * state at a time ("rc (300):"); when even that is, the first of those
+ * two within the lines, which the core cuts to the bytes, or the rows
+ * between only counted ("… 458 more installed (ii) rows").  Output without
  * dpkg's header (an error, "no packages found matching") is declined.
  */
 #include <stdint.h>
@@ -158,10 +160,13 @@ put_by_state(const struct aiterm_host *h, struct aiterm_buf *out,
 	return lines;
 }
 
-/* A way of showing d (by state, or rows and names) into out, if it fits. */
+/*
+ * A way of showing d (by state, or rows and names) into out, if it fits
+ * budget lines and max_bytes.
+ */
 static bool
 put_fitting(const struct aiterm_host *h, struct aiterm_buf *out,
-    const struct dp_list *d, size_t budget, bool by_state)
+    const struct dp_list *d, size_t budget, size_t max_bytes, bool by_state)
 {
 	struct aiterm_buf *tmp = h->buf_new();
 	bool fits;
@@ -169,7 +174,8 @@ put_fitting(const struct aiterm_host *h, struct aiterm_buf *out,
 	if (tmp == NULL)
 		return false;
 	fits = (by_state ? put_by_state(h, tmp, d) :
-	    put_rows(h, tmp, d, true)) <= budget;
+	    put_rows(h, tmp, d, true)) <= budget &&
+	    h->buf_len(tmp) <= max_bytes;
 	if (fits)
 		h->buf_add(out, h->buf_data(tmp), h->buf_len(tmp));
 	h->buf_free(tmp);
@@ -177,16 +183,23 @@ put_fitting(const struct aiterm_host *h, struct aiterm_buf *out,
 }
 
 /*
- * The long listing d, the first way that fits budget lines.  Whether a
- * row or a field was left out.
+ * The long listing d, the first way that fits budget lines and max_bytes
+ * (ADR 0044); else the first that fits the lines, which the core cuts to
+ * the bytes.  Whether a row or a field was left out.
  */
 static bool
 put_long(const struct aiterm_host *h, struct aiterm_buf *out,
-    const struct dp_list *d, size_t budget)
+    const struct dp_list *d, size_t budget, size_t max_bytes)
 {
-	if ((d->between > 0 && put_fitting(h, out, d, budget, false)) ||
-	    put_fitting(h, out, d, budget, true))
-		return true;
+	const size_t bounds[] = { max_bytes, SIZE_MAX };
+	size_t i;
+
+	for (i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+		if ((d->between > 0 && put_fitting(h, out, d, budget,
+		    bounds[i], false)) || put_fitting(h, out, d, budget,
+		    bounds[i], true))
+			return true;
+	}
 	put_rows(h, out, d, false);
 	return d->between > 0;
 }
@@ -244,7 +257,7 @@ red_dpkg_list(const struct aiterm_host *h,
 				d.to = i;
 		}
 	}
-	left_out = put_long(h, out, &d, budget - (d.un > 0));
+	left_out = put_long(h, out, &d, budget - (d.un > 0), rl_max_bytes(in));
 	if (d.un > 0)
 		h->buf_printf(out, "(+%zu 'un' rows: known, not installed)\n",
 		    d.un);
