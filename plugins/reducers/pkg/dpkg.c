@@ -183,23 +183,61 @@ put_fitting(const struct aiterm_host *h, struct aiterm_buf *out,
 }
 
 /*
+ * Of the ii rows, keep the first and last keep / 2 whole: the rows
+ * between them, [from, to], and how many.
+ */
+static void
+set_between(struct dp_list *d, size_t keep)
+{
+	const struct rl_lines *t = d->t;
+	struct rl_line s;
+	size_t i, seen = 0;
+
+	d->between = 0;
+	d->from = d->to = SIZE_MAX;
+	if (d->ii <= keep)
+		return;
+	d->between = d->ii - keep / 2 * 2;
+	for (i = d->head + 1; i < t->n; i++) {
+		s = state(&t->v[i]);
+		if (!rl_eq(&s, "ii"))
+			continue;
+		seen++;
+		if (seen == keep / 2 + 1)
+			d->from = i;
+		if (seen == d->ii - keep / 2)
+			d->to = i;
+	}
+}
+
+/*
  * The long listing d, the first way that fits budget lines and max_bytes
- * (ADR 0044); else the first that fits the lines, which the core cuts to
- * the bytes.  Whether a row or a field was left out.
+ * (ADR 0044): rows and names, with fewer whole ii rows at the ends if
+ * need be, then names by state; else the first that fits the lines,
+ * which the core cuts to the bytes.  Whether a row or a field was left
+ * out.
  */
 static bool
 put_long(const struct aiterm_host *h, struct aiterm_buf *out,
-    const struct dp_list *d, size_t budget, size_t max_bytes)
+    struct dp_list *d, size_t budget, size_t max_bytes)
 {
 	const size_t bounds[] = { max_bytes, SIZE_MAX };
-	size_t i;
+	const size_t keeps[] = { DP_ROWS, DP_ROWS / 4, 2 };
+	size_t b, k, most = DP_ROWS < budget / 2 ? DP_ROWS : budget / 2;
 
-	for (i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
-		if ((d->between > 0 && put_fitting(h, out, d, budget,
-		    bounds[i], false)) || put_fitting(h, out, d, budget,
-		    bounds[i], true))
+	for (b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
+		/* Within the lines alone, the rows as they always were. */
+		for (k = 0; k < (b == 0 ? sizeof keeps / sizeof keeps[0] : 1);
+		    k++) {
+			set_between(d, keeps[k] < most ? keeps[k] : most);
+			if (d->between > 0 && put_fitting(h, out, d, budget,
+			    bounds[b], false))
+				return true;
+		}
+		if (put_fitting(h, out, d, budget, bounds[b], true))
 			return true;
 	}
+	set_between(d, most);
 	put_rows(h, out, d, false);
 	return d->between > 0;
 }
@@ -211,7 +249,7 @@ red_dpkg_list(const struct aiterm_host *h,
 	struct rl_lines t;
 	struct dp_list d;
 	struct rl_line s;
-	size_t i, keep, budget, seen = 0;
+	size_t i, budget;
 	bool left_out;
 	int rc = -1;
 
@@ -242,20 +280,6 @@ red_dpkg_list(const struct aiterm_host *h,
 		}
 		rc = 1;
 		goto out;
-	}
-	keep = DP_ROWS < budget / 2 ? DP_ROWS : budget / 2;
-	if (d.ii > keep) {
-		d.between = d.ii - keep / 2 * 2;
-		for (i = d.head + 1; i < t.n; i++) {
-			s = state(&t.v[i]);
-			if (!rl_eq(&s, "ii"))
-				continue;
-			seen++;
-			if (seen == keep / 2 + 1)
-				d.from = i;
-			if (seen == d.ii - keep / 2)
-				d.to = i;
-		}
 	}
 	left_out = put_long(h, out, &d, budget - (d.un > 0), rl_max_bytes(in));
 	if (d.un > 0)
