@@ -54,88 +54,81 @@ is_word(unsigned char c)
 }
 
 /*
- * The template is hashed as it is made: its bytes go to a 64-byte block
- * that is mixed eight bytes at a time (one multiply per word, not per
- * byte, as FNV-1a would), and finished with an avalanche.
+ * The template is hashed as it is read, never copied: each of its pieces
+ * (a word, the text between a word's masked numbers, a path's folders) is
+ * mixed eight bytes at a time straight from the line, one multiply a
+ * word, and what ends the piece (a blank, a masked number, a path's file
+ * name) is mixed in with its last bytes as a tag.  An avalanche finishes
+ * it.
  */
-#define BLOCK	64
 #define MIX_K1	0x9e3779b97f4a7c15ULL
 #define MIX_K2	0xbf58476d1ce4e5b9ULL
 
-struct hasher {
-	uint64_t	h;
-	size_t		n;
-	unsigned char	b[BLOCK];
-};
+/* What ends a piece, in the top byte of its last word. */
+enum { END_WORD = 1, END_NUMBER, END_FOLDER };
 
-static void
-hasher_flush(struct hasher *st)
+static inline uint64_t
+mix(uint64_t h, uint64_t w)
 {
-	uint64_t w;
-	size_t i;
-
-	memset(st->b + st->n, 0, (8 - st->n % 8) % 8);
-	for (i = 0; i < st->n; i += 8) {
-		memcpy(&w, st->b + i, 8);
-		st->h = (st->h ^ w) * MIX_K1;
-		st->h ^= st->h >> 31;
-	}
-	st->h = (st->h ^ st->n) * MIX_K2;
-	st->n = 0;
-}
-
-static inline void
-hasher_put(struct hasher *st, unsigned char c)
-{
-	st->b[st->n++] = c;
-	if (st->n == BLOCK)
-		hasher_flush(st);
-}
-
-static void
-put_span(struct hasher *st, const unsigned char *p, size_t n)
-{
-	size_t k;
-
-	/* Most words are short: no call to memcpy for them. */
-	if (n <= 8 && st->n + n < BLOCK) {
-		for (k = 0; k < n; k++)
-			st->b[st->n + k] = p[k];
-		st->n += n;
-		return;
-	}
-	while (n > 0) {
-		k = BLOCK - st->n < n ? BLOCK - st->n : n;
-		memcpy(st->b + st->n, p, k);
-		st->n += k;
-		p += k;
-		n -= k;
-		if (st->n == BLOCK)
-			hasher_flush(st);
-	}
+	h = (h ^ w) * MIX_K1;
+	return h ^ (h >> 31);
 }
 
 /*
- * Put bytes with every hex run that holds a decimal digit as '#'.  Only
- * the runs around digits are looked at byte by byte; the text between
- * goes in spans.
+ * The n (1 to 7) bytes at p as a word, zero above them; room is how many
+ * bytes of the line p has, so that one load reads them when it may.
  */
-static void
-put_masked(struct hasher *st, const unsigned char *p, size_t n)
+static inline uint64_t
+load_part(const unsigned char *p, size_t n, size_t room)
+{
+	uint64_t w = 0;
+	size_t k;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (room >= 8) {
+		memcpy(&w, p, 8);
+		return w & (~0ULL >> (64 - 8 * n));
+	}
+#else
+	(void)room;
+#endif
+	for (k = 0; k < n; k++)
+		w |= (uint64_t)p[k] << (8 * k);
+	return w;
+}
+
+/* Mix the n bytes at p (room of the line from p on) and what ends them. */
+static inline uint64_t
+mix_piece(uint64_t h, const unsigned char *p, size_t n, size_t room,
+    unsigned int end)
+{
+	uint64_t w, tag = (uint64_t)end << 56;
+
+	for (; n >= 8; n -= 8, p += 8, room -= 8) {
+		memcpy(&w, p, 8);
+		h = mix(h, w);
+	}
+	return mix(h, n > 0 ? load_part(p, n, room) | tag : tag);
+}
+
+/*
+ * Mix a word with every hex run that holds a decimal digit as a number:
+ * only the runs around digits are looked at byte by byte.
+ */
+static uint64_t
+mix_masked(uint64_t h, const unsigned char *p, size_t n, size_t room,
+    unsigned int end)
 {
 	size_t k = 0, d, r;
 
-	while (k < n) {
+	for (;;) {
 		for (d = k; d < n && !is_digit(p[d]); d++)
 			;
-		if (d == n) {
-			put_span(st, p + k, n - k);
-			return;
-		}
+		if (d == n)
+			return mix_piece(h, p + k, n - k, room - k, end);
 		for (r = d; r > k && is_hex(p[r - 1]); r--)
 			;
-		put_span(st, p + k, r - k);
-		hasher_put(st, '#');
+		h = mix_piece(h, p + k, r - k, room - k, END_NUMBER);
 		for (k = d; k < n && is_hex(p[k]); k++)
 			;
 	}
@@ -154,63 +147,69 @@ static const unsigned char byte_class[256] = {
 	['8'] = DIGIT, ['9'] = DIGIT,
 };
 
-/* Put a word: masked when it holds a digit, else as it is. */
-static inline void
-put_word(struct hasher *st, const unsigned char *p, size_t n, bool digit)
+/* Mix a word: masked when it holds a digit, else as it is. */
+static inline uint64_t
+mix_word(uint64_t h, const unsigned char *p, size_t n, size_t room,
+    bool digit, unsigned int end)
 {
-	if (digit)
-		put_masked(st, p, n);
-	else
-		put_span(st, p, n);
+	return digit ? mix_masked(h, p, n, room, end) :
+	    mix_piece(h, p, n, room, end);
+}
+
+/*
+ * The end of the word at p[i] (its first blank), whether it holds a
+ * digit, and its last two '/'.
+ */
+static inline size_t
+word_end(const unsigned char *p, size_t i, size_t len, bool *digit,
+    size_t *last, size_t *prev)
+{
+	size_t e;
+	unsigned char c, dig = 0;
+
+	for (e = i; e < len; e++) {
+		c = byte_class[p[e]];
+		if (c <= DIGIT) {
+			dig |= c;
+			continue;
+		}
+		if (c != SLASH)
+			break;
+		*prev = *last;
+		*last = e;
+	}
+	*digit = dig != 0;
+	return e;
 }
 
 uint64_t
 red_shape_hash(const char *text, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	struct hasher st;
+	uint64_t h = HASH_SEED;
 	size_t i = 0, e, s, last, prev;
-	unsigned char c;
-	bool first = true, digit;
+	bool digit;
 
-	st.h = HASH_SEED;
-	st.n = 0;
 	while (i < len) {
 		if (is_blank(p[i])) {
 			i++;
 			continue;
 		}
-		if (!first)
-			hasher_put(&st, ' ');
-		first = false;
 		/* The last '/' that something follows: a path's file name. */
 		last = prev = SIZE_MAX;
-		digit = false;
-		for (e = i; e < len; e++) {
-			c = byte_class[p[e]];
-			if (c <= DIGIT) {
-				digit |= c;
-				continue;
-			}
-			if (c != SLASH)
-				break;
-			prev = last;
-			last = e;
-		}
+		e = word_end(p, i, len, &digit, &last, &prev);
 		s = last != SIZE_MAX && last + 1 < e ? last : prev;
-		if (s != SIZE_MAX) {
-			put_word(&st, p + i, s + 1 - i, digit);
-			hasher_put(&st, '*');
-		} else {
-			put_word(&st, p + i, e - i, digit);
-		}
+		if (s != SIZE_MAX)
+			h = mix_word(h, p + i, s + 1 - i, len - i, digit,
+			    END_FOLDER);
+		else
+			h = mix_word(h, p + i, e - i, len - i, digit, END_WORD);
 		i = e;
 	}
-	hasher_flush(&st);
-	st.h ^= st.h >> 33;
-	st.h *= MIX_K2;
-	st.h ^= st.h >> 29;
-	return st.h != 0 ? st.h : 1;
+	h ^= h >> 33;
+	h *= MIX_K2;
+	h ^= h >> 29;
+	return h != 0 ? h : 1;
 }
 
 /*
