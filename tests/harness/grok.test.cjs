@@ -15,6 +15,7 @@ const assert = require('node:assert/strict');
 const { AgentRig } = require('./lib/agent-rig.cjs');
 const { startGrokMock, seedGrok, grokBinary } = require('./lib/grok-mock.cjs');
 const { imageTurns, IMAGE_ANSWERS } = require('./lib/images.cjs');
+const { until } = require('./lib/until.cjs');
 
 const T = { timeout: 180000 };
 
@@ -297,7 +298,11 @@ test('AGT-GROK: the weekly-limit card\'s heading and footer in an answer are no 
 	const id = sid(l.text);
 	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
 	assert.match(a.text, /You hit your weekly limit\.[\s\S]*Shift\+x:dismiss\n\[turn 1 done/, a.text);
-	const o = await rig.call('pty_observe', { session_id: id });
+	/* Grok may still draw "Responding…" a moment after its transcript has the answer (seen under load). */
+	const o = await until('the screen after the turn', async () => {
+		const r = await rig.call('pty_observe', { session_id: id });
+		return /; screen running\//.test(r.text) ? null : r;
+	}, 20000);
 	assert.match(o.text, /; screen input_ready\//, o.text);
 	mock.push({ type: 'text', text: 'No card here.' });
 	const s = await rig.call('pty_send', { session_id: id, text: 'Go on', wait: true, timeout: 60 });
