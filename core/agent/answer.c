@@ -43,7 +43,15 @@ gone(const char *path)
 /* ... and this long after the agent's process ended (see agent_ended). */
 #define EXIT_SETTLE_MS	300
 
-enum look_end { LOOK_WAIT, LOOK_DONE };
+/*
+ * LOOK_APPROVAL: an approval on the screen, to be seen again before a
+ * wait ends on it.  A TUI redrawing (Gemini's, under load) leaves the
+ * grid half old for a moment: right after an answer, the dialog it took
+ * can still be read there, and the wait would send the model back to
+ * answer it twice.
+ */
+enum look_end { LOOK_WAIT, LOOK_DONE, LOOK_APPROVAL };
+#define APPROVAL_SETTLE_MS	120
 
 /*
  * What a look found, into the answer.  A look runs on the multiplexer's
@@ -86,6 +94,7 @@ struct agent_answer_wait {
 	bool			 final;		/* the deadline has passed */
 	bool			 job_final;	/* the look in flight is the last */
 	bool			 waits;		/* false: one look, no watches */
+	bool			 seen_approval;	/* the last look saw one */
 	enum look_end		 end;
 	struct agent_answer	 said;
 	long			 pane_pid;
@@ -189,7 +198,7 @@ ended(struct agent_answer *out, const char *session, struct agent_record *rec,
  */
 static enum look_end
 look(struct agent_answer *out, const struct harness *h, const char *session,
-    bool final, double timeout, long long t0)
+    bool final, bool seen_approval, double timeout, long long t0)
 {
 	struct aiterm_error err = ERROR_INIT;
 	struct aiterm_buf answer = BUF_INIT;
@@ -261,6 +270,12 @@ look(struct agent_answer *out, const struct harness *h, const char *session,
 		goto out_rec;
 	}
 	/* An approval holds the turn until someone answers it. */
+	if (scr.verdict.state == AITERM_SCREEN_APPROVAL && !final &&
+	    !seen_approval) {
+		agent_screen_free(&scr);
+		end = LOOK_APPROVAL;
+		goto out_rec;
+	}
 	if (scr.verdict.state == AITERM_SCREEN_APPROVAL) {
 		say(out, xasprintf("[turn %u waits for an approval "
 		    "(%s): agent_approval session_id=%s shows it]", rec.turn,
@@ -317,6 +332,7 @@ out:
 
 static void watch_file(struct agent_answer_wait *a);
 static void start_look(struct agent_answer_wait *a);
+static void on_look(uv_timer_t *t);
 
 /* A look of the wait, on the multiplexer's thread. */
 static void
@@ -324,8 +340,8 @@ look_work(void *arg)
 {
 	struct agent_answer_wait *a = arg;
 
-	a->end = look(&a->said, &a->h, a->session, a->job_final, a->timeout,
-	    a->t0);
+	a->end = look(&a->said, &a->h, a->session, a->job_final,
+	    a->seen_approval, a->timeout, a->t0);
 }
 
 static void
@@ -351,11 +367,16 @@ look_done(void *arg)
 	}
 	said_free(&a->said);
 	watch_file(a);
+	/* An approval seen once: seen again after a redraw's time, it ends the wait. */
+	a->seen_approval = a->end == LOOK_APPROVAL;
+	if (a->seen_approval && !uv_is_active((uv_handle_t *)&a->look))
+		uv_timer_start(&a->look, on_look, APPROVAL_SETTLE_MS, 0);
 	/*
 	 * The deadline passed during this look: the final one now.  A change
 	 * seen during it: look again, or the end it brought is never read.
 	 */
-	if ((a->final && !a->job_final) || a->look_again)
+	if ((a->final && !a->job_final) || (a->look_again &&
+	    !a->seen_approval))
 		start_look(a);
 }
 

@@ -199,6 +199,7 @@ struct answer {
 	int			 open;
 	bool			 done;
 	int			 jobs;		/* looks in flight */
+	int			 gone;		/* looks in a row without it */
 };
 
 static void
@@ -240,25 +241,34 @@ an_end(struct answer *an, bool gone)
 	uv_close((uv_handle_t *)&an->deadline, an_closed);
 }
 
-/* Gone, or the next dialog: the answer was taken. */
+static void an_look(uv_timer_t *t);
+
+/*
+ * Gone, or the next dialog, in two looks in a row LEAVE_SETTLE_MS apart:
+ * the answer was taken.  One look can read a frame that a TUI is
+ * redrawing (Gemini's, under load), the dialog half erased.
+ */
 static void
 an_looked(struct obs_job *j)
 {
 	struct answer *an = j->an;
 	char d[DIGEST_HEX + 1];
+	bool same = false;
 
 	an->jobs--;
 	if (an->done) {
 		an_free(an);
 		return;
 	}
-	if (j->rc != 0 || j->s.found <= 0)
-		an_end(an, true);
-	else {
+	if (j->rc == 0 && j->s.found > 0) {
 		digest(&j->s, an->choice, d);
-		if (strcmp(d, an->digest) != 0)
-			an_end(an, true);	/* the next dialog */
+		same = strcmp(d, an->digest) == 0;
 	}
+	an->gone = same ? 0 : an->gone + 1;
+	if (an->gone >= 2)
+		an_end(an, true);
+	else if (an->gone == 1 && !uv_is_active((uv_handle_t *)&an->look))
+		uv_timer_start(&an->look, an_look, LEAVE_SETTLE_MS, 0);
 }
 
 static void
