@@ -3,7 +3,9 @@
 # npm packages of tests/clients/package-lock.json) in private tmux servers,
 # against mock model servers on 127.0.0.1 (tests/harness/*.test.cjs).
 # HARNESS_TESTS="grok codex" runs those suites only (<name>.test.cjs),
-# HARNESS_PATTERN those tests whose names match;
+# HARNESS_PATTERN those tests whose names match; HARNESS_JOBS suites run
+# at once (default 2: the tests wait on real CLIs far more than they
+# compute, and each has its own tmux server, state root and HOME);
 # cursor.test.cjs runs a stand-in of Cursor's CLI (cursor-standin/), not
 # the real one, which no package ships.
 # ./quickstart check runs it through `make check-harness`, after the
@@ -50,6 +52,6 @@ suite_files "$here" "${HARNESS_TESTS:-}"
 # HARNESS_PATTERN runs the tests whose names match it (a regular
 # expression), for a developer chasing one test.
 # shellcheck disable=SC2086 # the file list is split on purpose
-exec node --test --test-concurrency=1 --test-timeout=600000 \
+exec node --test --test-concurrency=${HARNESS_JOBS:-2} --test-timeout=600000 \
 	${HARNESS_PATTERN:+--test-name-pattern="$HARNESS_PATTERN"} \
 	--test-reporter=spec $files
