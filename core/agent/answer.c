@@ -369,7 +369,7 @@ look_done(void *arg)
 	watch_file(a);
 	/* An approval seen once: seen again after a redraw's time, it ends the wait. */
 	a->seen_approval = a->end == LOOK_APPROVAL;
-	if (a->seen_approval && !uv_is_active((uv_handle_t *)&a->look))
+	if (a->seen_approval)	/* (re)started: a change's look comes later */
 		uv_timer_start(&a->look, on_look, APPROVAL_SETTLE_MS, 0);
 	/*
 	 * The deadline passed during this look: the final one now.  A change

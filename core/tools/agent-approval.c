@@ -200,6 +200,7 @@ struct answer {
 	bool			 done;
 	int			 jobs;		/* looks in flight */
 	int			 gone;		/* looks in a row without it */
+	uint64_t		 gone_at;	/* the first of them, loop ms */
 };
 
 static void
@@ -264,10 +265,17 @@ an_looked(struct obs_job *j)
 		digest(&j->s, an->choice, d);
 		same = strcmp(d, an->digest) == 0;
 	}
-	an->gone = same ? 0 : an->gone + 1;
-	if (an->gone >= 2)
+	/* A look that comes back sooner (two were in flight) is not another. */
+	if (same)
+		an->gone = 0;
+	else if (an->gone == 0) {
+		an->gone = 1;
+		an->gone_at = uv_now(core_loop());
+	} else if (uv_now(core_loop()) >= an->gone_at + LEAVE_SETTLE_MS)
+		an->gone = 2;
+	if (an->gone == 2)
 		an_end(an, true);
-	else if (an->gone == 1 && !uv_is_active((uv_handle_t *)&an->look))
+	else if (an->gone == 1)	/* (re)started: the next look 40 ms on */
 		uv_timer_start(&an->look, an_look, LEAVE_SETTLE_MS, 0);
 }
 
