@@ -225,10 +225,29 @@ tx_ctl_stop(void)
 	tx_ctl.locked = 0;
 }
 
+/*
+ * The client is the multiplexer thread's, but the unload runs on the
+ * thread that exits or unloads the plugin: a command of the other thread
+ * may be in flight then (`aiterm read --wait` exiting while its mux
+ * thread read a pane: under AddressSanitizer both stopped the client and
+ * freed its buffer twice).  A run holds tx_ctl_mu; an unload that cannot
+ * have it only kills the client, and leaves the rest to the run.
+ */
+static pthread_mutex_t tx_ctl_mu = PTHREAD_MUTEX_INITIALIZER;
+
 static void __attribute__((destructor))
 tx_ctl_unload(void)
 {
-	tx_ctl_stop();
+	pid_t pid;
+
+	if (pthread_mutex_trylock(&tx_ctl_mu) == 0) {
+		tx_ctl_stop();
+		pthread_mutex_unlock(&tx_ctl_mu);
+		return;
+	}
+	pid = __atomic_load_n(&tx_ctl.pid, __ATOMIC_RELAXED);
+	if (pid > 0 && waitpid(pid, NULL, WNOHANG) == 0)
+		kill(pid, SIGKILL);
 }
 
 /* Start a client for srv; 0, or -1 when none could start (or no server). */
@@ -553,8 +572,8 @@ tx_ctl_stalled_ms(void)
 	    tx_now_ms() - tx_ctl.sent_ms : 0;
 }
 
-enum tx_ctl_outcome
-tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
+static enum tx_ctl_outcome
+ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
     const struct tx_argv *cmd, struct tx_result *res)
 {
 	enum tx_ctl_outcome outcome = TX_CTL_UNSENT;
@@ -637,5 +656,17 @@ tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
 out:
 	tx_wipe(line);
 	free(line);
+	return outcome;
+}
+
+enum tx_ctl_outcome
+tx_ctl_run(const struct aiterm_host *host, const struct tx_server *srv,
+    const struct tx_argv *cmd, struct tx_result *res)
+{
+	enum tx_ctl_outcome outcome;
+
+	pthread_mutex_lock(&tx_ctl_mu);
+	outcome = ctl_run(host, srv, cmd, res);
+	pthread_mutex_unlock(&tx_ctl_mu);
 	return outcome;
 }
