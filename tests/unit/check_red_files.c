@@ -245,6 +245,57 @@ START_TEST(test_find_far_root)
 }
 END_TEST
 
+/*
+ * Far beyond the budget, the paths nearest the top of the folder they
+ * share are kept whole, the fewest folders down first and one of each
+ * folder before a second: the package's own package.json and bin/cli.js
+ * in the middle of a thousand paths of its dependencies, then the first
+ * file of each dependency; never more than FD_NEAR (60) of them.
+ */
+START_TEST(test_find_nearest)
+{
+	struct aiterm_buf b = BUF_INIT;
+	struct red_cmd_result res;
+	char *got, path[64];
+	const char *near;
+	size_t i, n;
+
+	for (i = 0; i < 1200; i++) {
+		if (i == 600)
+			buf_adds(&b, "/opt/app/package.json\n");
+		if (i == 700)
+			buf_adds(&b, "/opt/app/bin/cli.js\n");
+		if (i % 30 == 0)
+			buf_printf(&b, "/opt/app/node_modules/dep%zu/"
+			    "package.json\n", i / 30);
+		buf_printf(&b, "/opt/app/node_modules/dep%zu/lib/f%zu.js\n",
+		    i / 30, i);
+	}
+	got = reduce("find /opt/app -type f", buf_str(&b), &res);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_le(strlen(got), RED_CMD_FAR_BYTES);
+	near = strstr(got, " of them nearest the top:\n");
+	ck_assert_msg(near != NULL, "%s", got);
+	/* The package's own, then its dependencies' package.json. */
+	ck_assert_ptr_nonnull(strstr(near, "\n/opt/app/package.json\n"));
+	ck_assert_ptr_nonnull(strstr(near, "\n/opt/app/bin/cli.js\n"));
+	for (i = 1, n = 0; i < 40; i++) {
+		snprintf(path, sizeof path, "\n/opt/app/node_modules/dep%zu/"
+		    "package.json\n", i);
+		n += strstr(near, path) != NULL;
+	}
+	ck_assert_uint_ge(n, 35);
+	/* In the listing's order, at most 60 of them. */
+	ck_assert_ptr_nonnull(strstr(near, "/opt/app/package.json\n"
+	    "/opt/app/node_modules/dep20/package.json\n"));
+	for (i = 0, n = 0; near[i] != '\0'; i++)
+		n += near[i] == '\n';
+	ck_assert_uint_le(n, 60 + 1 + 10 + 2);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
 /* RED-FAITHFUL: a listing within its budget keeps every name. */
 START_TEST(test_find_grouped)
 {
@@ -343,10 +394,11 @@ START_TEST(test_ls_many)
 		snprintf(name, sizeof name, "n%03zu%s", i, i % 4 ? "" : "/");
 		ck_assert_msg(strstr(got, name) != NULL, "%s lost", name);
 	}
-	ck_assert_ptr_null(strstr(got, "Jan"));
-	/* The largest files keep their sizes, largest first. */
-	ck_assert_ptr_nonnull(strstr(got, "(largest: n999 999, n998 998, "
-	    "n997 997)\n"));
+	/* The dates went, but from the largest files' rows, largest first. */
+	ck_assert_ptr_nonnull(strstr(got, "(largest: 999 Jan  1  2024 n999; "
+	    "998 Jan  1  2024 n998; 997 Jan  1  2024 n997)\n"));
+	ck_assert_ptr_null(strstr(strstr(got, "n997)\n"), "Jan"));
+	ck_assert_ptr_eq(strstr(got, "Jan"), strstr(got, "999 Jan") + 4);
 	free(got);
 
 	/* ls -h sizes compare by their unit; directories are not files. */
@@ -357,7 +409,8 @@ START_TEST(test_ls_many)
 		    i == 3 ? "3.5G" : i == 7 ? "900M" : "12K", i);
 	got = reduce("ls -lh", buf_str(&b), &res);
 	ck_assert_ptr_nonnull(got);
-	ck_assert_ptr_nonnull(strstr(got, "(largest: n003 3.5G, n007 900M, "));
+	ck_assert_ptr_nonnull(strstr(got, "(largest: 3.5G Jan  1  2024 n003; "
+	    "900M Jan  1  2024 n007; "));
 	free(got);
 
 	/*
@@ -466,8 +519,9 @@ START_TEST(test_tar_many)
 	    "left out: permissions drwxr-xr-x 9, -rw-r--r-- 850; owner u/g "
 	    "859; size; date 2026-01-01 10:00 505, 2026-01-02 10:00 354)\n") !=
 	    NULL, "%s", got);
-	ck_assert_ptr_nonnull(strstr(got, "(largest: d8/f849 849, d8/f848 "
-	    "848, d8/f847 847)\n"));
+	ck_assert_ptr_nonnull(strstr(got, "(largest: 849 2026-01-02 10:00 "
+	    "d8/f849; 848 2026-01-02 10:00 d8/f848; 847 2026-01-02 10:00 "
+	    "d8/f847)\n"));
 	for (i = 0; i < 850; i++) {
 		snprintf(path, sizeof path, "d%zu/f%03zu", i / 100, i);
 		ck_assert_msg(strstr(got, path) != NULL, "%s lost", path);
@@ -488,7 +542,7 @@ START_TEST(test_tar_many)
 	ck_assert_str_eq(res.name, "tar");
 	ck_assert_uint_le(strlen(got), RED_CMD_FAR_BYTES);
 	ck_assert_ptr_nonnull(strstr(got, "\nd00/file-0000.png  "));
-	ck_assert_ptr_nonnull(strstr(got, "  d39/file-1999.png\n"));
+	ck_assert_ptr_nonnull(strstr(got, "d39/file-1999.png\n"));
 	ck_assert_ptr_nonnull(strstr(got, " more entries\n… alone of its kind "
 	    "among them: d24/file-1234.txt\n"));
 	free(got);
@@ -776,6 +830,7 @@ main(void)
 	tcase_add_test(tc, test_grep_declines);
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_find_far_root);
+	tcase_add_test(tc, test_find_nearest);
 	tcase_add_test(tc, test_find_grouped);
 	tcase_add_test(tc, test_find_declines);
 	tcase_add_test(tc, test_ls_layout);

@@ -8,12 +8,14 @@
  * stays on its own line as it was).  A longer one keeps its first and
  * last paths whole, as many as fit, and sums up those in between: how
  * many, the subfolders of the folder they share that hold most of them,
- * the commonest kinds of name ("*.gz (2400)", "copyright (780)"), and
- * whole each path whose extension no other path has (the one *.txt among
- * a thousand *.png).  Error lines ("find: 'x':
- * Permission denied") are all kept, before the paths.  Output of -ls,
- * -printf, -exec and the like is declined.
+ * the commonest kinds of name ("*.gz (2400)", "copyright (780)"), whole
+ * each path whose extension no other path has (the one *.txt among a
+ * thousand *.png), and whole up to FD_NEAR of them nearest the top of
+ * that folder (its own package.json before a dependency's).  Error lines
+ * ("find: 'x': Permission denied") are all kept, before the paths.
+ * Output of -ls, -printf, -exec and the like is declined.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,8 @@
 #define FD_TOP_DIRS	8
 #define FD_TOP_NAMES	6
 #define FD_PLAIN	120
+#define FD_NEAR		60	/* paths nearest the top, at most */
+#define FD_SUMMARY	6	/* the summary's own lines, at most */
 #define FD_WIDTH	160	/* a folder's line goes on after this */
 
 /* Actions whose output is not one path a line. */
@@ -179,6 +183,7 @@ struct fd_list {
 	const struct rl_line	*v;
 	size_t			 n;
 	const bool		*alone;	/* an extension no other path has */
+	size_t			 near_lines, near_bytes;	/* put_nearest's */
 };
 
 static void
@@ -192,10 +197,105 @@ fd_items(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
 		rl_put(h, out, &l->v[i]);
 }
 
+/* A path of the summed-up part, for choosing those nearest the top. */
+struct fd_near {
+	struct rl_line	 dir;	/* up to its last '/' */
+	size_t		 depth;	/* folders below the shared one */
+	size_t		 rank;	/* how many before it in its folder */
+	size_t		 i;
+	bool		 take;
+};
+
+static int
+near_dir_cmp(const void *a, const void *b)
+{
+	const struct fd_near *x = a, *y = b;
+	int c = rl_cmp(&x->dir, &y->dir);
+
+	return c != 0 ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int
+near_cmp(const void *a, const void *b)
+{
+	const struct fd_near *x = a, *y = b;
+
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int
+near_at_cmp(const void *a, const void *b)
+{
+	const struct fd_near *x = a, *y = b;
+
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Whole, in the listing's order, the paths of [lo, hi) nearest the top
+ * of the folder they share (root bytes): the fewest folders below it
+ * first, then the first in each folder before the second, as many as
+ * fit l->near_lines and l->near_bytes.  Those rl_put_alone named are not
+ * named again.  What a person reads first in a tree (a package's own
+ * package.json and README, the headers right in /usr/include), where
+ * the first and last paths are only those find met first and last.
+ */
+static void
+put_nearest(const struct aiterm_host *h, struct aiterm_buf *out,
+    const struct fd_list *l, size_t lo, size_t hi, size_t root)
+{
+	struct fd_near *v;
+	size_t i, k, n = 0, alone = 0, lines = 0, bytes = 0;
+
+	if (l->near_lines == 0 || (v = calloc(hi - lo, sizeof *v)) == NULL)
+		return;
+	for (i = lo; i < hi; i++) {
+		struct rl_line p = rl_from(l->v[i], root);
+
+		if (l->alone != NULL && l->alone[i] && alone++ < RL_ALONE_MAX)
+			continue;
+		for (k = p.len; k > 0 && p.p[k - 1] != '/'; k--)
+			;
+		v[n].dir.p = p.p;
+		v[n].dir.len = k;
+		for (v[n].depth = 0; k > 0; k--)
+			v[n].depth += p.p[k - 1] == '/';
+		v[n++].i = i;
+	}
+	qsort(v, n, sizeof *v, near_dir_cmp);
+	for (i = 1; i < n; i++) {
+		if (rl_cmp(&v[i].dir, &v[i - 1].dir) == 0)
+			v[i].rank = v[i - 1].rank + 1;
+	}
+	qsort(v, n, sizeof *v, near_cmp);
+	for (i = 0; i < n && lines < l->near_lines; i++) {
+		bytes += l->v[v[i].i].len + 1;
+		if (bytes > l->near_bytes)
+			break;
+		v[i].take = true;
+		lines++;
+	}
+	qsort(v, n, sizeof *v, near_at_cmp);
+	for (i = 0, k = 0; i < n; i++) {
+		if (!v[i].take)
+			continue;
+		if (k++ == 0)
+			h->buf_printf(out, "… %zu of them nearest the top:\n",
+			    lines);
+		rl_put(h, out, &l->v[v[i].i]);
+	}
+	free(v);
+}
+
 /*
  * The paths [lo, hi) summed up: how many, the subfolders of the folder
  * they share that hold most of them, the commonest kinds of name, and
- * whole the paths among them alone of their kind (rl_put_alone).
+ * whole the paths among them alone of their kind (rl_put_alone) and
+ * those nearest the top (put_nearest).
  */
 static void
 fd_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
@@ -252,6 +352,7 @@ fd_mid(const struct aiterm_host *h, struct aiterm_buf *out, size_t lo,
 	h->buf_add(out, "… by name: ", strlen("… by name: "));
 	put_top(h, out, names, nn, FD_TOP_NAMES, "*", exts);
 	rl_put_alone(h, out, l->v, l->alone, lo, hi);
+	put_nearest(h, out, l, lo, hi, root);
 out:
 	free(dirs);
 	free(names);
@@ -264,7 +365,7 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 {
 	struct rl_lines t;
 	struct rl_line *paths = NULL;
-	struct fd_list list = { NULL, 0, NULL };
+	struct fd_list list = { NULL, 0, NULL, 0, 0 };
 	size_t i, np = 0, errors = 0, errbytes = 0, budget, max;
 	struct aiterm_buf *tmp = NULL;
 	int rc = -1;
@@ -303,6 +404,12 @@ red_find(const struct aiterm_host *h, const struct aiterm_reduce_input *in,
 		goto out;
 	list.v = paths;
 	list.n = np;
+	if (budget > errors + FD_HEAD + FD_TAIL + FD_SUMMARY)
+		list.near_lines = budget - errors - FD_HEAD - FD_TAIL -
+		    FD_SUMMARY;
+	if (list.near_lines > FD_NEAR)
+		list.near_lines = FD_NEAR;
+	list.near_bytes = max == SIZE_MAX ? max : (max - errbytes) / 2;
 	if ((list.alone = rl_alone(paths, np)) == NULL)
 		goto out;
 	/* Its errors all, then the first and last paths that fit. */

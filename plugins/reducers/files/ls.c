@@ -5,7 +5,8 @@
  * the rows.  "total N", folder headings and error lines stay.  Nothing
  * else is left out when the listing fits the budget.  A longer listing
  * keeps every name, packed several to a line ("x  dir/  y -> z"), says
- * which fields went and gives the three largest files their sizes; when
+ * which fields went and keeps the three largest files' rows from their
+ * size to their name; when
  * that is over the budget's lines or bytes (ADR 0044), the first and
  * last names that fit stay, and a line counts those between by type
  * ("… 780 more: 730 directories, 50 links") and names whole the ones
@@ -238,8 +239,9 @@ entry_size(const struct ls_entry *e)
 
 /*
  * Names only leaves sizes out; the LS_LARGEST largest files keep theirs
- * (the one a person scans a folder for), on one line after the header.
- * The number of lines written: 0 or 1.
+ * (the one a person scans a folder for), on one line after the header,
+ * each from its size to its name as ls printed it ("117308864 Jan  3
+ * 2023 libLLVM-15.so.1"), "; " between.  The lines written: 0 or 1.
  */
 static size_t
 put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
@@ -248,7 +250,7 @@ put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
 	size_t top[LS_LARGEST + 1], ntop = 0, i, k;
 	double size[LS_LARGEST + 1], v;
 	struct ls_field f[1] = { { 0, 0 } };
-	struct rl_line head, name;
+	const struct rl_line *r;
 
 	/* An insertion into the sorted few; the one past the end falls off. */
 	for (i = 0; i < n; i++) {
@@ -259,13 +261,10 @@ put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
 		return 0;
 	h->buf_add(out, "(largest:", strlen("(largest:"));
 	for (k = 0; k < ntop; k++) {
-		name = entry_name(&e[top[k]], &head);
-		if (name.len > 1 && name.p[0] == ' ')
-			name = rl_from(name, 1);
-		fields(&e[top[k]].rest, f, 1);
-		h->buf_printf(out, "%s %.*s %.*s", k > 0 ? "," : "",
-		    (int)name.len, name.p, (int)f[0].len,
-		    e[top[k]].rest.p + f[0].start);
+		r = &e[top[k]].rest;
+		fields(r, f, 1);
+		h->buf_printf(out, "%s %.*s", k > 0 ? ";" : "",
+		    (int)(r->len - f[0].start), r->p + f[0].start);
 	}
 	h->buf_add(out, ")\n", 2);
 	return 1;

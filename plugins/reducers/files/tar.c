@@ -8,7 +8,8 @@
  * is kept whole (the path a person copies into the next command),
  * packed several to a line (a folder's entry only when no path after it
  * holds it), with a line saying which fields went and
- * the three largest files with their sizes; when those are over the
+ * the three largest files' rows from their size to their name; when
+ * those are over the
  * budget's lines or bytes (ADR 0044), the first and last names that fit
  * stay, and a line counts those between and names whole the ones alone
  * of their kind (the one *.txt among a thousand *.png).  Only when even
@@ -135,7 +136,10 @@ row_size(const struct tar_row *r)
 	return v;
 }
 
-/* The few largest files with their sizes, on one line; lines written. */
+/*
+ * The few largest files, each from its size to its name as tar printed
+ * it, on one line; the lines written.
+ */
 static size_t
 put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct tar_row *r, size_t n)
@@ -150,10 +154,12 @@ put_largest(const struct aiterm_host *h, struct aiterm_buf *out,
 	if (ntop < 2)
 		return 0;
 	h->buf_add(out, "(largest:", strlen("(largest:"));
-	for (k = 0; k < ntop; k++)
-		h->buf_printf(out, "%s %.*s %.*s", k > 0 ? "," : "",
-		    (int)r[top[k]].name.len, r[top[k]].name.p,
-		    (int)r[top[k]].size.len, r[top[k]].size.p);
+	for (k = 0; k < ntop; k++) {
+		const struct tar_row *t = &r[top[k]];
+
+		h->buf_printf(out, "%s %.*s", k > 0 ? ";" : "",
+		    (int)(t->name.p + t->name.len - t->size.p), t->size.p);
+	}
 	h->buf_add(out, ")\n", 2);
 	return 1;
 }
