@@ -1080,6 +1080,22 @@ red_strip(const char *in, size_t len, struct aiterm_buf *out)
 	red_strip_wrap(in, len, 0, out);
 }
 
+/*
+ * Whether the text holds nothing for a screen to do: runs of text
+ * (text_scan) and line feeds only.  Such text leaves itself on the
+ * screen, row by row, whatever the width (a wrap moves no byte).
+ */
+static bool
+plain_text(const unsigned char *p, const unsigned char *end)
+{
+	while ((p = text_scan(p, end)) < end) {
+		if (*p != '\n')
+			return false;
+		p++;
+	}
+	return true;
+}
+
 void
 red_strip_wrap(const char *in, size_t len, size_t cols,
     struct aiterm_buf *out)
@@ -1088,6 +1104,10 @@ red_strip_wrap(const char *in, size_t len, size_t cols,
 	const unsigned char *end = p + len, *q;
 	struct screen s;
 
+	if (plain_text(p, end)) {
+		buf_add(out, len > 0 ? in : "", len);
+		return;
+	}
 	screen_init(&s, out, len);
 	s.wrap = cols;
 	while (p < end) {

@@ -296,6 +296,55 @@ START_TEST(test_strip_plain)
 }
 END_TEST
 
+/*
+ * Text with nothing for the screen to do is its own strip (a shortcut
+ * that skips the screen): the screen, made to run by a colour reset at
+ * the end, leaves the same.  Random text of tabs, UTF-8, empty lines,
+ * rows longer than a row's edit span and more rows than the window.
+ */
+START_TEST(test_strip_plain_shortcut)
+{
+	static const char *const pieces[] = {
+	    "a", "word ", "\t", "caf\xc3\xa9", "\xe2\x9c\x93", "\n", "\n\n",
+	    "0123456789", "  ", "/usr/lib/x",
+	};
+	struct aiterm_buf in = BUF_INIT, fast = BUF_INIT, slow = BUF_INIT;
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	size_t round, k, n, j;
+
+	for (round = 0; round < 60; round++) {
+		buf_reset(&in);
+		n = round % 3 == 0 ? 3000 : round * 7;
+		for (k = 0; k < n; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* Now and then a row of 3,000 bytes. */
+			buf_adds(&in, round % 5 == 1 && k % 500 == 7 ?
+			    "" : pieces[x % (sizeof pieces / sizeof pieces[0])]);
+			if (round % 5 == 1 && k % 500 == 7) {
+				for (j = 0; j < 300; j++)
+					buf_adds(&in, "long text ");
+			}
+		}
+		buf_reset(&fast);
+		red_strip(in.data != NULL ? in.data : "", in.len, &fast);
+		ck_assert_uint_eq(fast.len, in.len);
+		ck_assert(memcmp(fast.data, in.data != NULL ? in.data : "",
+		    in.len) == 0);
+		buf_adds(&in, "\x1b[0m");
+		buf_reset(&slow);
+		red_strip(in.data, in.len, &slow);
+		ck_assert_msg(slow.len == fast.len &&
+		    memcmp(slow.data, fast.data, fast.len) == 0, "round %zu",
+		    round);
+	}
+	buf_free(&in);
+	buf_free(&fast);
+	buf_free(&slow);
+}
+END_TEST
+
 START_TEST(test_strip_progress_cr)
 {
 	check_strip("10%\r20%\r100%\r\n", "100%\n");
@@ -1755,6 +1804,7 @@ make_reduce_suite(void)
 	tc = tcase_create("Valid");
 	tcase_add_test(tc, test_shape_template);
 	tcase_add_test(tc, test_strip_plain);
+	tcase_add_test(tc, test_strip_plain_shortcut);
 	tcase_add_test(tc, test_strip_progress_cr);
 	tcase_add_test(tc, test_strip_crlf);
 	tcase_add_test(tc, test_strip_backspace);
