@@ -211,30 +211,44 @@ set_between(struct dp_list *d, size_t keep)
 }
 
 /*
+ * The ways of showing a long listing, in the order put_long tries them:
+ * rows and names with this many whole ii rows at the ends (0: names by
+ * state instead), within max_bytes or within the lines alone.
+ */
+static const struct dp_way {
+	size_t	keep;
+	bool	bytes;
+} dp_ways[] = {
+	{ DP_ROWS, true }, { DP_ROWS / 4, true }, { 2, true }, { 0, true },
+	{ DP_ROWS, false }, { 0, false },
+};
+
+/*
  * The long listing d, the first way that fits budget lines and max_bytes
- * (ADR 0044): rows and names, with fewer whole ii rows at the ends if
- * need be, then names by state; else the first that fits the lines,
- * which the core cuts to the bytes.  Whether a row or a field was left
- * out.
+ * (ADR 0044); else the first that fits the lines, which the core cuts to
+ * the bytes; with no max_bytes, the ways within the lines alone, as they
+ * always were.  Whether a row or a field was left out.
  */
 static bool
 put_long(const struct aiterm_host *h, struct aiterm_buf *out,
     struct dp_list *d, size_t budget, size_t max_bytes)
 {
-	const size_t bounds[] = { max_bytes, SIZE_MAX };
-	const size_t keeps[] = { DP_ROWS, DP_ROWS / 4, 2 };
-	size_t b, k, most = DP_ROWS < budget / 2 ? DP_ROWS : budget / 2;
+	const struct dp_way *w;
+	size_t i, most = DP_ROWS < budget / 2 ? DP_ROWS : budget / 2;
 
-	for (b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
-		/* Within the lines alone, the rows as they always were. */
-		for (k = 0; k < (b == 0 ? sizeof keeps / sizeof keeps[0] : 1);
-		    k++) {
-			set_between(d, keeps[k] < most ? keeps[k] : most);
-			if (d->between > 0 && put_fitting(h, out, d, budget,
-			    bounds[b], false))
+	for (i = 0; i < sizeof dp_ways / sizeof dp_ways[0]; i++) {
+		w = &dp_ways[i];
+		if (w->bytes && max_bytes == SIZE_MAX)
+			continue;
+		if (w->keep == 0) {
+			if (put_fitting(h, out, d, budget, w->bytes ?
+			    max_bytes : SIZE_MAX, true))
 				return true;
+			continue;
 		}
-		if (put_fitting(h, out, d, budget, bounds[b], true))
+		set_between(d, w->keep < most ? w->keep : most);
+		if (d->between > 0 && put_fitting(h, out, d, budget, w->bytes ?
+		    max_bytes : SIZE_MAX, false))
 			return true;
 	}
 	set_between(d, most);
