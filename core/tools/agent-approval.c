@@ -199,8 +199,8 @@ struct answer {
 	int			 open;
 	bool			 done;
 	int			 jobs;		/* looks in flight */
-	int			 gone;		/* looks in a row without it */
-	uint64_t		 gone_at;	/* the first of them, loop ms */
+	bool			 gone;		/* the last look was without it */
+	uint64_t		 gone_at;	/* since, loop ms */
 };
 
 static void
@@ -254,6 +254,7 @@ an_looked(struct obs_job *j)
 {
 	struct answer *an = j->an;
 	char d[DIGEST_HEX + 1];
+	uint64_t now;
 	bool same = false;
 
 	an->jobs--;
@@ -265,18 +266,23 @@ an_looked(struct obs_job *j)
 		digest(&j->s, an->choice, d);
 		same = strcmp(d, an->digest) == 0;
 	}
-	/* A look that comes back sooner (two were in flight) is not another. */
-	if (same)
-		an->gone = 0;
-	else if (an->gone == 0) {
-		an->gone = 1;
-		an->gone_at = uv_now(core_loop());
-	} else if (uv_now(core_loop()) >= an->gone_at + LEAVE_SETTLE_MS)
-		an->gone = 2;
-	if (an->gone == 2)
+	if (same) {
+		an->gone = false;
+		return;
+	}
+	now = uv_now(core_loop());
+	if (!an->gone) {
+		an->gone = true;
+		an->gone_at = now;
+	} else if (now >= an->gone_at + LEAVE_SETTLE_MS) {
 		an_end(an, true);
-	else if (an->gone == 1)	/* (re)started: the next look 40 ms on */
-		uv_timer_start(&an->look, an_look, LEAVE_SETTLE_MS, 0);
+		return;
+	}
+	/*
+	 * The next look LEAVE_SETTLE_MS on; a look that came back sooner
+	 * (two were in flight) is not the second.
+	 */
+	uv_timer_start(&an->look, an_look, LEAVE_SETTLE_MS, 0);
 }
 
 static void

@@ -215,7 +215,8 @@ tx_ctl_stop(void)
 				;
 		}
 	}
-	tx_ctl.pid = -1;
+	/* Stored whole: an unload on another thread may read it (below). */
+	__atomic_store_n(&tx_ctl.pid, -1, __ATOMIC_RELAXED);
 	tx_str_free(&tx_ctl.rbuf);
 	tx_ctl.rpos = 0;
 	tx_ctl.owed = 0;
@@ -315,7 +316,7 @@ tx_ctl_start(const struct aiterm_host *host, const struct tx_server *srv)
 	}
 	close(inp[0]);
 	close(outp[1]);
-	tx_ctl.pid = pid;
+	__atomic_store_n(&tx_ctl.pid, pid, __ATOMIC_RELAXED);
 	tx_ctl.in = inp[1];
 	tx_ctl.out = outp[0];
 	snprintf(tx_ctl.binary, sizeof tx_ctl.binary, "%s", srv->binary);
