@@ -596,6 +596,97 @@ START_TEST(test_far_listing_names)
 END_TEST
 
 /*
+ * Far beyond its budget, find keeps whole the paths nearest the top of
+ * the folder they share (ADR 0044, stop 48): the few files right in it,
+ * wherever find printed them among thousands of paths deeper down.
+ */
+START_TEST(test_far_find_top)
+{
+	static const char *const dirs[] = {
+		"./src/net/", "./vendor/lib/a/", "./vendor/lib/b/c/", "./doc/",
+		"./tests/unit/", "./build/obj/x/",
+	};
+	struct aiterm_buf b = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 6007;
+	size_t i, k = 0, n, top = 1 + rt_pick(&s, 12);
+	char nm[32], want[64][40];
+	char *got;
+
+	n = RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES + 20 +
+	    rt_pick(&s, 3000);
+	for (i = 0; i < n; i++) {
+		name(&s, i, nm, sizeof nm);
+		/* The top's files between the first 30 and the last 20. */
+		if (k < top && i >= 30 && i + 20 < n &&
+		    rt_pick(&s, n / top) == 0) {
+			snprintf(want[k], sizeof want[k], "./%s.c", nm);
+			buf_printf(&b, "%s\n", want[k++]);
+		} else
+			buf_printf(&b, "%s%s.c\n", dirs[rt_pick(&s, 6)], nm);
+	}
+	got = read_as_ai("find .", buf_str(&b));
+	for (i = 0; i < k; i++)
+		ck_assert_msg(strstr(got, want[i]) != NULL, "seed %llu, find "
+		    "with %zu paths: %s, one of %zu at the top, lost (%s)",
+		    (unsigned long long)seed0, n, want[i], k, how);
+	ck_assert_uint_le(strlen(got), RED_CMD_FAR_BYTES + 256);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * Far beyond its budget, ls -l and tar -tv keep their three largest
+ * files' rows from the size to the name as printed, wherever they are.
+ */
+START_TEST(test_far_largest_rows)
+{
+	struct aiterm_buf b = BUF_INIT;
+	uint64_t s = seed0 + (uint64_t)_i * 4409;
+	bool tar = _i % 2 == 1;
+	size_t i, k, n, at[3];
+	char want[3][80];
+	char *got;
+
+	n = RED_CMD_LISTING_FACTOR * RED_CMD_MAX_LINES + 20 +
+	    rt_pick(&s, 60);
+	for (k = 0; k < 3; k++)
+		at[k] = k * (n / 3) + rt_pick(&s, n / 3);
+	if (!tar)
+		buf_adds(&b, "total 1234\n");
+	for (i = 0, k = 0; i < n; i++) {
+		size_t size = k < 3 && i == at[k] ? 9000000 + k++ :
+		    rt_pick(&s, 100000);
+		char row[80];
+
+		/* Short names: every one fits, as names only. */
+		if (tar)
+			snprintf(row, sizeof row, "%zu 2026-12-06 17:%02zu "
+			    "site/%c%zuz", size, rt_pick(&s, 60),
+			    (int)('g' + rt_pick(&s, 19)), i);
+		else
+			snprintf(row, sizeof row, "%zu Mar %2zu 10:%02zu %c%zuz",
+			    size, 1 + rt_pick(&s, 28), rt_pick(&s, 60),
+			    (int)('g' + rt_pick(&s, 19)), i);
+		if (size >= 9000000)
+			snprintf(want[size - 9000000], sizeof want[0], "%s",
+			    row);
+		buf_printf(&b, tar ? "-rw-r--r-- root/root %9s\n" :
+		    "-rw-r--r-- 1 root root %7s\n", row);
+	}
+	got = read_as_ai(tar ? "tar -tvzf site.tar.gz" : "ls -l",
+	    buf_str(&b));
+	for (k = 0; k < 3; k++)
+		ck_assert_msg(strstr(got, want[k]) != NULL, "seed %llu, %s "
+		    "with %zu rows: the row of a largest file, %s, lost (%s)",
+		    (unsigned long long)seed0, tar ? "tar" : "ls", n, want[k],
+		    how);
+	free(got);
+	buf_free(&b);
+}
+END_TEST
+
+/*
  * A listing far beyond its budget keeps whole the one path or name whose
  * extension no other has, wherever it is (the one *.txt among a thousand
  * *.png): find, tar and ls choose their names within RED_CMD_FAR_BYTES.
@@ -974,6 +1065,8 @@ make_suite(void)
 	tcase_add_loop_test(tc, test_distinct_headers, 0, ROUNDS);
 	tcase_add_loop_test(tc, test_far_listing_names, 0, 20);
 	tcase_add_loop_test(tc, test_far_listing_alone, 0, 12);
+	tcase_add_loop_test(tc, test_far_find_top, 0, 12);
+	tcase_add_loop_test(tc, test_far_largest_rows, 0, 8);
 	tcase_add_loop_test(tc, test_generic_bounded, 0, 2 * ROUNDS);
 	tcase_add_loop_test(tc, test_listing_within_bytes, 0, 2 * ROUNDS);
 	tcase_add_loop_test(tc, test_diff_structure, 0, ROUNDS);

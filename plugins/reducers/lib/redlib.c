@@ -353,7 +353,7 @@ rl_fit_ends(const struct aiterm_host *h, struct aiterm_buf *out, size_t n,
 {
 	struct aiterm_buf *b = NULL;
 	struct rl_size all, m, s, head;
-	size_t slack = 64, lo, hi, a, z, room, tries;
+	size_t slack = 64, lslack = 0, lines, lo, hi, a, z, room, tries;
 	int rc = -1;
 
 	if ((b = h->buf_new()) == NULL || !render(h, items, 0, n, arg, b, &all))
@@ -366,15 +366,17 @@ rl_fit_ends(const struct aiterm_host *h, struct aiterm_buf *out, size_t n,
 	if (!render(h, mid, 0, n, arg, NULL, &m))
 		goto out;
 	for (tries = 0; tries < 3; tries++) {
-		if (m.bytes + slack >= max_bytes || m.lines + 2 > max_lines)
+		if (m.bytes + slack >= max_bytes ||
+		    m.lines + lslack + 2 > max_lines)
 			goto out;
 		room = max_bytes - m.bytes - slack;
+		lines = max_lines - m.lines - lslack;
 		/* The most items from the start within three fifths. */
 		for (lo = 0, hi = n; lo < hi;) {
 			a = lo + (hi - lo + 1) / 2;
 			if (!render(h, items, 0, a, arg, NULL, &s))
 				goto out;
-			if (within(&s, room / 5 * 3, (max_lines - m.lines) / 2))
+			if (within(&s, room / 5 * 3, lines / 2))
 				lo = a;
 			else
 				hi = a - 1;
@@ -387,8 +389,7 @@ rl_fit_ends(const struct aiterm_host *h, struct aiterm_buf *out, size_t n,
 			z = lo + (hi - lo) / 2;
 			if (!render(h, items, z, n, arg, NULL, &s))
 				goto out;
-			if (within(&s, room - head.bytes,
-			    max_lines - m.lines - head.lines))
+			if (within(&s, room - head.bytes, lines - head.lines))
 				hi = z;
 			else
 				lo = z + 1;
@@ -415,7 +416,14 @@ rl_fit_ends(const struct aiterm_host *h, struct aiterm_buf *out, size_t n,
 			rc = 0;
 			goto out;
 		}
-		slack += all.bytes > max_bytes ? all.bytes - max_bytes : 64;
+		/*
+		 * What mid wrote of [a, z) can be longer than of them all: the
+		 * next try leaves that much more room, and a little more, so
+		 * that it changes what fits.
+		 */
+		slack += (all.bytes > max_bytes ? all.bytes - max_bytes : 0) +
+		    64;
+		lslack += all.lines > max_lines ? all.lines - max_lines : 0;
 	}
 out:
 	if (b != NULL)
