@@ -199,7 +199,7 @@ struct answer {
 	int			 open;
 	bool			 done;
 	int			 jobs;		/* looks in flight */
-	bool			 gone;		/* the last look was without it */
+	bool			 gone;		/* the last look had it gone */
 	uint64_t		 gone_at;	/* since, loop ms */
 };
 

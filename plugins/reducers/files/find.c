@@ -183,7 +183,8 @@ struct fd_list {
 	const struct rl_line	*v;
 	size_t			 n;
 	const bool		*alone;	/* an extension no other path has */
-	size_t			 near_lines, near_bytes;	/* put_nearest's */
+	size_t			 near_lines;	/* put_nearest's bounds */
+	size_t			 near_bytes;
 };
 
 static void
