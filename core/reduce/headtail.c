@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <uv.h>
+
 #include "reduce/headtail.h"
 #include "reduce/lines.h"
 #include "reduce/repeat.h"
@@ -271,36 +273,106 @@ struct flag_scan {
 	size_t			 nc;
 };
 
+/* A candidate for showing: line k at byte start. */
 static void
-flag_scan(struct flag_scan *fs, const char *in, size_t len, size_t lo,
-    size_t hi)
+flag_push(struct flag_scan *fs, size_t *capc, size_t k, size_t start,
+    uint64_t h, bool alarm, bool nav)
 {
+	if (fs->nc == *capc) {
+		*capc = *capc == 0 ? 16 : *capc * 2;
+		fs->c = xrealloc(fs->c, *capc * sizeof *fs->c);
+	}
+	fs->c[fs->nc].at.k = k;
+	fs->c[fs->nc].at.pos = start;
+	fs->c[fs->nc].h = h;
+	fs->c[fs->nc].alarm = alarm;
+	fs->c[fs->nc++].nav = nav;
+}
+
+/*
+ * A text of at least split bytes (opts->scan_split) has the lines of its
+ * second half read by a thread of its own while flag_scan reads the
+ * first (ADR 0046): their shapes, failure words and navigation, each
+ * line's alone, so any thread may; counting them stays in the text's
+ * order.
+ */
+enum { SEEN_ALARM = 1, SEEN_NAV = 2 };
+
+struct scan_half {
+	const char	*in;
+	size_t		 from, len;	/* the half: in[from, len) */
+	uint64_t	*h;		/* each line's shape (red_shape_of) */
+	unsigned char	*seen;		/* each line's SEEN_ALARM, SEEN_NAV */
+	size_t		 n, cap;
+};
+
+static void
+scan_half_run(void *arg)
+{
+	struct scan_half *sh = arg;
 	struct red_alarm alarms;
 	struct red_line l;
-	size_t k = 0, pos = 0, start = 0, capc = 0;
-	bool alarm, nav;
+	size_t pos = sh->from;
+
+	red_alarm_init(&alarms);
+	while (red_line_next(sh->in, sh->len, &pos, &l)) {
+		if (sh->n == sh->cap) {
+			sh->cap = sh->cap == 0 ? 4096 : sh->cap * 2;
+			sh->h = xrealloc(sh->h, sh->cap * sizeof *sh->h);
+			sh->seen = xrealloc(sh->seen, sh->cap);
+		}
+		sh->h[sh->n] = red_shape_of(l.p, l.len);
+		sh->seen[sh->n++] = (red_alarm_match(&alarms, l.p, l.len) ?
+		    SEEN_ALARM : 0) | (red_shape_navigation(l.p, l.len) ?
+		    SEEN_NAV : 0);
+	}
+}
+
+static void
+flag_scan(struct flag_scan *fs, const char *in, size_t len, size_t lo,
+    size_t hi, size_t split)
+{
+	struct red_alarm alarms;
+	struct scan_half half = { in, len, len, NULL, NULL, 0, 0 };
+	struct red_line l;
+	uv_thread_t thread;
+	const char *mid;
+	size_t k = 0, j, pos = 0, start = 0, capc = 0, end = len;
+	bool alarm, nav, two = false;
 	uint64_t h;
 
 	memset(fs, 0, sizeof *fs);
 	red_alarm_init(&alarms);
-	for (; red_line_next(in, len, &pos, &l); start = pos, k++) {
+	if (split == 0)
+		split = RED_SCAN_SPLIT;
+	if (len >= split && (mid = memchr(in + len / 2, '\n',
+	    len - len / 2)) != NULL && mid + 1 < in + len) {
+		half.from = (size_t)(mid + 1 - in);
+		if ((two = uv_thread_create(&thread, scan_half_run,
+		    &half) == 0))
+			end = half.from;
+	}
+	for (; red_line_next(in, end, &pos, &l); start = pos, k++) {
 		h = red_shapes_line(&fs->shapes, l.p, l.len, start);
 		if (k < lo || k >= hi)
 			continue;
 		alarm = red_alarm_match(&alarms, l.p, l.len);
 		nav = red_shape_navigation(l.p, l.len);
-		if (!alarm && !nav)
-			continue;
-		if (fs->nc == capc) {
-			capc = capc == 0 ? 16 : capc * 2;
-			fs->c = xrealloc(fs->c, capc * sizeof *fs->c);
-		}
-		fs->c[fs->nc].at.k = k;
-		fs->c[fs->nc].at.pos = start;
-		fs->c[fs->nc].h = h;
-		fs->c[fs->nc].alarm = alarm;
-		fs->c[fs->nc++].nav = nav;
+		if (alarm || nav)
+			flag_push(fs, &capc, k, start, h, alarm, nav);
 	}
+	if (!two)
+		return;
+	uv_thread_join(&thread);
+	for (j = 0; red_line_next(in, len, &pos, &l); start = pos, k++, j++) {
+		red_shapes_put(&fs->shapes, half.h[j], start);
+		if (k >= lo && k < hi && half.seen[j] != 0)
+			flag_push(fs, &capc, k, start, half.h[j],
+			    (half.seen[j] & SEEN_ALARM) != 0,
+			    (half.seen[j] & SEEN_NAV) != 0);
+	}
+	free(half.h);
+	free(half.seen);
 }
 
 static void
@@ -561,7 +633,7 @@ plan(struct omission *o, struct flag_scan *fs, const char *in, size_t len,
 	o->to = o->from + tail < n ? n - tail : o->from;
 	lo = bytes > 0 && o->from > HEAD_MIN ? HEAD_MIN : o->from;
 	hi = bytes > 0 && o->to < n - TAIL_MIN ? n - TAIL_MIN : o->to;
-	flag_scan(fs, in, len, lo, hi);
+	flag_scan(fs, in, len, lo, hi, opts->scan_split);
 	omission_flag(o, fs, in, len, budget, *max);
 	for (attempt = 0; bytes > 0 && attempt < 3 && MARKER_BYTES +
 	    flagged_bytes(o, in, len, *max) + hb + tb > bytes; attempt++) {

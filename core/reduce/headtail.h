@@ -77,7 +77,16 @@ struct red_headtail_opts {
 	 * limit of 8 KiB or more with max_lines / 4 at most 30.
 	 */
 	size_t		 max_bytes;
+	/*
+	 * A text of this many bytes or more has the lines of its second
+	 * half read by a thread of their own (ADR 0046); 0: RED_SCAN_SPLIT,
+	 * SIZE_MAX: one thread.  The result is the same.
+	 */
+	size_t		 scan_split;
 };
+
+/* Four MiB: below, a thread's start costs more than it saves. */
+#define RED_SCAN_SPLIT	((size_t)4 << 20)
 
 /*
  * The bytes of a read's reduction at most: Codex keeps 11,964 bytes of a
@@ -88,9 +97,10 @@ struct red_headtail_opts {
 #define RED_READ_BYTES	10240
 /* Suggested limits for what an AI reads in one go. */
 #define RED_HEADTAIL_DEFAULTS { 200, 60, 120, 2048, 0, NULL, 0, 0, \
-	RED_READ_BYTES }
+	RED_READ_BYTES, 0 }
 /* The limits of a pty_read of new output (core/pty/output.c). */
-#define RED_HEADTAIL_READ { 120, 40, 60, 2000, 0, NULL, 0, 0, RED_READ_BYTES }
+#define RED_HEADTAIL_READ { 120, 40, 60, 2000, 0, NULL, 0, 0, RED_READ_BYTES, \
+	0 }
 
 struct red_headtail_info {
 	size_t		 lines_in;

@@ -379,14 +379,27 @@ is_marker(const char *p, size_t len)
 }
 
 uint64_t
+red_shape_of(const char *p, size_t len)
+{
+	return !is_marker(p, len) && red_shape_named(p, len) ?
+	    red_shape_hash(p, len) : 0;
+}
+
+void
+red_shapes_put(struct red_shapes *s, uint64_t h, size_t pos)
+{
+	s->at_pos = pos;
+	if (h != 0)
+		red_shapes_add(s, h);
+	s->at++;
+}
+
+uint64_t
 red_shapes_line(struct red_shapes *s, const char *p, size_t len, size_t pos)
 {
-	uint64_t h = 0;
+	uint64_t h = red_shape_of(p, len);
 
-	s->at_pos = pos;
-	if (!is_marker(p, len) && red_shape_named(p, len))
-		red_shapes_add(s, h = red_shape_hash(p, len));
-	s->at++;
+	red_shapes_put(s, h, pos);
 	return h;
 }
 

@@ -94,6 +94,16 @@ struct red_shapes {
  */
 void	red_shapes_count(struct red_shapes *s, const char *text, size_t len);
 /*
+ * The shape a text's line is counted by: its hash, or 0 when it has no
+ * word that counts or is a marker.  Any thread.
+ */
+uint64_t red_shape_of(const char *p, size_t len);
+/*
+ * Count the next line of a text, at byte pos of it, by its shape h from
+ * red_shape_of (0: not counted), in the text's order.
+ */
+void	red_shapes_put(struct red_shapes *s, uint64_t h, size_t pos);
+/*
  * Count one line of a text as red_shapes_count does, the line at byte pos
  * of it; its hash, or 0 when it has no word that counts or is a marker.
  */

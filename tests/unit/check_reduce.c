@@ -320,8 +320,8 @@ START_TEST(test_strip_plain_shortcut)
 			x ^= x >> 7;
 			x ^= x << 17;
 			/* Now and then a row of 3,000 bytes. */
-			buf_adds(&in, round % 5 == 1 && k % 500 == 7 ?
-			    "" : pieces[x % (sizeof pieces / sizeof pieces[0])]);
+			buf_adds(&in, round % 5 == 1 && k % 500 == 7 ? "" :
+			    pieces[x % (sizeof pieces / sizeof pieces[0])]);
 			if (round % 5 == 1 && k % 500 == 7) {
 				for (j = 0; j < 300; j++)
 					buf_adds(&in, "long text ");
@@ -863,7 +863,7 @@ numbered_lines(size_t n)
 
 START_TEST(test_headtail_marker)
 {
-	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0, 0 };
+	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf out = BUF_INIT;
 	char *in = numbered_lines(100);
@@ -889,7 +889,7 @@ START_TEST(test_headtail_marker)
 
 	/* No head, no tail, no final LF. */
 	buf_reset(&out);
-	opts = (struct red_headtail_opts){ 5, 0, 0, 0, 0, NULL, 0, 0, 0 };
+	opts = (struct red_headtail_opts){ 5, 0, 0, 0, 0, NULL, 0, 0, 0, 0 };
 	red_headtail("a\nb\nc\nd\ne\nf\ng", 13, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "[… 7 lines omitted (lines 1-7); read them "
 	    "with pty_read line_range=[1,7] or full=true]");
@@ -900,7 +900,7 @@ END_TEST
 
 START_TEST(test_headtail_short)
 {
-	struct red_headtail_opts opts = { 100, 10, 10, 0, 0, NULL, 0, 0, 0 };
+	struct red_headtail_opts opts = { 100, 10, 10, 0, 0, NULL, 0, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf out = BUF_INIT;
 	char *in = numbered_lines(100);
@@ -916,7 +916,7 @@ END_TEST
 
 START_TEST(test_headtail_long_line)
 {
-	struct red_headtail_opts opts = { 0, 0, 0, 100, 0, NULL, 0, 0, 0 };
+	struct red_headtail_opts opts = { 0, 0, 0, 100, 0, NULL, 0, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT, want = BUF_INIT;
 	size_t i;
@@ -949,7 +949,7 @@ END_TEST
 /* RED-FAITHFUL: failure lines of the omitted range are shown anyway. */
 START_TEST(test_headtail_flagged)
 {
-	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0, 0 };
+	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
 	size_t i;
@@ -984,7 +984,7 @@ START_TEST(test_headtail_flagged)
 		else
 			buf_printf(&in, "ok %zu\n", i);
 	}
-	opts = (struct red_headtail_opts){ 8, 2, 2, 0, 500, NULL, 0, 0, 0 };
+	opts = (struct red_headtail_opts){ 8, 2, 2, 0, 500, NULL, 0, 0, 0, 0 };
 	red_headtail(in.data, in.len, &opts, &out, &info);
 	ck_assert_str_eq(out.data, "ok 1\nok 2\n"
 	    "[… 56 lines omitted (lines 503-558), except 2 of the 5 distinct "
@@ -1141,7 +1141,7 @@ END_TEST
 /* After RED-REPEAT, the marker names the lines of the stripped text. */
 START_TEST(test_headtail_mapped)
 {
-	struct red_headtail_opts opts = { 4, 1, 2, 0, 0, NULL, 0, 0, 0 };
+	struct red_headtail_opts opts = { 4, 1, 2, 0, 0, NULL, 0, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf mid = BUF_INIT, out = BUF_INIT;
 	struct red_linemap map = RED_LINEMAP_INIT;
@@ -1171,7 +1171,7 @@ END_TEST
  */
 START_TEST(test_headtail_outlier_last)
 {
-	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0, 0 };
+	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, NULL, 0, 0, 0, 0 };
 	struct red_headtail_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
 	size_t i;
@@ -1199,7 +1199,8 @@ END_TEST
 START_TEST(test_headtail_line_of)
 {
 	unsigned long long line_of[100];
-	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, line_of, 100, 0, 0 };
+	struct red_headtail_opts opts = { 20, 3, 2, 0, 0, line_of, 100, 0, 0,
+	    0 };
 	struct red_headtail_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
 	size_t i;
@@ -1275,7 +1276,7 @@ END_TEST
 
 START_TEST(test_generic_log)
 {
-	struct red_headtail_opts opts = { 40, 10, 20, 0, 100, NULL, 0, 0, 0 };
+	struct red_headtail_opts opts = { 40, 10, 20, 0, 100, NULL, 0, 0, 0, 0 };
 	struct red_info info;
 	struct aiterm_buf in = BUF_INIT, out = BUF_INIT;
 	size_t i;
@@ -1328,7 +1329,7 @@ mixed_log(struct aiterm_buf *in)
 /* Every number the pipeline shows comes from line_of. */
 START_TEST(test_generic_line_of)
 {
-	struct red_headtail_opts opts = { 40, 10, 20, 0, 0, NULL, 0, 0, 0 };
+	struct red_headtail_opts opts = { 40, 10, 20, 0, 0, NULL, 0, 0, 0, 0 };
 	struct red_info info;
 	struct aiterm_buf in = BUF_INIT, text = BUF_INIT, out = BUF_INIT;
 	unsigned long long *line_of, *plain;
@@ -1483,7 +1484,8 @@ static void
 corpus_faithful(const char *name, const char *raw, size_t len,
     const struct aiterm_buf *stripped, json_t *keep, struct aiterm_buf *why)
 {
-	struct red_headtail_opts opts = { 400, 100, 300, 0, 0, NULL, 0, 0, 0 };
+	struct red_headtail_opts opts = { 400, 100, 300, 0, 0, NULL, 0, 0, 0,
+	    0 };
 	struct aiterm_buf out = BUF_INIT;
 	unsigned long long *line_of[2];
 	size_t n = red_line_count(stripped->data, stripped->len), i, pass;
@@ -1524,7 +1526,8 @@ static void
 corpus_case(const char *dir, const char *name, struct corpus_totals *t,
     struct aiterm_buf *why)
 {
-	struct red_headtail_opts opts = { 400, 100, 300, 4096, 0, NULL, 0, 0, 0 };
+	struct red_headtail_opts opts = { 400, 100, 300, 4096, 0, NULL, 0, 0,
+	    0, 0 };
 	struct red_info info;
 	struct aiterm_buf stripped = BUF_INIT, reduced = BUF_INIT;
 	char *path, *raw;
@@ -1750,6 +1753,68 @@ START_TEST(test_hostile_lone_esc)
 }
 END_TEST
 
+/*
+ * A long text's second half read by a thread of its own (ADR 0046) gives
+ * what one thread gives: a log of 2 MB, split at 1 MB and not at all,
+ * with rare lines, failure words, a diff's headers and markers in both
+ * halves, for every line budget and byte bound a read uses.
+ */
+START_TEST(test_generic_two_threads)
+{
+	static const char *const odd[] = {
+		"FATAL: pool exhausted after", "diff --git a/x.c b/x.c #",
+		"[\xe2\x80\xa6 lines]", "Accepted publickey for deploy from",
+		"warning: unused variable",
+	};
+	static const char *const words[] = {
+		"cache", "shard", "GET", "commit", "queue", "lease", "sync",
+		"index", "flush", "page", "token", "route", "batch", "probe",
+		"merge", "spill",
+	};
+	struct red_headtail_opts one = RED_HEADTAIL_READ;
+	struct red_headtail_opts two = RED_HEADTAIL_READ;
+	struct aiterm_buf in = BUF_INIT, a = BUF_INIT, b = BUF_INIT;
+	struct red_info ia, ib;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	size_t i, round;
+
+	for (i = 0; in.len < ((size_t)2 << 20); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* Lines unlike the one before: the repeats stage keeps them. */
+		if (x % 997 == 0)
+			buf_printf(&in, "%s %zu\n", odd[(x >> 20) % 5], i);
+		else
+			buf_printf(&in, "%s %s %s %s id=%llu\n",
+			    words[x % 16], words[(x >> 8) % 16],
+			    words[(x >> 16) % 16], words[(x >> 24) % 16],
+			    (unsigned long long)(x >> 40));
+	}
+	for (round = 0; round < 3; round++) {
+		one.max_bytes = two.max_bytes = round == 0 ? 0 :
+		    round == 1 ? RED_READ_BYTES : 4096;
+		one.max_lines = two.max_lines = round == 2 ? 40 : 120;
+		one.scan_split = SIZE_MAX;
+		two.scan_split = (size_t)1 << 20;
+		buf_reset(&a);
+		buf_reset(&b);
+		red_generic(in.data, in.len, &one, &a, &ia);
+		red_generic(in.data, in.len, &two, &b, &ib);
+		ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) ==
+		    0, "round %zu: one thread %zu bytes, two %zu", round, a.len,
+		    b.len);
+		ck_assert(memcmp(&ia, &ib, sizeof ia) == 0);
+		/* Lines from both halves were flagged. */
+		ck_assert_ptr_nonnull(strstr(a.data, "FATAL: pool"));
+		ck_assert_uint_gt(ia.lines_flagged, 2);
+	}
+	buf_free(&in);
+	buf_free(&a);
+	buf_free(&b);
+}
+END_TEST
+
 /* RED-FAITHFUL: what a line's shape is made of. */
 static bool
 same_shape(const char *a, const char *b)
@@ -1803,6 +1868,7 @@ make_reduce_suite(void)
 
 	tc = tcase_create("Valid");
 	tcase_add_test(tc, test_shape_template);
+	tcase_add_test(tc, test_generic_two_threads);
 	tcase_add_test(tc, test_strip_plain);
 	tcase_add_test(tc, test_strip_plain_shortcut);
 	tcase_add_test(tc, test_strip_progress_cr);
