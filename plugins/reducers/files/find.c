@@ -204,7 +204,6 @@ struct fd_near {
 	size_t		 depth;	/* folders below the shared one */
 	size_t		 rank;	/* how many before it in its folder */
 	size_t		 i;
-	bool		 take;
 };
 
 static int
@@ -228,14 +227,6 @@ near_cmp(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-static int
-near_at_cmp(const void *a, const void *b)
-{
-	const struct fd_near *x = a, *y = b;
-
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 /*
  * Whole, in the listing's order, the paths of [lo, hi) nearest the top
  * of the folder they share (root bytes): the fewest folders below it
@@ -250,10 +241,15 @@ put_nearest(const struct aiterm_host *h, struct aiterm_buf *out,
     const struct fd_list *l, size_t lo, size_t hi, size_t root)
 {
 	struct fd_near *v;
+	bool *take;
 	size_t i, k, n = 0, alone = 0, lines = 0, bytes = 0;
 
 	if (l->near_lines == 0 || (v = calloc(hi - lo, sizeof *v)) == NULL)
 		return;
+	if ((take = calloc(hi - lo, sizeof *take)) == NULL) {
+		free(v);
+		return;
+	}
 	for (i = lo; i < hi; i++) {
 		struct rl_line p = rl_from(l->v[i], root);
 
@@ -277,18 +273,16 @@ put_nearest(const struct aiterm_host *h, struct aiterm_buf *out,
 		bytes += l->v[v[i].i].len + 1;
 		if (bytes > l->near_bytes)
 			break;
-		v[i].take = true;
+		take[v[i].i - lo] = true;
 		lines++;
 	}
-	qsort(v, n, sizeof *v, near_at_cmp);
-	for (i = 0, k = 0; i < n; i++) {
-		if (!v[i].take)
-			continue;
-		if (k++ == 0)
-			h->buf_printf(out, "… %zu of them nearest the top:\n",
-			    lines);
-		rl_put(h, out, &l->v[v[i].i]);
+	if (lines > 0)
+		h->buf_printf(out, "… %zu of them nearest the top:\n", lines);
+	for (i = lo; i < hi; i++) {
+		if (take[i - lo])
+			rl_put(h, out, &l->v[i]);
 	}
+	free(take);
 	free(v);
 }
 

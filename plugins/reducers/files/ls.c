@@ -6,13 +6,13 @@
  * else is left out when the listing fits the budget.  A longer listing
  * keeps every name, packed several to a line ("x  dir/  y -> z"), says
  * which fields went and keeps the three largest files' rows from their
- * size to their name; when
- * that is over the budget's lines or bytes (ADR 0044), the first and
- * last names that fit stay, and a line counts those between by type
- * ("… 780 more: 730 directories, 50 links") and names whole the ones
- * alone of their kind.  Only when even that does not fit does a listing
- * of one folder keep its first and last entries whole.  Output that is not a long listing
- * (plain ls, another locale's dates) is declined.
+ * size to their name; when that is over the budget's lines or bytes (ADR
+ * 0044), the first and last names that fit stay, and a line counts those
+ * between by type ("… 780 more: 730 directories, 50 links") and names
+ * whole the ones alone of their kind.  Only when even that does not fit
+ * does a listing of one folder keep its first and last entries whole.
+ * Output that is not a long listing (plain ls, another locale's dates)
+ * is declined.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,22 +2,21 @@
  * tar's listing (-t, --list; and the names -v prints as it creates or
  * extracts): a listing like ls -l (RED-FAITHFUL: every entry's name
  * within the listing budget).  A verbose row is "perms owner/group size
- * date time name"; the owner and the date that every row shares are
- * said once on a first line and left out of the rows, and so are the
- * permissions when they are all alike.  Beyond the budget every name
- * is kept whole (the path a person copies into the next command),
- * packed several to a line (a folder's entry only when no path after it
- * holds it), with a line saying which fields went and
- * the three largest files' rows from their size to their name; when
- * those are over the
- * budget's lines or bytes (ADR 0044), the first and last names that fit
- * stay, and a line counts those between and names whole the ones alone
- * of their kind (the one *.txt among a thousand *.png).  Only when even
- * that is over the budget are the first and last entries kept and those
- * between counted by type.  "tar: " lines (errors, warnings) stay where they
+ * date time name"; the owner and the date that every row shares are said
+ * once on a first line and left out of the rows, and so are the
+ * permissions when they are all alike.  Beyond the budget every name is
+ * kept whole (the path a person copies into the next command), packed
+ * several to a line (a folder's entry only when no path after it holds
+ * it), with a line saying which fields went and the three largest files'
+ * rows from their size to their name; when those are over the budget's
+ * lines or bytes (ADR 0044), the first and last names that fit stay, and
+ * a line counts those between and names whole the ones alone of their
+ * kind (the one *.txt among a thousand *.png).  Only when even that is
+ * over the budget are the first and last entries kept and those between
+ * counted by type.  "tar: " lines (errors, warnings) stay where they
  * were.  A line that is neither a row nor tar's own is declined, and so
- * is a plain (non-verbose) run that is not a listing; plain names
- * within the budget go whole through the generic stages.
+ * is a plain (non-verbose) run that is not a listing; plain names within
+ * the budget go whole through the generic stages.
  */
 #include <stddef.h>
 #include <stdio.h>

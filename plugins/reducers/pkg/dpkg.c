@@ -240,15 +240,13 @@ put_long(const struct aiterm_host *h, struct aiterm_buf *out,
 		w = &dp_ways[i];
 		if (w->bytes && max_bytes == SIZE_MAX)
 			continue;
-		if (w->keep == 0) {
-			if (put_fitting(h, out, d, budget, w->bytes ?
-			    max_bytes : SIZE_MAX, true))
-				return true;
-			continue;
+		if (w->keep > 0) {
+			set_between(d, w->keep < most ? w->keep : most);
+			if (d->between == 0)
+				continue;
 		}
-		set_between(d, w->keep < most ? w->keep : most);
-		if (d->between > 0 && put_fitting(h, out, d, budget, w->bytes ?
-		    max_bytes : SIZE_MAX, false))
+		if (put_fitting(h, out, d, budget, w->bytes ? max_bytes :
+		    SIZE_MAX, w->keep == 0))
 			return true;
 	}
 	set_between(d, most);
