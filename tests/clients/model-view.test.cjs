@@ -71,12 +71,27 @@ const STEPS = [
 	 * of its kind.  Neither client cuts it.
 	 */
 	{ tool: 'pty_send', args: { session_id: SID, wait: true,
-		text: 'mkdir -p big && cd big && seq -f data-file-%g.csv 1 1500 | xargs touch data-file-777.txt && cd ..' },
+		text: 'mkdir -p big && cd big && seq -f data-file-%g.csv 1 1500 | xargs touch data-file-777.txt && ' +
+			'head -c 900000 /dev/zero >data-file-5.csv && head -c 400000 /dev/zero >data-file-6.csv && cd ..' },
 		want: [EXIT0] },
+	/* Its two files with a size keep their rows from the size to the name (stop 48). */
 	{ tool: 'pty_send', args: { session_id: SID, wait: true, text: 'ls -la big' },
 		want: [/\bdata-file-1\.csv\b/, /\bdata-file-999\.csv$/m, /^… \d+ more: \d+ files$/m,
 			/^… alone of its kind among them: data-file-777\.txt$/m,
+			/^\(largest: 900000 \w{3} [ \d]\d +[\d:]+ data-file-5\.csv; 400000 \w{3} [ \d]\d +[\d:]+ data-file-6\.csv\)$/m,
 			/^\[ls-long reducer; all of it: line_range=\[\d+,\d+\]\]$/m] },
+	/*
+	 * find far beyond its budget (ADR 0044, stop 48): a package's own
+	 * package.json among 1,240 files of 40 dependencies stays whole,
+	 * with up to 60 of the paths nearest the top of the tree.
+	 */
+	{ tool: 'pty_send', args: { session_id: SID, wait: true,
+		text: 'mkdir -p t && cd t && seq -f mods/dep%g/lib 1 40 | xargs mkdir -p && ' +
+			'for d in mods/*; do touch $d/package.json; seq -f $d/lib/f%g.js 1 30 | xargs touch; done && touch package.json && cd ..' },
+		want: [EXIT0] },
+	{ tool: 'pty_send', args: { session_id: SID, wait: true, text: 'find t -type f' },
+		want: [/^t\/package\.json$/m, /^… \d+ of them nearest the top:$/m, /^t\/mods\/dep\d+\/package\.json$/m,
+			/^\[find reducer; all of it: line_range=\[\d+,\d+\]\]$/m] },
 	/* Issue 36: a secret prompt; the person types it, the model is told where and to wait. */
 	{ tool: 'pty_send', args: { session_id: SID, text: 'read -r -s -p "Vault key: " v', wait: true },
 		want: [/^\[waiting for a secret: Vault key: \(bash\)\]\n\[[^\n]*Do not ask them for it; wait for them: pty_read wait=true\]$/m] },
