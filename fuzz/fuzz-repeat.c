@@ -1,7 +1,8 @@
 /*
  * RED-REPEAT: the output is never longer than the input, keeps whether it
- * ends with a LF, and the in-place form writes what the copying one does
- * with a line map of one entry per output line.
+ * ends with a LF, and the in-place form, its lines folded by two threads
+ * wherever a cut is found (ADR 0047), writes what the copying one does
+ * with the same line map of one entry per output line.
  */
 #include <string.h>
 
@@ -33,10 +34,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_require(map.start[i] < map.start[i + 1],
 		    "repeat_map: starts increase");
 	buf_add(&text, in, size);
-	red_repeat_inplace(&text, &ln, &map2);
+	red_repeat_inplace(&text, &ln, &map2, 1);
 	fuzz_require(fuzz_equal(text.data, text.len, out.data, out.len),
 	    "repeat_inplace: same text as repeat_map");
-	fuzz_require(map2.n == map.n, "repeat_inplace: same map");
+	fuzz_require(map2.n == map.n && map2.total == map.total &&
+	    (map.n == 0 || memcmp(map2.start, map.start, map.n *
+	    sizeof *map.start) == 0), "repeat_inplace: same map");
 	red_linemap_free(&map);
 	red_linemap_free(&map2);
 	buf_free(&out);

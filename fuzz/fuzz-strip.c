@@ -1,7 +1,8 @@
 /*
  * RED-STRIP, the escape-sequence parser and line screen: any bytes give
  * clean UTF-8 text (no controls but LF and TAB), in bounded size, with
- * no rows made out of plain text, at any terminal width.
+ * no rows made out of plain text, at any terminal width; played by two
+ * threads (ADR 0047), the same text as by one.
  */
 #include <stdlib.h>
 
@@ -19,7 +20,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *in = (const char *)data;
-	struct aiterm_buf out = BUF_INIT, wrap = BUF_INIT;
+	struct aiterm_buf out = BUF_INIT, wrap = BUF_INIT, two = BUF_INIT;
 	size_t cols = size == 0 ? 0 : 1 + data[0] % 160, breaks = 0, i;
 
 	for (i = 0; i < size; i++)
@@ -34,6 +35,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    "strip_wrap: clean text");
 	fuzz_require(wrap.len <= STRIP_BOUND(size),
 	    "strip_wrap: bounded output");
+	red_strip_split(in, size, cols, 1, &two);
+	fuzz_require(fuzz_equal(two.data, two.len, wrap.data, wrap.len),
+	    "strip_split: two threads give what one gives");
 	/*
 	 * Not "the same line count as red_strip": a row that wrapped keeps
 	 * its first part when an erase takes the rest, as a terminal does.
@@ -45,5 +49,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    "strip: no more lines than line starts and sequences");
 	buf_free(&out);
 	buf_free(&wrap);
+	buf_free(&two);
 	return 0;
 }

@@ -290,7 +290,7 @@ flag_push(struct flag_scan *fs, size_t *capc, size_t k, size_t start,
 }
 
 /*
- * A text of at least split bytes (opts->scan_split) has the lines of its
+ * A text of at least split bytes (opts->split) has the lines of its
  * second half read by a thread of its own while flag_scan reads the
  * first (ADR 0046): their shapes, failure words and navigation, each
  * line's alone, so any thread may; counting them stays in the text's
@@ -344,7 +344,7 @@ flag_scan(struct flag_scan *fs, const char *in, size_t len, size_t lo,
 	memset(fs, 0, sizeof *fs);
 	red_alarm_init(&alarms);
 	if (split == 0)
-		split = RED_SCAN_SPLIT;
+		split = RED_SPLIT;
 	if (len >= split && (mid = memchr(in + len / 2, '\n',
 	    len - len / 2)) != NULL && mid + 1 < in + len) {
 		half.from = (size_t)(mid + 1 - in);
@@ -633,7 +633,7 @@ plan(struct omission *o, struct flag_scan *fs, const char *in, size_t len,
 	o->to = o->from + tail < n ? n - tail : o->from;
 	lo = bytes > 0 && o->from > HEAD_MIN ? HEAD_MIN : o->from;
 	hi = bytes > 0 && o->to < n - TAIL_MIN ? n - TAIL_MIN : o->to;
-	flag_scan(fs, in, len, lo, hi, opts->scan_split);
+	flag_scan(fs, in, len, lo, hi, opts->split);
 	omission_flag(o, fs, in, len, budget, *max);
 	for (attempt = 0; bytes > 0 && attempt < 3 && MARKER_BYTES +
 	    flagged_bytes(o, in, len, *max) + hb + tb > bytes; attempt++) {

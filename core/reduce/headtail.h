@@ -78,18 +78,13 @@ struct red_headtail_opts {
 	 */
 	size_t		 max_bytes;
 	/*
-	 * A text of this many bytes or more has the lines of its second
-	 * half read by a thread of their own (ADR 0046); 0: RED_SCAN_SPLIT,
-	 * SIZE_MAX: one thread.  The result is the same.
+	 * A text of this many bytes or more is read by two threads: the
+	 * shapes of its second half here (ADR 0046), and in red_generic
+	 * its strip and repeats too (ADR 0047); 0: RED_SPLIT, SIZE_MAX:
+	 * one thread.  The result is the same.
 	 */
-	size_t		 scan_split;
+	size_t		 split;
 };
-
-/*
- * Four MiB, a round figure, not a measured break-even (ADR 0046): every
- * read of new output below it runs on one thread, as before.
- */
-#define RED_SCAN_SPLIT	((size_t)4 << 20)
 
 /*
  * The bytes of a read's reduction at most: Codex keeps 11,964 bytes of a

@@ -35,6 +35,14 @@ red_line_next(const char *in, size_t len, size_t *pos, struct red_line *l)
 	return true;
 }
 
+/*
+ * A text of this many bytes or more is read by two threads in the passes
+ * that can be cut at a line (ADR 0046, 0047): strip, repeats and the
+ * shapes of head and tail.  Four MiB, a round figure, not a measured
+ * break-even: every read of new output below it runs on one thread.
+ */
+#define RED_SPLIT	((size_t)4 << 20)
+
 /* The number of lines in a text. */
 size_t	red_line_count(const char *in, size_t len);
 

@@ -62,11 +62,11 @@ red_generic(const char *in, size_t len, const struct red_headtail_opts *opts,
 		info = &scratch;
 	memset(info, 0, sizeof *info);
 	text_reserve(&text, len);
-	red_strip_wrap(in, len, opts->wrap_cols, &text);
+	red_strip_split(in, len, opts->wrap_cols, opts->split, &text);
 	stripped = text.len;
 	red_lineno_init(&ln, opts->base_line, opts->line_of, opts->nline_of,
 	    opts->line_of != NULL ? red_line_count(text.data, text.len) : 0);
-	red_repeat_inplace(&text, &ln, &map);
+	red_repeat_inplace(&text, &ln, &map, opts->split);
 	red_headtail_own(text.data, text.len, opts, &map, out, &ht);
 	info->raw_bytes = len;
 	info->stripped_bytes = stripped;
@@ -77,7 +77,8 @@ red_generic(const char *in, size_t len, const struct red_headtail_opts *opts,
 		if (text.len == stripped)
 			buf_add(out, text.data, text.len);
 		else
-			red_strip_wrap(in, len, opts->wrap_cols, out);
+			red_strip_split(in, len, opts->wrap_cols, opts->split,
+			    out);
 		info->lines_out = map.total;
 	} else {
 		info->lines_out = ht.lines_out;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <uv.h>
+
 #include "reduce/lines.h"
 #include "reduce/repeat.h"
 #include "util/buf.h"
@@ -354,17 +356,18 @@ run_extends(const struct run *r, const struct red_line *l,
 
 /*
  * The pass over the lines of in, for both forms; ln (may be NULL: the
- * text's own numbers, from 1) numbers the lines the markers name.
+ * text's own numbers, from 1) numbers the lines the markers name, the
+ * first of in being line index0 of the text.
  */
 static void
-repeat(const char *in, size_t len, const struct red_lineno *ln,
+repeat(const char *in, size_t len, size_t index0, const struct red_lineno *ln,
     struct sink *out, struct red_linemap *map)
 {
 	struct run r = { .count = 0 };
 	struct red_lineno own = { NULL, 0 };
 	struct red_alarm alarm;
 	struct red_line l;
-	size_t pos = 0, index = 0;
+	size_t pos = 0, index = index0;
 
 	if (ln == NULL)
 		ln = &own;
@@ -391,13 +394,101 @@ repeat(const char *in, size_t len, const struct red_lineno *ln,
 		map->total = index;
 }
 
+/*
+ * Two threads (ADR 0047).  A text of at least split bytes is cut at the
+ * first line past its middle that neither equals nor resembles the line
+ * before it: every run ends there, whatever came before, so a thread
+ * folds the lines from there on in place while the caller folds those
+ * before them; the second part's text then moves down to follow the
+ * first's.  No such line among the next CUT_TRIES: one thread.
+ */
+#define CUT_TRIES	256
+
+struct repeat_part {
+	char		*in;
+	size_t		 len, index0;
+	const struct red_lineno *ln;
+	struct sink	 sink;
+	struct red_linemap map;
+	bool		 mapped;	/* the caller wants the map */
+};
+
+static void
+repeat_part_run(void *arg)
+{
+	struct repeat_part *rp = arg;
+
+	repeat(rp->in, rp->len, rp->index0, rp->ln, &rp->sink,
+	    rp->mapped ? &rp->map : NULL);
+}
+
+/* Where a line starts that no run crosses, at or past from; 0: none. */
+static size_t
+repeat_cut(const char *in, size_t len, size_t from)
+{
+	const char *nl = memchr(in + from, '\n', len - from);
+	struct red_line prev, l;
+	size_t pos, tries;
+
+	if (nl == NULL)
+		return 0;
+	pos = (size_t)(nl + 1 - in);
+	if (!red_line_next(in, len, &pos, &prev))
+		return 0;
+	for (tries = 0; tries < CUT_TRIES && pos < len; tries++) {
+		if (!red_line_next(in, len, &pos, &l))
+			break;
+		if (!(prev.len == l.len && memcmp(prev.p, l.p, l.len) == 0) &&
+		    !red_line_similar(l.p, l.len, prev.p, prev.len))
+			return (size_t)(l.p - in);
+		prev = l;
+	}
+	return 0;
+}
+
+void
+red_repeat_inplace(struct aiterm_buf *text, const struct red_lineno *ln,
+    struct red_linemap *map, size_t split)
+{
+	struct sink sink = { NULL, text->data, 0 };
+	struct repeat_part rp = { .ln = ln, .map = RED_LINEMAP_INIT,
+	    .mapped = map != NULL };
+	uv_thread_t thread;
+	size_t cut = 0, len = text->len, k;
+	bool two = false;
+
+	if (split == 0)
+		split = RED_SPLIT;
+	if (len >= split && (cut = repeat_cut(text->data, len, len / 2)) > 0) {
+		rp.in = text->data + cut;
+		rp.len = len - cut;
+		rp.index0 = red_line_count(text->data, cut);
+		rp.sink.base = rp.in;
+		two = uv_thread_create(&thread, repeat_part_run, &rp) == 0;
+	}
+	repeat(text->data, two ? cut : len, 0, ln, &sink, map);
+	if (two) {
+		uv_thread_join(&thread);
+		memmove(text->data + sink.len, rp.in, rp.sink.len);
+		sink.len += rp.sink.len;
+		for (k = 0; map != NULL && k < rp.map.n; k++)
+			red_linemap_push(map, rp.map.start[k]);
+		if (map != NULL)
+			map->total = rp.map.total;
+		red_linemap_free(&rp.map);
+	}
+	text->len = sink.len;
+	if (text->data != NULL)
+		text->data[text->len] = '\0';
+}
+
 void
 red_repeat_map(const char *in, size_t len, const struct red_lineno *ln,
     struct aiterm_buf *out, struct red_linemap *map)
 {
 	struct sink sink = { out, NULL, 0 };
 
-	repeat(in, len, ln, &sink, map);
+	repeat(in, len, 0, ln, &sink, map);
 	if (out->data == NULL)
 		buf_add(out, "", 0);
 }
@@ -408,14 +499,3 @@ red_repeat(const char *in, size_t len, struct aiterm_buf *out)
 	red_repeat_map(in, len, NULL, out, NULL);
 }
 
-void
-red_repeat_inplace(struct aiterm_buf *text, const struct red_lineno *ln,
-    struct red_linemap *map)
-{
-	struct sink sink = { NULL, text->data, 0 };
-
-	repeat(text->data, text->len, ln, &sink, map);
-	text->len = sink.len;
-	if (text->data != NULL)
-		text->data[text->len] = '\0';
-}

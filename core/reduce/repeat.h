@@ -56,10 +56,12 @@ void	red_repeat_map(const char *in, size_t len, const struct red_lineno *ln,
 
 /*
  * The same, in place: text gets shorter or stays as it is.  For the large
- * logs of the pipeline, which then needs no second buffer.
+ * logs of the pipeline, which then needs no second buffer.  A text of
+ * split bytes or more is folded by two threads (ADR 0047; 0: RED_SPLIT,
+ * SIZE_MAX: one thread); the result is the same.
  */
 void	red_repeat_inplace(struct aiterm_buf *text, const struct red_lineno *ln,
-	    struct red_linemap *map);
+	    struct red_linemap *map, size_t split);
 
 /* True when the line holds a failure word (see above). */
 bool	red_line_alarming(const char *p, size_t len);

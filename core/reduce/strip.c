@@ -26,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <uv.h>
+
+#include "reduce/lines.h"
 #include "reduce/strip.h"
 #include "reduce/u8.h"
 #include "util/buf.h"
@@ -66,6 +69,9 @@ struct screen {
 	size_t		 saved_col;
 	bool		 discard;	/* absolute position: drop writes */
 	size_t		 wrap;		/* terminal width, 0: unknown */
+	/* For a part of a text played on its own (red_strip_split): */
+	bool		 above;		/* a motion up stopped at row 0 */
+	bool		 starved;	/* blanks ran short */
 };
 
 struct csi {
@@ -162,8 +168,10 @@ cursor_col(const struct screen *s)
 static size_t
 blanks_take(struct screen *s, size_t n)
 {
-	if (n > s->blanks)
+	if (n > s->blanks) {
 		n = s->blanks;
+		s->starved = true;
+	}
 	s->blanks -= n;
 	return n;
 }
@@ -249,6 +257,8 @@ cursor_up(struct screen *s, size_t n)
 {
 	size_t room = s->cur - s->top;
 
+	if (n > room && s->top == 0)
+		s->above = true;
 	cursor_to_row(s, s->cur - (n < room ? n : room));
 }
 
@@ -1096,13 +1106,99 @@ plain_text(const unsigned char *p, const unsigned char *end)
 	return true;
 }
 
+/* Play the bytes [p, end) on the screen. */
+static void
+screen_play(struct screen *s, const unsigned char *p,
+    const unsigned char *end)
+{
+	const unsigned char *q;
+
+	while (p < end) {
+		q = text_scan(p, end);
+		if (q > p)
+			screen_write(s, (const char *)p, (size_t)(q - p));
+		else
+			q = special(s, p, end);
+		p = q;
+	}
+}
+
+/*
+ * Two threads (ADR 0047).  A text of at least split bytes is cut after
+ * the first LF past its middle; a thread plays the second part on a
+ * screen of its own while the caller plays the first.  Where, at the
+ * cut, the cursor stands on a new last row with no save pending, and
+ * the second part never moved up past its first row nor ran short of
+ * the blanks the first part left, the rows above the cursor are final
+ * and the second part's text is what the whole screen shows after them.
+ * Otherwise the caller's screen plays the second part itself.
+ */
+struct strip_part {
+	const unsigned char *p, *end;
+	size_t		 cols;
+	struct aiterm_buf out;
+	size_t		 used;		/* blanks taken */
+	bool		 above, starved;
+};
+
+static void
+strip_part_run(void *arg)
+{
+	struct strip_part *sp = arg;
+	size_t len = (size_t)(sp->end - sp->p);
+	struct screen s;
+
+	sp->out.data = xmalloc_large(len + 1);
+	sp->out.cap = len + 1;
+	sp->out.len = 0;
+	screen_init(&s, &sp->out, len);
+	s.wrap = sp->cols;
+	screen_play(&s, sp->p, sp->end);
+	sp->used = len + BLANK_SPARE - s.blanks;
+	sp->above = s.above;
+	sp->starved = s.starved;
+	screen_finish(&s);
+}
+
+/* Whether the second part's text follows the first's as it is. */
+static bool
+strip_cut_holds(struct screen *s, const struct strip_part *sp)
+{
+	return s->cur == s->last && row_get(s, s->cur)->len == 0 &&
+	    !s->saved && !sp->above && !sp->starved && sp->used <= s->blanks;
+}
+
+/* The rows above the cursor are final: out they go, and the screen. */
+static void
+screen_hand_over(struct screen *s)
+{
+	size_t r;
+
+	for (r = s->top; r < s->cur; r++) {
+		buf_add(s->out, row_get(s, r)->data, row_get(s, r)->len);
+		buf_addc(s->out, '\n');
+	}
+	for (r = 0; r < RED_STRIP_WINDOW; r++)
+		free(s->rows[r].data);
+	free(s->rows);
+}
+
 void
 red_strip_wrap(const char *in, size_t len, size_t cols,
     struct aiterm_buf *out)
 {
+	red_strip_split(in, len, cols, 0, out);
+}
+
+void
+red_strip_split(const char *in, size_t len, size_t cols, size_t split,
+    struct aiterm_buf *out)
+{
 	const unsigned char *p = (const unsigned char *)in;
-	const unsigned char *end = p + len, *q;
+	const unsigned char *end = p + len, *mid;
+	struct strip_part sp = { .cols = cols };
 	struct screen s;
+	uv_thread_t thread;
 
 	if (plain_text(p, end)) {
 		buf_add(out, len > 0 ? in : "", len);
@@ -1110,13 +1206,25 @@ red_strip_wrap(const char *in, size_t len, size_t cols,
 	}
 	screen_init(&s, out, len);
 	s.wrap = cols;
-	while (p < end) {
-		q = text_scan(p, end);
-		if (q > p)
-			screen_write(&s, (const char *)p, (size_t)(q - p));
-		else
-			q = special(&s, p, end);
-		p = q;
+	if (split == 0)
+		split = RED_SPLIT;
+	if (len >= split && (mid = memchr(p + len / 2, '\n',
+	    len - len / 2)) != NULL && mid + 1 < end) {
+		sp.p = mid + 1;
+		sp.end = end;
+		if (uv_thread_create(&thread, strip_part_run, &sp) == 0) {
+			screen_play(&s, p, sp.p);
+			uv_thread_join(&thread);
+			if (strip_cut_holds(&s, &sp)) {
+				screen_hand_over(&s);
+				buf_add(out, sp.out.data, sp.out.len);
+				buf_free(&sp.out);
+				return;
+			}
+			buf_free(&sp.out);
+			p = sp.p;
+		}
 	}
+	screen_play(&s, p, end);
 	screen_finish(&s);
 }

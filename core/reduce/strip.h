@@ -44,5 +44,12 @@ void	red_strip(const char *in, size_t len, struct aiterm_buf *out);
  */
 void	red_strip_wrap(const char *in, size_t len, size_t cols,
 	    struct aiterm_buf *out);
+/*
+ * The same, with a text of split bytes or more played by two threads
+ * (ADR 0047; 0: RED_SPLIT, SIZE_MAX: one thread).  The result is the
+ * same; red_strip_wrap splits at RED_SPLIT.
+ */
+void	red_strip_split(const char *in, size_t len, size_t cols, size_t split,
+	    struct aiterm_buf *out);
 
 #endif

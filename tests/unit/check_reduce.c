@@ -772,7 +772,7 @@ START_TEST(test_repeat_ranges)
 	/* The same in place, and the map does not depend on the numbers. */
 	buf_reset(&out);
 	buf_adds(&out, in);
-	red_repeat_inplace(&out, &ln, &m2);
+	red_repeat_inplace(&out, &ln, &m2, 0);
 	ck_assert_str_eq(out.data, "build started\n"
 	    "waiting for lock /var/lib/dpkg/lock-frontend\n"
 	    "  [… same line repeated 3 more times (lines 9-11)]\n"
@@ -1463,7 +1463,7 @@ repeat_inplace_agrees(const char *text, size_t len)
 
 	red_repeat_map(text, len, NULL, &a, &ma);
 	buf_add(&b, text, len);
-	red_repeat_inplace(&b, NULL, &mb);
+	red_repeat_inplace(&b, NULL, &mb, 0);
 	same = a.len == b.len && memcmp(a.data, b.data, a.len) == 0 &&
 	    ma.n == mb.n && ma.total == mb.total &&
 	    memcmp(ma.start, mb.start, ma.n * sizeof *ma.start) == 0;
@@ -1753,68 +1753,6 @@ START_TEST(test_hostile_lone_esc)
 }
 END_TEST
 
-/*
- * A long text's second half read by a thread of its own (ADR 0046) gives
- * what one thread gives: a log of 2 MB, split at 1 MB and not at all,
- * with rare lines, failure words, a diff's headers and markers in both
- * halves, for every line budget and byte bound a read uses.
- */
-START_TEST(test_generic_two_threads)
-{
-	static const char *const odd[] = {
-		"FATAL: pool exhausted after", "diff --git a/x.c b/x.c #",
-		"[\xe2\x80\xa6 lines]", "Accepted publickey for deploy from",
-		"warning: unused variable",
-	};
-	static const char *const words[] = {
-		"cache", "shard", "GET", "commit", "queue", "lease", "sync",
-		"index", "flush", "page", "token", "route", "batch", "probe",
-		"merge", "spill",
-	};
-	struct red_headtail_opts one = RED_HEADTAIL_READ;
-	struct red_headtail_opts two = RED_HEADTAIL_READ;
-	struct aiterm_buf in = BUF_INIT, a = BUF_INIT, b = BUF_INIT;
-	struct red_info ia, ib;
-	uint64_t x = 0x9e3779b97f4a7c15ULL;
-	size_t i, round;
-
-	for (i = 0; in.len < ((size_t)2 << 20); i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		/* Lines unlike the one before: the repeats stage keeps them. */
-		if (x % 997 == 0)
-			buf_printf(&in, "%s %zu\n", odd[(x >> 20) % 5], i);
-		else
-			buf_printf(&in, "%s %s %s %s id=%llu\n",
-			    words[x % 16], words[(x >> 8) % 16],
-			    words[(x >> 16) % 16], words[(x >> 24) % 16],
-			    (unsigned long long)(x >> 40));
-	}
-	for (round = 0; round < 3; round++) {
-		one.max_bytes = two.max_bytes = round == 0 ? 0 :
-		    round == 1 ? RED_READ_BYTES : 4096;
-		one.max_lines = two.max_lines = round == 2 ? 40 : 120;
-		one.scan_split = SIZE_MAX;
-		two.scan_split = (size_t)1 << 20;
-		buf_reset(&a);
-		buf_reset(&b);
-		red_generic(in.data, in.len, &one, &a, &ia);
-		red_generic(in.data, in.len, &two, &b, &ib);
-		ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) ==
-		    0, "round %zu: one thread %zu bytes, two %zu", round, a.len,
-		    b.len);
-		ck_assert(memcmp(&ia, &ib, sizeof ia) == 0);
-		/* Lines from both halves were flagged. */
-		ck_assert_ptr_nonnull(strstr(a.data, "FATAL: pool"));
-		ck_assert_uint_gt(ia.lines_flagged, 2);
-	}
-	buf_free(&in);
-	buf_free(&a);
-	buf_free(&b);
-}
-END_TEST
-
 /* RED-FAITHFUL: what a line's shape is made of. */
 static bool
 same_shape(const char *a, const char *b)
@@ -1868,7 +1806,6 @@ make_reduce_suite(void)
 
 	tc = tcase_create("Valid");
 	tcase_add_test(tc, test_shape_template);
-	tcase_add_test(tc, test_generic_two_threads);
 	tcase_add_test(tc, test_strip_plain);
 	tcase_add_test(tc, test_strip_plain_shortcut);
 	tcase_add_test(tc, test_strip_progress_cr);

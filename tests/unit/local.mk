@@ -14,6 +14,7 @@ include $(srcdir)/tests/unit/reduce.mk
 include $(srcdir)/tests/unit/redcmd.mk
 include $(srcdir)/tests/unit/red-corpus.mk
 include $(srcdir)/tests/unit/red-props.mk
+include $(srcdir)/tests/unit/red-split.mk
 include $(srcdir)/tests/unit/red-git.mk
 include $(srcdir)/tests/unit/red-files.mk
 include $(srcdir)/tests/unit/red-tests.mk
