@@ -339,13 +339,15 @@ text_chars(const char *p, size_t n, bool *wide)
 	return n - cont;
 }
 
-/* Write valid UTF-8 text at the cursor, overwriting what is there. */
+/*
+ * Write valid UTF-8 text at the cursor, overwriting what is there; wide:
+ * it may hold characters beyond ASCII (else its bytes are its characters).
+ */
 static void
-row_write(struct screen *s, const char *p, size_t n)
+row_write(struct screen *s, const char *p, size_t n, bool wide)
 {
 	struct row *r = row_get(s, s->cur);
 	size_t nl, ol, pad, chars;
-	bool wide;
 
 	if (s->pad > 0) {
 		pad = blanks_take(s, s->pad);
@@ -355,7 +357,7 @@ row_write(struct screen *s, const char *p, size_t n)
 		s->off = r->len;
 		s->pad = 0;
 	}
-	chars = text_chars(p, n, &wide);
+	chars = wide ? text_chars(p, n, &wide) : n;
 	s->col += chars;
 	r->wide = r->wide || wide;
 	r->chars += chars;
@@ -403,10 +405,10 @@ row_write(struct screen *s, const char *p, size_t n)
 
 /* Text reaches the row unless it is being drawn at an unknown place. */
 static void
-screen_write(struct screen *s, const char *p, size_t n)
+screen_write(struct screen *s, const char *p, size_t n, bool wide)
 {
 	if (!s->discard)
-		row_write(s, p, n);
+		row_write(s, p, n, wide);
 }
 
 static void
@@ -1008,16 +1010,12 @@ esc_parse(struct screen *s, const unsigned char *p, const unsigned char *end)
  * Text
  */
 
-/* Printable ASCII and TAB, the bytes a run of plain text is made of. */
-static bool
-text_byte(unsigned char c)
-{
-	return (c >= 0x20 && c < 0x7f) || c == '\t';
-}
-
-/* Eight bytes at once: does the word hold a byte outside 0x20..0x7e? */
-static bool
-word_special(uint64_t w)
+/*
+ * Eight bytes at once: the high bit of each byte outside 0x20..0x7e.  The
+ * lowest is exact (a borrow reaches only the bytes above it).
+ */
+static uint64_t
+word_specials(uint64_t w)
 {
 	const uint64_t ones = 0x0101010101010101ULL;
 	const uint64_t highs = 0x8080808080808080ULL;
@@ -1025,33 +1023,56 @@ word_special(uint64_t w)
 	uint64_t del = w ^ (0x7f * ones);
 
 	del = (del - ones) & ~del;
-	return ((w | below | del) & highs) != 0;
+	return (w | below | del) & highs;
+}
+
+/* The bytes of a word before its first special one (m != 0), or 0. */
+static size_t
+specials_skip(uint64_t m)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (size_t)__builtin_ctzll(m) / 8;
+#else
+	(void)m;
+	return 0;	/* they are read one by one */
+#endif
 }
 
 /*
  * The end of the run of text that starts at p: printable ASCII, TAB and
- * well-formed UTF-8 other than C1 controls.
+ * well-formed UTF-8 other than C1 controls; *wide is set when it holds
+ * UTF-8 beyond ASCII.
  */
 static const unsigned char *
-text_scan(const unsigned char *p, const unsigned char *end)
+text_scan(const unsigned char *p, const unsigned char *end, bool *wide)
 {
-	uint64_t w;
+	uint64_t w, m;
 	size_t n, bad;
 
 	for (;;) {
 		while (end - p >= 8) {
 			memcpy(&w, p, sizeof w);
-			if (word_special(w))
+			if ((m = word_specials(w)) != 0) {
+				p += specials_skip(m);
 				break;
+			}
 			p += 8;
 		}
-		while (p < end && text_byte(*p))
+		while (p < end && *p >= 0x20 && *p < 0x7f)
 			p++;
-		if (p == end || *p < 0x80)
+		if (p == end)
+			break;
+		if (*p == '\t') {
+			p++;
+			continue;
+		}
+		if (*p < 0x80)
 			break;
 		n = red_u8_check(p, end, &bad);
 		if (n == 0 || (p[0] == 0xc2 && p[1] < 0xa0))
 			break;
+		*wide = true;
 		p += n;
 	}
 	return p;
@@ -1076,7 +1097,7 @@ special(struct screen *s, const unsigned char *p, const unsigned char *end)
 		n = red_u8_check(p, end, &bad);
 		if (n == 0) {
 			screen_write(s, RED_U8_REPLACEMENT,
-			    RED_U8_REPLACEMENT_LEN);
+			    RED_U8_REPLACEMENT_LEN, true);
 			n = bad;
 		}
 		next = p + n;
@@ -1098,7 +1119,9 @@ red_strip(const char *in, size_t len, struct aiterm_buf *out)
 static bool
 plain_text(const unsigned char *p, const unsigned char *end)
 {
-	while ((p = text_scan(p, end)) < end) {
+	bool wide = false;
+
+	while ((p = text_scan(p, end, &wide)) < end) {
 		if (*p != '\n')
 			return false;
 		p++;
@@ -1112,11 +1135,13 @@ screen_play(struct screen *s, const unsigned char *p,
     const unsigned char *end)
 {
 	const unsigned char *q;
+	bool wide;
 
 	while (p < end) {
-		q = text_scan(p, end);
+		wide = false;
+		q = text_scan(p, end, &wide);
 		if (q > p)
-			screen_write(s, (const char *)p, (size_t)(q - p));
+			screen_write(s, (const char *)p, (size_t)(q - p), wide);
 		else
 			q = special(s, p, end);
 		p = q;
