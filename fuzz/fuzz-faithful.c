@@ -3,7 +3,8 @@
  * itself, with or without the listing rule; an empty reduction is
  * faithful exactly when nothing had to be held, and the explanation
  * names a line exactly when the check fails; a line's shape does not
- * change with the width of its blanks or the value of its numbers.
+ * change with the width of its blanks or the value of its numbers, and
+ * is the same hash whether its words are found by masks or byte by byte.
  */
 #include <string.h>
 
@@ -41,6 +42,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_require(red_shape_hash(in, len) ==
 	    red_shape_hash(wide.data != NULL ? wide.data : "", wide.len),
 	    "shape: blanks and digits do not change it");
+	fuzz_require(red_shape_hash(in, size) == red_shape_hash_bytes(in, size),
+	    "shape: the same hash both ways");
 	buf_free(&why);
 	buf_free(&wide);
 	return 0;

@@ -7,6 +7,7 @@ core_libaiterm_la_SOURCES += \
 	core/reduce/strip.c core/reduce/strip.h \
 	core/reduce/repeat.c core/reduce/repeat.h \
 	core/reduce/headtail.c core/reduce/headtail.h \
-	core/reduce/shape.c core/reduce/shape.h \
+	core/reduce/shape.c core/reduce/shape.h core/reduce/shapechar.h \
+	core/reduce/shapehash.c \
 	core/reduce/pipeline.c core/reduce/pipeline.h \
 	core/reduce/cmdline.c core/reduce/cmd.c core/reduce/cmd.h

@@ -58,6 +58,11 @@
 
 /* The shape of a line as a 64-bit hash (never 0). */
 uint64_t	red_shape_hash(const char *p, size_t len);
+/*
+ * The same hash, the words found a byte at a time: what red_shape_hash
+ * is where SSE2 is not (core/reduce/shapehash.c); for tests there.
+ */
+uint64_t	red_shape_hash_bytes(const char *p, size_t len);
 
 /* True when the line has a word that counts (see above). */
 bool		red_shape_named(const char *p, size_t len);

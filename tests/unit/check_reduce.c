@@ -1795,6 +1795,58 @@ START_TEST(test_shape_template)
 }
 END_TEST
 
+/* The same hash whether the words are found by masks or byte by byte. */
+static void
+same_hash(const char *p, size_t len, const char *what)
+{
+	ck_assert_msg(red_shape_hash(p, len) == red_shape_hash_bytes(p, len),
+	    "%s: [%.*s]", what, (int)len, p);
+}
+
+START_TEST(test_shape_hash_two_ways)
+{
+	/* Long words cross the 64-byte windows; blanks are rare in one. */
+	static const char *const alphabet[] = {
+		" \t/0123456789abcdefxyzXYZ.-_\v\r\f\n\x01\xc3\xa9",
+		"/09afAFgz.:=-\xe2\x94\x80 ",
+		"0123456789abcdef/",
+	};
+	struct aiterm_buf text = BUF_INIT;
+	struct dirent **names;
+	struct red_line l;
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	char *raw, *path, line[400];
+	size_t len, pos, round, i, n, k;
+	int cases, c;
+
+	cases = scandir(FIXTURES_DIR, &names, NULL, alphasort);
+	ck_assert_int_ge(cases, 0);
+	for (c = 0; c < cases; c++) {
+		path = xasprintf("%s/%s/out", FIXTURES_DIR, names[c]->d_name);
+		if ((raw = read_file(path, &len)) != NULL) {
+			buf_reset(&text);
+			red_strip(raw, len, &text);
+			for (pos = 0; red_line_next(text.data, text.len, &pos,
+			    &l);)
+				same_hash(l.p, l.len, names[c]->d_name);
+			free(raw);
+		}
+		free(path);
+		free(names[c]);
+	}
+	free(names);
+	for (round = 0; round < 300000; round++) {
+		k = round % 3;
+		n = rng_next(&x) % sizeof line;
+		for (i = 0; i < n; i++)
+			line[i] = alphabet[k][rng_next(&x) %
+			    strlen(alphabet[k])];
+		same_hash(line, n, "random");
+	}
+	buf_free(&text);
+}
+END_TEST
+
 Suite *
 make_reduce_suite(void);
 
@@ -1806,6 +1858,7 @@ make_reduce_suite(void)
 
 	tc = tcase_create("Valid");
 	tcase_add_test(tc, test_shape_template);
+	tcase_add_test(tc, test_shape_hash_two_ways);
 	tcase_add_test(tc, test_strip_plain);
 	tcase_add_test(tc, test_strip_plain_shortcut);
 	tcase_add_test(tc, test_strip_progress_cr);
