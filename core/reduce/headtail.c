@@ -343,8 +343,7 @@ flag_scan(struct flag_scan *fs, const char *in, size_t len, size_t lo,
 
 	memset(fs, 0, sizeof *fs);
 	red_alarm_init(&alarms);
-	if (split == 0)
-		split = RED_SPLIT;
+	split = red_split_at(split);
 	if (len >= split && (mid = memchr(in + len / 2, '\n',
 	    len - len / 2)) != NULL && mid + 1 < in + len) {
 		half.from = (size_t)(mid + 1 - in);

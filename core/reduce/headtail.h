@@ -80,8 +80,8 @@ struct red_headtail_opts {
 	/*
 	 * A text of this many bytes or more is read by two threads: the
 	 * shapes of its second half here (ADR 0046), and in red_generic
-	 * its strip and repeats too (ADR 0047); 0: RED_SPLIT, SIZE_MAX:
-	 * one thread.  The result is the same.
+	 * its strip and repeats too (ADR 0047); 0: where red_split_at
+	 * says, SIZE_MAX: one thread.  The result is the same.
 	 */
 	size_t		 split;
 };

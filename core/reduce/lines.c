@@ -1,6 +1,9 @@
 /* Line counting, the output-to-source line map and log line numbers. */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reduce/lines.h"
 #include "util/xmalloc.h"
@@ -18,6 +21,32 @@ red_line_count(const char *in, size_t len)
 	if (p < end)
 		n++;
 	return n;
+}
+
+/* The CPUs online, asked once (a read of sysfs each time would cost). */
+static long
+cpus_online(void)
+{
+	static atomic_long cpus;
+	long n = atomic_load(&cpus);
+
+	if (n == 0) {
+#ifdef _SC_NPROCESSORS_ONLN
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+		if (n < 1)
+			n = 1;
+		atomic_store(&cpus, n);
+	}
+	return n;
+}
+
+size_t
+red_split_at(size_t split)
+{
+	if (split != 0)
+		return split;
+	return cpus_online() > 1 ? RED_SPLIT : SIZE_MAX;
 }
 
 void

@@ -38,10 +38,16 @@ red_line_next(const char *in, size_t len, size_t *pos, struct red_line *l)
 /*
  * A text of this many bytes or more is read by two threads in the passes
  * that can be cut at a line (ADR 0046, 0047): strip, repeats and the
- * shapes of head and tail.  Four MiB, a round figure, not a measured
- * break-even: every read of new output below it runs on one thread.
+ * shapes of head and tail.  Measured on 2 cores (doc/reducers.md): at 64
+ * KiB two threads take as long as one, at 128 KiB a fifth less.
  */
-#define RED_SPLIT	((size_t)4 << 20)
+#define RED_SPLIT	((size_t)256 << 10)
+
+/*
+ * The size a pass splits at: split, or for 0 RED_SPLIT where more than
+ * one CPU is there to run the second thread, else SIZE_MAX (never).
+ */
+size_t	red_split_at(size_t split);
 
 /* The number of lines in a text. */
 size_t	red_line_count(const char *in, size_t len);

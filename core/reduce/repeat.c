@@ -457,8 +457,7 @@ red_repeat_inplace(struct aiterm_buf *text, const struct red_lineno *ln,
 	size_t cut = 0, len = text->len, k;
 	bool two = false;
 
-	if (split == 0)
-		split = RED_SPLIT;
+	split = red_split_at(split);
 	if (len >= split && (cut = repeat_cut(text->data, len, len / 2)) > 0) {
 		rp.in = text->data + cut;
 		rp.len = len - cut;

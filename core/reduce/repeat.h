@@ -57,8 +57,8 @@ void	red_repeat_map(const char *in, size_t len, const struct red_lineno *ln,
 /*
  * The same, in place: text gets shorter or stays as it is.  For the large
  * logs of the pipeline, which then needs no second buffer.  A text of
- * split bytes or more is folded by two threads (ADR 0047; 0: RED_SPLIT,
- * SIZE_MAX: one thread); the result is the same.
+ * split bytes or more is folded by two threads (ADR 0047; 0: where
+ * red_split_at says, SIZE_MAX: one thread); the result is the same.
  */
 void	red_repeat_inplace(struct aiterm_buf *text, const struct red_lineno *ln,
 	    struct red_linemap *map, size_t split);

@@ -1231,8 +1231,7 @@ red_strip_split(const char *in, size_t len, size_t cols, size_t split,
 	}
 	screen_init(&s, out, len);
 	s.wrap = cols;
-	if (split == 0)
-		split = RED_SPLIT;
+	split = red_split_at(split);
 	if (len >= split && (mid = memchr(p + len / 2, '\n',
 	    len - len / 2)) != NULL && mid + 1 < end) {
 		sp.p = mid + 1;

@@ -46,8 +46,8 @@ void	red_strip_wrap(const char *in, size_t len, size_t cols,
 	    struct aiterm_buf *out);
 /*
  * The same, with a text of split bytes or more played by two threads
- * (ADR 0047; 0: RED_SPLIT, SIZE_MAX: one thread).  The result is the
- * same; red_strip_wrap splits at RED_SPLIT.
+ * (ADR 0047; 0: where red_split_at says, SIZE_MAX: one thread).  The
+ * result is the same; red_strip_wrap splits where red_split_at(0) says.
  */
 void	red_strip_split(const char *in, size_t len, size_t cols, size_t split,
 	    struct aiterm_buf *out);
