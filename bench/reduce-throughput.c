@@ -1,16 +1,22 @@
 /*
  * Reducer throughput: red_strip and red_generic over a large log, in MB/s.
  *
- *	bench/reduce-throughput [fixtures-dir [megabytes]]
+ *	bench/reduce-throughput [fixtures-dir [megabytes [split]]]
  *
  * The log is built in memory by repeating the `out` files of every case of
  * the fixture corpus (tests/fixtures/reduce by default) up to the size
  * asked (200 MB by default): terminal output as captured, escapes and all.
  * A second log of the same size repeats the stripped outputs, which is
  * plain text.  Each run is timed three times; the best is printed.
+ *
+ * With "split", it then times red_generic over the first 64 KiB to 8 MiB
+ * of the terminal log on one thread and on two (cut at the middle,
+ * ADR 0047), the median of 31 runs each, interleaved: where two threads
+ * start to pay, the figure RED_SPLIT comes from.
  */
 #include <dirent.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +31,7 @@
 #endif
 
 #define RUNS	3
+#define SPLIT_RUNS	31
 
 static int
 read_file(const char *path, struct aiterm_buf *into)
@@ -117,6 +124,51 @@ report(const char *what, const struct aiterm_buf *log)
 	    (double)log->len / 1e6, strip, strip_len, generic, generic_len);
 }
 
+static int
+time_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* red_generic over len bytes of log, split at split: seconds. */
+static double
+generic_once(const struct aiterm_buf *log, size_t len, size_t split)
+{
+	struct red_headtail_opts opts = RED_HEADTAIL_DEFAULTS;
+	struct aiterm_buf out = BUF_INIT;
+	double t;
+
+	opts.split = split;
+	t = now();
+	red_generic(log->data, len, &opts, &out, NULL);
+	t = now() - t;
+	buf_free(&out);
+	return t;
+}
+
+static void
+report_split(const struct aiterm_buf *log)
+{
+	double one[SPLIT_RUNS], two[SPLIT_RUNS];
+	size_t len;
+	int run;
+
+	for (len = (size_t)64 << 10; len <= ((size_t)8 << 20) &&
+	    len <= log->len; len *= 2) {
+		for (run = 0; run < SPLIT_RUNS; run++) {
+			one[run] = generic_once(log, len, SIZE_MAX);
+			two[run] = generic_once(log, len, 1);
+		}
+		qsort(one, SPLIT_RUNS, sizeof one[0], time_cmp);
+		qsort(two, SPLIT_RUNS, sizeof two[0], time_cmp);
+		printf("red_generic %5zu KiB: one thread %8.3f ms, two %8.3f ms "
+		    "(median of %d)\n", len >> 10, one[SPLIT_RUNS / 2] * 1e3,
+		    two[SPLIT_RUNS / 2] * 1e3, SPLIT_RUNS);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -134,6 +186,8 @@ main(int argc, char **argv)
 	    size / 1000000);
 	repeat_to(&corpus, size, &log);
 	report("terminal output", &log);
+	if (argc > 3 && strcmp(argv[3], "split") == 0)
+		report_split(&log);
 	red_strip(corpus.data, corpus.len, &plain);
 	buf_reset(&log);
 	repeat_to(&plain, size, &log);
