@@ -336,20 +336,18 @@ flag_scan(struct flag_scan *fs, const char *in, size_t len, size_t lo,
 	struct scan_half half = { in, len, len, NULL, NULL, 0, 0 };
 	struct red_line l;
 	uv_thread_t thread;
-	const char *mid;
-	size_t k = 0, j, pos = 0, start = 0, capc = 0, end = len;
+	size_t k = 0, j, pos = 0, start = 0, capc = 0, end = len, cut;
 	bool alarm, nav, two = false;
 	uint64_t h;
 
 	memset(fs, 0, sizeof *fs);
 	red_alarm_init(&alarms);
-	split = red_split_at(split);
-	if (len >= split && (mid = memchr(in + len / 2, '\n',
-	    len - len / 2)) != NULL && mid + 1 < in + len) {
-		half.from = (size_t)(mid + 1 - in);
+	cut = len >= red_split_at(split) ? red_line_past_middle(in, len) : 0;
+	if (cut > 0) {
+		half.from = cut;
 		if ((two = uv_thread_create(&thread, scan_half_run,
 		    &half) == 0))
-			end = half.from;
+			end = cut;
 	}
 	for (; red_line_next(in, end, &pos, &l); start = pos, k++) {
 		h = red_shapes_line(&fs->shapes, l.p, l.len, start);

@@ -9,6 +9,15 @@
 #include "util/xmalloc.h"
 
 size_t
+red_line_past_middle(const char *in, size_t len)
+{
+	const char *nl = len > 0 ? memchr(in + len / 2, '\n', len - len / 2) :
+	    NULL;
+
+	return nl != NULL && nl + 1 < in + len ? (size_t)(nl + 1 - in) : 0;
+}
+
+size_t
 red_line_count(const char *in, size_t len)
 {
 	const char *p = in, *end = in + len, *nl;

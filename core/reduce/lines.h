@@ -49,6 +49,12 @@ red_line_next(const char *in, size_t len, size_t *pos, struct red_line *l)
  */
 size_t	red_split_at(size_t split);
 
+/*
+ * Where a text of len bytes is cut for two threads: the start of the
+ * first line that begins past its middle; 0 when none does.
+ */
+size_t	red_line_past_middle(const char *in, size_t len);
+
 /* The number of lines in a text. */
 size_t	red_line_count(const char *in, size_t len);
 

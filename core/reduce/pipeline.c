@@ -25,20 +25,6 @@ red_keep_shorter(struct aiterm_buf *out, size_t mark, const char *text,
 }
 
 /*
- * The stripped text of len raw bytes: RED-STRIP takes bytes away more
- * often than it adds any (U+FFFD for a stray byte), so len is reserved at
- * once and the buffer rarely grows.
- */
-static void
-text_reserve(struct aiterm_buf *text, size_t len)
-{
-	text->data = xmalloc_large(len + 1);
-	text->data[0] = '\0';
-	text->cap = len + 1;
-	text->len = 0;
-}
-
-/*
  * RED-REPEAT works in place on the stripped text, so that a large log
  * needs one buffer, not two.  Should the result not be shorter, the
  * stripped text is the answer: still in that buffer when RED-REPEAT
@@ -61,7 +47,11 @@ red_generic(const char *in, size_t len, const struct red_headtail_opts *opts,
 	if (info == NULL)
 		info = &scratch;
 	memset(info, 0, sizeof *info);
-	text_reserve(&text, len);
+	/*
+	 * RED-STRIP takes bytes away more often than it adds any (U+FFFD
+	 * for a stray byte): the stripped text rarely outgrows len.
+	 */
+	buf_init_large(&text, len);
 	red_strip_split(in, len, opts->wrap_cols, opts->split, &text);
 	stripped = text.len;
 	red_lineno_init(&ln, opts->base_line, opts->line_of, opts->nline_of,

@@ -422,23 +422,19 @@ repeat_part_run(void *arg)
 	    rp->mapped ? &rp->map : NULL);
 }
 
-/* Where a line starts that no run crosses, at or past from; 0: none. */
+/* Where a line starts past the middle that no run crosses; 0: none. */
 static size_t
-repeat_cut(const char *in, size_t len, size_t from)
+repeat_cut(const char *in, size_t len)
 {
-	const char *nl = memchr(in + from, '\n', len - from);
 	struct red_line prev, l;
-	size_t pos, tries;
+	size_t pos = red_line_past_middle(in, len), tries;
 
-	if (nl == NULL)
+	if (pos == 0 || !red_line_next(in, len, &pos, &prev))
 		return 0;
-	pos = (size_t)(nl + 1 - in);
-	if (!red_line_next(in, len, &pos, &prev))
-		return 0;
-	for (tries = 0; tries < CUT_TRIES && pos < len; tries++) {
+	for (tries = 0; tries < CUT_TRIES; tries++) {
 		if (!red_line_next(in, len, &pos, &l))
 			break;
-		if (!(prev.len == l.len && memcmp(prev.p, l.p, l.len) == 0) &&
+		if (!line_equal(&prev, &l) &&
 		    !red_line_similar(l.p, l.len, prev.p, prev.len))
 			return (size_t)(l.p - in);
 		prev = l;
@@ -454,11 +450,11 @@ red_repeat_inplace(struct aiterm_buf *text, const struct red_lineno *ln,
 	struct repeat_part rp = { .ln = ln, .map = RED_LINEMAP_INIT,
 	    .mapped = map != NULL };
 	uv_thread_t thread;
-	size_t cut = 0, len = text->len, k;
+	size_t cut, len = text->len, k;
 	bool two = false;
 
-	split = red_split_at(split);
-	if (len >= split && (cut = repeat_cut(text->data, len, len / 2)) > 0) {
+	cut = len >= red_split_at(split) ? repeat_cut(text->data, len) : 0;
+	if (cut > 0) {
 		rp.in = text->data + cut;
 		rp.len = len - cut;
 		rp.index0 = red_line_count(text->data, cut);
@@ -470,10 +466,11 @@ red_repeat_inplace(struct aiterm_buf *text, const struct red_lineno *ln,
 		uv_thread_join(&thread);
 		memmove(text->data + sink.len, rp.in, rp.sink.len);
 		sink.len += rp.sink.len;
-		for (k = 0; map != NULL && k < rp.map.n; k++)
-			red_linemap_push(map, rp.map.start[k]);
-		if (map != NULL)
+		if (map != NULL) {
+			for (k = 0; k < rp.map.n; k++)
+				red_linemap_push(map, rp.map.start[k]);
 			map->total = rp.map.total;
+		}
 		red_linemap_free(&rp.map);
 	}
 	text->len = sink.len;

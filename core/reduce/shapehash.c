@@ -158,12 +158,27 @@ word_end(const unsigned char *p, size_t i, size_t len, bool *digit,
 	return e;
 }
 
+/*
+ * Where the mixed part of a word ending at e ends, and its tag: up to its
+ * file name's '/' (the last one that something follows, else the one
+ * before it: last and prev, SIZE_MAX for none), or all of it.
+ */
+static size_t
+word_kept(size_t e, size_t last, size_t prev, unsigned int *end)
+{
+	size_t s = last != SIZE_MAX && last + 1 < e ? last : prev;
+
+	*end = s != SIZE_MAX ? END_FOLDER : END_WORD;
+	return s != SIZE_MAX ? s + 1 : e;
+}
+
 uint64_t
 red_shape_hash_bytes(const char *text, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	uint64_t h = HASH_SEED;
-	size_t i = 0, e, s, last, prev;
+	size_t i = 0, e, to, last, prev;
+	unsigned int end;
 	bool digit;
 
 	while (i < len) {
@@ -174,12 +189,8 @@ red_shape_hash_bytes(const char *text, size_t len)
 		/* The last '/' that something follows: a path's file name. */
 		last = prev = SIZE_MAX;
 		e = word_end(p, i, len, &digit, &last, &prev);
-		s = last != SIZE_MAX && last + 1 < e ? last : prev;
-		if (s != SIZE_MAX)
-			h = mix_word(h, p + i, s + 1 - i, len - i, digit,
-			    END_FOLDER);
-		else
-			h = mix_word(h, p + i, e - i, len - i, digit, END_WORD);
+		to = word_kept(e, last, prev, &end);
+		h = mix_word(h, p + i, to - i, len - i, digit, end);
 		i = e;
 	}
 	return finish(h);
@@ -284,28 +295,22 @@ mix_masked_window(uint64_t h, const unsigned char *p, unsigned a, unsigned b,
 }
 
 /*
- * Mix the word [ws, e) of the line p (len bytes): up to its file name's
- * '/' (s) when it has one, masked when it holds a digit.  w: the window
- * at base holding all of what is mixed, or NULL.
+ * Mix the word at ws of the line p (len bytes) ending at e, its last two
+ * '/' last and prev (word_kept), masked when it holds a digit.  w: the
+ * window at base holding all of what is mixed, or NULL.
  */
 static uint64_t
 mix_found(uint64_t h, const unsigned char *p, size_t len, size_t ws,
-    size_t e, size_t s, bool digit, const struct window *w, size_t base)
+    size_t e, size_t last, size_t prev, bool digit, const struct window *w,
+    size_t base)
 {
-	size_t to = s != SIZE_MAX ? s + 1 : e;
-	unsigned int end = s != SIZE_MAX ? END_FOLDER : END_WORD;
+	unsigned int end;
+	size_t to = word_kept(e, last, prev, &end);
 
 	if (digit && w != NULL && ws >= base && to - base <= 64)
 		return mix_masked_window(h, p + base, (unsigned)(ws - base),
 		    (unsigned)(to - base), len - ws, end, w);
 	return mix_word(h, p + ws, to - ws, len - ws, digit, end);
-}
-
-/* The file name's '/' of a word ending at e (see red_shape_hash_bytes). */
-static inline size_t
-file_slash(size_t e, size_t last, size_t prev)
-{
-	return last != SIZE_MAX && last + 1 < e ? last : prev;
 }
 
 uint64_t
@@ -341,16 +346,15 @@ red_shape_hash(const char *text, size_t len)
 			}
 			if (end == 64)
 				break;	/* the word goes on */
-			h = mix_found(h, p, len, ws, base + end,
-			    file_slash(base + end, last, prev), digit, &w,
-			    base);
+			h = mix_found(h, p, len, ws, base + end, last, prev,
+			    digit, &w, base);
 			in_word = false;
 			pos = end;
 		}
 	}
 	if (in_word)
-		h = mix_found(h, p, len, ws, len, file_slash(len, last, prev),
-		    digit, NULL, 0);
+		h = mix_found(h, p, len, ws, len, last, prev, digit, NULL,
+		    0);
 	return finish(h);
 }
 #else

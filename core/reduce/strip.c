@@ -420,6 +420,16 @@ screen_init(struct screen *s, struct aiterm_buf *out, size_t len)
 	s->rows = xcalloc(RED_STRIP_WINDOW, sizeof *s->rows);
 }
 
+static void
+screen_free(struct screen *s)
+{
+	size_t r;
+
+	for (r = 0; r < RED_STRIP_WINDOW; r++)
+		free(s->rows[r].data);
+	free(s->rows);
+}
+
 /*
  * Emit the rows still in the window.  Blank rows below the cursor are what
  * a cleared status block leaves behind; they are not part of the text.
@@ -440,9 +450,7 @@ screen_finish(struct screen *s)
 	}
 	if (s->out->data == NULL)
 		buf_add(s->out, "", 0);
-	for (r = 0; r < RED_STRIP_WINDOW; r++)
-		free(s->rows[r].data);
-	free(s->rows);
+	screen_free(s);
 }
 
 /*
@@ -1173,9 +1181,7 @@ strip_part_run(void *arg)
 	size_t len = (size_t)(sp->end - sp->p);
 	struct screen s;
 
-	sp->out.data = xmalloc_large(len + 1);
-	sp->out.cap = len + 1;
-	sp->out.len = 0;
+	buf_init_large(&sp->out, len);
 	screen_init(&s, &sp->out, len);
 	s.wrap = sp->cols;
 	screen_play(&s, sp->p, sp->end);
@@ -1203,9 +1209,33 @@ screen_hand_over(struct screen *s)
 		buf_add(s->out, row_get(s, r)->data, row_get(s, r)->len);
 		buf_addc(s->out, '\n');
 	}
-	for (r = 0; r < RED_STRIP_WINDOW; r++)
-		free(s->rows[r].data);
-	free(s->rows);
+	screen_free(s);
+}
+
+/*
+ * Play the text p (len bytes) cut at cut: true when all of it is out;
+ * else *from is where the caller's screen plays on from.
+ */
+static bool
+strip_in_two(struct screen *s, const unsigned char *p, size_t cut,
+    size_t len, size_t cols, size_t *from)
+{
+	struct strip_part sp = { .p = p + cut, .end = p + len, .cols = cols };
+	uv_thread_t thread;
+	bool held;
+
+	*from = 0;
+	if (uv_thread_create(&thread, strip_part_run, &sp) != 0)
+		return false;
+	screen_play(s, p, sp.p);
+	uv_thread_join(&thread);
+	*from = cut;
+	if ((held = strip_cut_holds(s, &sp))) {
+		screen_hand_over(s);
+		buf_add(s->out, sp.out.data, sp.out.len);
+	}
+	buf_free(&sp.out);
+	return held;
 }
 
 void
@@ -1220,35 +1250,18 @@ red_strip_split(const char *in, size_t len, size_t cols, size_t split,
     struct aiterm_buf *out)
 {
 	const unsigned char *p = (const unsigned char *)in;
-	const unsigned char *end = p + len, *mid;
-	struct strip_part sp = { .cols = cols };
 	struct screen s;
-	uv_thread_t thread;
+	size_t cut, from = 0;
 
-	if (plain_text(p, end)) {
+	if (plain_text(p, p + len)) {
 		buf_add(out, len > 0 ? in : "", len);
 		return;
 	}
 	screen_init(&s, out, len);
 	s.wrap = cols;
-	split = red_split_at(split);
-	if (len >= split && (mid = memchr(p + len / 2, '\n',
-	    len - len / 2)) != NULL && mid + 1 < end) {
-		sp.p = mid + 1;
-		sp.end = end;
-		if (uv_thread_create(&thread, strip_part_run, &sp) == 0) {
-			screen_play(&s, p, sp.p);
-			uv_thread_join(&thread);
-			if (strip_cut_holds(&s, &sp)) {
-				screen_hand_over(&s);
-				buf_add(out, sp.out.data, sp.out.len);
-				buf_free(&sp.out);
-				return;
-			}
-			buf_free(&sp.out);
-			p = sp.p;
-		}
-	}
-	screen_play(&s, p, end);
+	cut = len >= red_split_at(split) ? red_line_past_middle(in, len) : 0;
+	if (cut > 0 && strip_in_two(&s, p, cut, len, cols, &from))
+		return;
+	screen_play(&s, p + from, p + len);
 	screen_finish(&s);
 }

@@ -21,6 +21,15 @@ buf_reserve(struct aiterm_buf *b, size_t more)
 }
 
 void
+buf_init_large(struct aiterm_buf *b, size_t cap)
+{
+	b->data = xmalloc_large(cap + 1);
+	b->data[0] = '\0';
+	b->cap = cap + 1;
+	b->len = 0;
+}
+
+void
 buf_add(struct aiterm_buf *b, const void *data, size_t len)
 {
 	buf_reserve(b, len);

@@ -28,6 +28,12 @@ void	 buf_printf(struct aiterm_buf *b, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 buf_vprintf(struct aiterm_buf *b, const char *fmt, va_list ap)
 	    __attribute__((format(printf, 2, 0)));
+/*
+ * An empty buffer with room for cap bytes at once, taken as a large block
+ * (xmalloc_large: huge pages where they help): for a text the size of
+ * what it is made from, which then rarely grows.
+ */
+void	 buf_init_large(struct aiterm_buf *b, size_t cap);
 const char *buf_str(const struct aiterm_buf *b);
 void	 buf_reset(struct aiterm_buf *b);
 /* Hand the data to the caller (who frees it); the buffer is emptied. */

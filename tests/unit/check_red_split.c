@@ -19,20 +19,9 @@
 #include "reduce/strip.h"
 #include "util/buf.h"
 
+#include "rng.h"
+
 #define NELEM(a)	(sizeof (a) / sizeof (a)[0])
-
-/* A fixed-seed generator, so that a failure can be replayed. */
-static uint64_t
-rng_next(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*state = x;
-	return x;
-}
 
 static bool
 same(const struct aiterm_buf *a, const struct aiterm_buf *b)

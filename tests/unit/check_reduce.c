@@ -23,6 +23,8 @@
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
+#include "rng.h"
+
 #ifndef FIXTURES_DIR
 #define FIXTURES_DIR "tests/fixtures/reduce"
 #endif
@@ -94,19 +96,6 @@ clean_text(const char *s, size_t len)
 		p += n;
 	}
 	return clean;
-}
-
-/* A fixed-seed generator, so that a failure can be replayed. */
-static uint64_t
-rng_next(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*state = x;
-	return x;
 }
 
 static char *
@@ -316,9 +305,7 @@ START_TEST(test_strip_plain_shortcut)
 		buf_reset(&in);
 		n = round % 3 == 0 ? 3000 : round * 7;
 		for (k = 0; k < n; k++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
+			rng_next(&x);
 			/* Now and then a row of 3,000 bytes. */
 			buf_adds(&in, round % 5 == 1 && k % 500 == 7 ? "" :
 			    pieces[x % (sizeof pieces / sizeof pieces[0])]);
