@@ -73,6 +73,11 @@ struct dispatch {
 	/* A blocking dialog seen since (ms), and the one that ate the text. */
 	long long		 dialog_since;
 	struct aiterm_screen_verdict dialog;
+	/*
+	 * The box still held typed text at the last look; the deadline is
+	 * looking whether it does; the submit key was pressed again (once).
+	 */
+	bool			 typed_left, at_deadline, resubmitted;
 };
 
 static const char *const route_names[ROUTE_COUNT] = {
@@ -257,9 +262,13 @@ look_work(void *arg)
 	struct aiterm_screen_verdict dialog = { .state = AITERM_SCREEN_STARTING };
 
 	d->by = NULL;
+	d->typed_left = false;
 	free(d->retarget);
 	d->retarget = NULL;
 	if (agent_screen_read(d->h, d->session, &scr, &err) == 0) {
+		d->typed_left = scr.verdict.state ==
+		    AITERM_SCREEN_INPUT_READY && scr.verdict.dialog != NULL &&
+		    strcmp(scr.verdict.dialog, AITERM_INPUT_TYPED) == 0;
 		if (scr.verdict.state == AITERM_SCREEN_RUNNING)
 			d->by = "screen_running";
 		else if (scr.verdict.state == AITERM_SCREEN_APPROVAL)
@@ -299,6 +308,7 @@ look_work(void *arg)
 
 static void	d_look(struct dispatch *);
 static void	on_look(uv_timer_t *);
+static void	resubmit(struct dispatch *);
 
 static void
 look_done(void *arg)
@@ -341,7 +351,13 @@ look_done(void *arg)
 	/* A change seen while this look was in flight: look again. */
 	if (d->look_again)
 		d_look(d);
-	else if (d->dialog_since != 0)
+	else if (d->at_deadline) {
+		d->at_deadline = false;
+		if (d->typed_left)
+			resubmit(d);
+		else
+			d_end(d);
+	} else if (d->dialog_since != 0)
 		uv_timer_start(&d->look, on_look, DIALOG_SETTLE_MS, 0);
 }
 
@@ -384,10 +400,88 @@ on_change(uv_fs_event_t *h, const char *name, int events, int status)
 	changed(h->data);
 }
 
+/*
+ * The keys of the harness's submit after the step that types the text (a
+ * TEXT or PASTE step whose arg is NULL), pauses included; NULL when
+ * nothing but pauses follows it.
+ */
+static const struct aiterm_input_step *
+submit_keys(const struct aiterm_input_step *s)
+{
+	const struct aiterm_input_step *tail = NULL, *k;
+
+	for (; s != NULL && s->kind != AITERM_INPUT_END; s++)
+		if ((s->kind == AITERM_INPUT_TEXT ||
+		    s->kind == AITERM_INPUT_PASTE) && s->arg == NULL)
+			tail = s + 1;
+	for (k = tail; k != NULL && k->kind != AITERM_INPUT_END; k++)
+		if (k->kind != AITERM_INPUT_PAUSE)
+			return tail;
+	return NULL;
+}
+
+/*
+ * No start seen in DISPATCH_CONFIRM_MS.  A new turn gets one more look
+ * first: when the harness says its box still holds text that was not
+ * submitted, the submit key is pressed once more (ADR 0048); otherwise,
+ * or after that, sent, not confirmed.
+ */
 static void
 on_deadline(uv_timer_t *t)
 {
-	d_end(t->data);	/* sent, not confirmed */
+	struct dispatch *d = t->data;
+
+	if (d->resubmitted || d->r.route != ROUTE_NEW_TURN ||
+	    submit_keys(d->h->ops->submit) == NULL) {
+		d_end(d);
+		return;
+	}
+	d->at_deadline = true;
+	d_look(d);
+}
+
+/* The submit key went in again: the start gets its time once more. */
+static void
+pressed(void *arg, int status, const struct aiterm_error *err)
+{
+	struct dispatch *d = arg;
+
+	(void)err;
+	d->jobs--;
+	lock_release(d->lock, NULL);
+	if (d->done) {
+		d_free(d);
+		return;
+	}
+	if (status != 0) {
+		d_end(d);	/* sent, not confirmed, as before */
+		return;
+	}
+	uv_timer_start(&d->deadline, on_deadline, DISPATCH_CONFIRM_MS, 0);
+	uv_timer_start(&d->look, on_look, SETTLE_MS, 0);
+}
+
+/*
+ * The text sat in the box for DISPATCH_CONFIRM_MS: the key that submits
+ * it was lost (Gemini CLI 0.61 starting beside two others under
+ * AddressSanitizer).  Pressed under the send lock, so never into text
+ * another sender is typing; when another holds it, nothing is pressed.
+ */
+static void
+resubmit(struct dispatch *d)
+{
+	struct aiterm_error err = ERROR_INIT;
+	struct lock_owner owner;
+
+	if (lock_acquire(d->lock, &owner, &err) != LOCK_ACQUIRED) {
+		error_clear(&err);
+		d_end(d);
+		return;
+	}
+	d->resubmitted = true;
+	d->jobs++;
+	agent_input_play(d->session, submit_keys(d->h->ops->submit), NULL, 0,
+	    pressed, d);
 }
 
 /* The steer's check (ADR 0012): taken, or the code that says why not. */

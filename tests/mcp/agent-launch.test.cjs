@@ -143,6 +143,34 @@ test('AGT-START AGT-TURN issue 37: a dialog that opens as the prompt goes in and
 	assert.match(s.text, /^Answer to the resent prompt\.\n\[turn 1 done/, s.text);
 });
 
+test('AGT-SEND AGT-TURN: a submit key lost after the paste is pressed once more, and the prompt is answered', T, async (t) => {
+	/*
+	 * The stand-in loses the first submit key: the prompt stays in its
+	 * box (Gemini CLI 0.61 lost the Enter after a paste, three starting
+	 * at once under AddressSanitizer).  Before ADR 0048: "prompt:
+	 * sent_unconfirmed" after 5 s, turn 1 counted, the text never sent.
+	 */
+	const { rig, mock } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1', CURSOR_STANDIN_DROP_SUBMITS: '1' });
+	const conn = await rig.server();
+	mock.push({ type: 'text', text: 'Answer after the second key.' });
+	const l = await launch(rig, conn, { name: 'seed-lost', prompt: 'Lost its first Enter' });
+	assert.match(l.text, /^prompt: start_confirmed \(\w+\), turn 1, event_cursor 1:0$/m, l.text);
+	assert.equal(l.sc.dispatch, 'start_confirmed', l.text);
+	const r = await conn.ok('pty_read', { session_id: 'seed-lost', agent_transcript: true, wait: true, timeout: 60 }, 90000);
+	assert.match(r.text, /^Answer after the second key\.\n\[turn 1 done/, r.text);
+	assert.equal(mock.requests.filter((q) => q.kind === 'main').length, 1, 'one model request');
+
+	/* Two lost: pressed once more only, then said unconfirmed; the text waits in the box. */
+	const { rig: rig2, mock: mock2 } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1', CURSOR_STANDIN_DROP_SUBMITS: '2' });
+	const conn2 = await rig2.server();
+	const l2 = await launch(rig2, conn2, { name: 'seed-lost2', prompt: 'Lost two Enters' });
+	assert.match(l2.text, /^prompt: sent_unconfirmed, turn 1, event_cursor 1:0$/m, l2.text);
+	assert.ok(l2.ms >= 10000, `two deadlines, one key between them (${l2.ms} ms)`);
+	assert.equal(mock2.requests.filter((q) => q.kind === 'main').length, 0, 'no model request');
+	const scr = await conn2.ok('pty_read', { session_id: 'seed-lost2', screen: true });
+	assert.match(scr.text, /Lost two Enters/, scr.text);
+});
+
 test('AGT-TURN: a transcript deleted outside Aiterm is said to be gone, not waited for as a prompt to come', T, async (t) => {
 	/* Gemini CLI 0.61 deletes other new chats of the folder at its start (ADR 0039). */
 	const { rig, mock } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1' });

@@ -151,10 +151,22 @@ function run(o) {
 		request();
 	}
 
+	/*
+	 * CURSOR_STANDIN_DROP_SUBMITS=N: the first N submit keys at an idle
+	 * composer holding text are lost, the text left in the box (Gemini
+	 * CLI 0.61 lost the Enter after a paste, starting beside two others
+	 * under AddressSanitizer).
+	 */
+	let dropSubmits = Number(process.env.CURSOR_STANDIN_DROP_SUBMITS || 0);
+
 	function submit() {
 		if (st.input === '') {
 			if (st.running && st.followups.length && process.env.CURSOR_STANDIN_IGNORE_STEER !== '1')
 				steer();
+			return;
+		}
+		if (!st.running && dropSubmits > 0) {
+			dropSubmits--;
 			return;
 		}
 		if (st.running) {
