@@ -148,6 +148,14 @@ agent_turn_screen_idle(const struct harness *h, const char *session)
 	return idle;
 }
 
+/* The harness says its box holds text that was not submitted. */
+static bool
+input_typed(const struct aiterm_screen_verdict *v)
+{
+	return v->state == AITERM_SCREEN_INPUT_READY && v->dialog != NULL &&
+	    strcmp(v->dialog, AITERM_INPUT_TYPED) == 0;
+}
+
 /* Freed once its handles are closed and no job holds it. */
 static void
 d_free(struct dispatch *d)
@@ -266,9 +274,7 @@ look_work(void *arg)
 	free(d->retarget);
 	d->retarget = NULL;
 	if (agent_screen_read(d->h, d->session, &scr, &err) == 0) {
-		d->typed_left = scr.verdict.state ==
-		    AITERM_SCREEN_INPUT_READY && scr.verdict.dialog != NULL &&
-		    strcmp(scr.verdict.dialog, AITERM_INPUT_TYPED) == 0;
+		d->typed_left = input_typed(&scr.verdict);
 		if (scr.verdict.state == AITERM_SCREEN_RUNNING)
 			d->by = "screen_running";
 		else if (scr.verdict.state == AITERM_SCREEN_APPROVAL)
@@ -804,6 +810,7 @@ route(struct dispatch *d, struct agent_record *rec,
 {
 	struct agent_screen scr;
 	bool running;
+	char code[32];
 	int rc = -1;
 
 	if (agent_screen_read(d->h, d->session, &scr, err) != 0)
@@ -841,6 +848,17 @@ route(struct dispatch *d, struct agent_record *rec,
 		d->r.dispatch = rec->dispatch;
 		*steps = d->h->ops->steer;
 		rc = 0;
+	} else if (input_typed(&scr.verdict)) {
+		/*
+		 * Text typed here would join it, and one prompt would answer
+		 * two sends (ADR 0048).
+		 */
+		harness_code_prefix(d->h, code, sizeof code);
+		error_set(err, "%s_INPUT_PENDING: the agent's input box holds "
+		    "text that was not submitted (a draft, or a prompt whose "
+		    "submit key was lost; pty_read screen=true shows it); "
+		    "nothing was typed, no turn was opened. Submit or clear it "
+		    "with pty_key, then send again", code);
 	} else if (scr.verdict.state == AITERM_SCREEN_INPUT_READY) {
 		d->r.route = ROUTE_NEW_TURN;
 		*steps = d->h->ops->submit;

@@ -148,7 +148,8 @@ test('AGT-SEND AGT-TURN: a submit key lost after the paste is pressed once more,
 	 * The stand-in loses the first submit key: the prompt stays in its
 	 * box (Gemini CLI 0.61 lost the Enter after a paste, three starting
 	 * at once under AddressSanitizer).  Before ADR 0048: "prompt:
-	 * sent_unconfirmed" after 5 s, turn 1 counted, the text never sent.
+	 * sent_unconfirmed" after 5 s, turn 1 counted, the text never sent,
+	 * and the next send typed into the same box.
 	 */
 	const { rig, mock } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1', CURSOR_STANDIN_DROP_SUBMITS: '1' });
 	const conn = await rig.server();
@@ -156,9 +157,29 @@ test('AGT-SEND AGT-TURN: a submit key lost after the paste is pressed once more,
 	const l = await launch(rig, conn, { name: 'seed-lost', prompt: 'Lost its first Enter' });
 	assert.match(l.text, /^prompt: start_confirmed \(\w+\), turn 1, event_cursor 1:0$/m, l.text);
 	assert.equal(l.sc.dispatch, 'start_confirmed', l.text);
+	assert.ok(l.ms >= 5000, `the key pressed again after the deadline (${l.ms} ms)`);
 	const r = await conn.ok('pty_read', { session_id: 'seed-lost', agent_transcript: true, wait: true, timeout: 60 }, 90000);
 	assert.match(r.text, /^Answer after the second key\.\n\[turn 1 done/, r.text);
 	assert.equal(mock.requests.filter((q) => q.kind === 'main').length, 1, 'one model request');
+
+	/*
+	 * A draft in the box of an idle agent (a person typed it): a new
+	 * turn typed there would join it, one prompt for two texts.
+	 * Refused, nothing typed, no turn opened; once cleared, sent.
+	 */
+	const screen = async () => (await conn.ok('pty_read', { session_id: 'seed-lost', screen: true })).text;
+	await conn.ok('pty_key', { session_id: 'seed-lost', key: 'x' });
+	await until(async () => /│ → x\s*│/.test(await screen()), 10000, 'the draft in the box');
+	const e = await conn.err('pty_send', { session_id: 'seed-lost', text: 'Would join it' });
+	assert.match(e.text, /CURSOR_INPUT_PENDING: the agent's input box holds text that was not submitted .*nothing was typed, no turn was opened/, e.text);
+	const rec = JSON.parse(fs.readFileSync(path.join(rig.dirs.state, 'sessions', 'seed-lost', 'agent.json'), 'utf8'));
+	assert.equal(rec.turn, 1, `still turn 1: ${JSON.stringify(rec)}`);
+	assert.doesNotMatch(await screen(), /Would join it/);
+	await conn.ok('pty_key', { session_id: 'seed-lost', key: 'BSpace' });
+	await until(async () => /│ → Plan, search, build anything/.test(await screen()), 10000, 'the draft cleared');
+	mock.push({ type: 'text', text: 'Answer to turn two.' });
+	const s2 = await conn.ok('pty_send', { session_id: 'seed-lost', text: 'Turn two', wait: true, timeout: 60 }, 90000);
+	assert.match(s2.text, /^Answer to turn two\.\n\[turn 2 done/, s2.text);
 
 	/* Two lost: pressed once more only, then said unconfirmed; the text waits in the box. */
 	const { rig: rig2, mock: mock2 } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1', CURSOR_STANDIN_DROP_SUBMITS: '2' });
