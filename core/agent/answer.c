@@ -207,6 +207,7 @@ look(struct agent_answer *out, const struct harness *h, const char *session,
 	struct aiterm_turn t;
 	enum look_end end = LOOK_DONE;
 	int located, rc = 0;
+	bool pending;
 
 	if (agent_record_read(session, &rec, &err) != 0) {
 		say_fail(out, error_msg(&err));
@@ -259,8 +260,9 @@ look(struct agent_answer *out, const struct harness *h, const char *session,
 		goto out_rec;
 	}
 	/* The agent's pane exited: this turn will not end. */
-	if (agent_screen_read(h, session, &scr, &err) == 0 &&
-	    scr.verdict.state == AITERM_SCREEN_EXITED) {
+	rc = agent_screen_read(h, session, &scr, &err);
+	pending = agent_screen_input_typed(&scr.verdict);
+	if (rc == 0 && scr.verdict.state == AITERM_SCREEN_EXITED) {
 		say(out, xasprintf("[turn %u did not end: the "
 		    "agent exited (status %d); pty_read screen=true shows its "
 		    "last screen]", rec.turn, scr.pane.dead_status),
@@ -289,9 +291,17 @@ look(struct agent_answer *out, const struct harness *h, const char *session,
 		end = LOOK_WAIT;
 		goto out_rec;
 	}
-	if (located != 0)
+	if (located != 0 && !pending)
 		errtally_note(ERRTALLY_TRANSCRIPT_MISSING);
-	if (located != 0)
+	if (pending && (located != 0 || t.state == AITERM_TURN_NONE))
+		/* Nothing starts until someone submits it (ADR 0048). */
+		say(out, xasprintf("[turn %u: its prompt is not in the "
+		    "transcript, and the agent's input box holds text that "
+		    "was not submitted: nothing starts until it is submitted "
+		    "or cleared (pty_key; pty_read screen=true shows it)]",
+		    rec.turn), turn_json(session, rec.turn, "not_started",
+		    "input_pending", located != 0 ? "" : rec.transcript));
+	else if (located != 0)
 		say(out, xasprintf("[turn %u: no transcript of "
 		    "this launch yet%s]", rec.turn, timeout > 0 ? "; waited" :
 		    ""), turn_json(session, rec.turn, "no_transcript",

@@ -148,14 +148,6 @@ agent_turn_screen_idle(const struct harness *h, const char *session)
 	return idle;
 }
 
-/* The harness says its box holds text that was not submitted. */
-static bool
-input_typed(const struct aiterm_screen_verdict *v)
-{
-	return v->state == AITERM_SCREEN_INPUT_READY && v->dialog != NULL &&
-	    strcmp(v->dialog, AITERM_INPUT_TYPED) == 0;
-}
-
 /* Freed once its handles are closed and no job holds it. */
 static void
 d_free(struct dispatch *d)
@@ -274,7 +266,7 @@ look_work(void *arg)
 	free(d->retarget);
 	d->retarget = NULL;
 	if (agent_screen_read(d->h, d->session, &scr, &err) == 0) {
-		d->typed_left = input_typed(&scr.verdict);
+		d->typed_left = agent_screen_input_typed(&scr.verdict);
 		if (scr.verdict.state == AITERM_SCREEN_RUNNING)
 			d->by = "screen_running";
 		else if (scr.verdict.state == AITERM_SCREEN_APPROVAL)
@@ -848,7 +840,7 @@ route(struct dispatch *d, struct agent_record *rec,
 		d->r.dispatch = rec->dispatch;
 		*steps = d->h->ops->steer;
 		rc = 0;
-	} else if (input_typed(&scr.verdict)) {
+	} else if (agent_screen_input_typed(&scr.verdict)) {
 		/*
 		 * Text typed here would join it, and one prompt would answer
 		 * two sends (ADR 0048).

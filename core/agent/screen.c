@@ -107,3 +107,10 @@ agent_screen_test_lag(void)
 	if (ms > 0)
 		uv_sleep(ms);
 }
+
+bool
+agent_screen_input_typed(const struct aiterm_screen_verdict *v)
+{
+	return v->state == AITERM_SCREEN_INPUT_READY && v->dialog != NULL &&
+	    strcmp(v->dialog, AITERM_INPUT_TYPED) == 0;
+}

@@ -6,6 +6,8 @@
 #ifndef AITERM_AGENT_SCREEN_H
 #define AITERM_AGENT_SCREEN_H
 
+#include <stdbool.h>
+
 #include "agent/harness.h"
 #include "util/buf.h"
 
@@ -30,6 +32,11 @@ void	agent_screen_classify(const struct harness *h, const char *text,
 	    size_t len, const struct aiterm_pane_info *pane,
 	    struct aiterm_screen_verdict *v);
 void	agent_screen_free(struct agent_screen *s);
+/*
+ * The harness says its box holds text that was not submitted, at an idle
+ * composer (INPUT_READY with AITERM_INPUT_TYPED; ADR 0048).
+ */
+bool	agent_screen_input_typed(const struct aiterm_screen_verdict *v);
 /* Tests only: a look on the multiplexer's thread that returns late. */
 void	agent_screen_test_lag(void);
 /*

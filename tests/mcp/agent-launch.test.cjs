@@ -190,6 +190,11 @@ test('AGT-SEND AGT-TURN: a submit key lost after the paste is pressed once more,
 	assert.equal(mock2.requests.filter((q) => q.kind === 'main').length, 0, 'no model request');
 	const scr = await conn2.ok('pty_read', { session_id: 'seed-lost2', screen: true });
 	assert.match(scr.text, /Lost two Enters/, scr.text);
+	/* The wait says why nothing comes, not only that the prompt is not in the transcript. */
+	const w = await conn2.ok('pty_read', { session_id: 'seed-lost2', agent_transcript: true, wait: true, timeout: 1 }, 30000);
+	assert.match(w.text, /^\[turn 1: its prompt is not in the transcript, and the agent's input box holds text that was not submitted: nothing starts until it is submitted or cleared/, w.text);
+	assert.equal(w.sc.state, 'not_started', JSON.stringify(w.sc));
+	assert.equal(w.sc.reason, 'input_pending', JSON.stringify(w.sc));
 });
 
 test('AGT-TURN: a transcript deleted outside Aiterm is said to be gone, not waited for as a prompt to come', T, async (t) => {
