@@ -42,6 +42,7 @@ struct dispatch {
 	size_t			 len;
 	struct agent_images	 images;	/* attached before the text */
 	struct aiterm_input_step *with_images;	/* the steps that do both */
+	struct aiterm_input_step *lost;	/* tests: the steps, keys lost */
 	/* Start confirmation; after a dismissed card, its settling. */
 	uv_fs_event_t		 watch;
 	uv_timer_t		 look, deadline, card;
@@ -161,6 +162,7 @@ d_free(struct dispatch *d)
 	free(d->text);
 	agent_images_free(&d->images);
 	free(d->with_images);
+	free(d->lost);
 	free(d);
 }
 
@@ -419,6 +421,39 @@ submit_keys(const struct aiterm_input_step *s)
 }
 
 /*
+ * Tests only (AITERM_TEST_TOOLS=1): AITERM_TEST_LOSE_SUBMITS=N loses the
+ * submit keys of this server's first N new-turn submits, a key pressed
+ * again included, as a loaded agent lost one (ADR 0048).  On the loop.
+ */
+static bool
+lose_submit(void)
+{
+	static unsigned lost;
+
+	if (lost >= agent_test_ms("AITERM_TEST_LOSE_SUBMITS", 0))
+		return false;
+	lost++;
+	return true;
+}
+
+/* Tests only: steps without the submit keys after the text, or steps. */
+static const struct aiterm_input_step *
+keys_lost(struct dispatch *d, const struct aiterm_input_step *steps)
+{
+	const struct aiterm_input_step *keys = submit_keys(steps);
+	size_t n;
+
+	if (keys == NULL)
+		return steps;
+	n = (size_t)(keys - steps);
+	free(d->lost);
+	d->lost = xcalloc(n + 1, sizeof *d->lost);
+	memcpy(d->lost, steps, n * sizeof *steps);
+	d->lost[n].kind = AITERM_INPUT_END;
+	return d->lost;
+}
+
+/*
  * No start seen in DISPATCH_CONFIRM_MS.  A new turn gets one more look
  * first: when the harness says its box still holds text that was not
  * submitted, the submit key is pressed once more (ADR 0048); otherwise,
@@ -478,6 +513,10 @@ resubmit(struct dispatch *d)
 	}
 	d->resubmitted = true;
 	d->jobs++;
+	if (lose_submit()) {
+		pressed(d, 0, NULL);
+		return;
+	}
 	agent_input_play(d->session, submit_keys(d->h->ops->submit), NULL, 0,
 	    pressed, d);
 }
@@ -533,11 +572,15 @@ static int route(struct dispatch *, struct agent_record *,
 static void
 d_type(struct dispatch *d)
 {
+	const struct aiterm_input_step *steps;
+
 	free(d->with_images);
 	d->with_images = agent_image_steps(d->h, &d->images, d->steps);
 	d->r.images = d->with_images != NULL ? (unsigned)d->images.n : 0;
-	agent_input_play(d->session, d->with_images != NULL ?
-	    d->with_images : d->steps, d->text, d->len, typed, d);
+	steps = d->with_images != NULL ? d->with_images : d->steps;
+	if (d->r.route == ROUTE_NEW_TURN && lose_submit())
+		steps = keys_lost(d, steps);
+	agent_input_play(d->session, steps, d->text, d->len, typed, d);
 }
 
 /*

@@ -28,14 +28,14 @@ function linkGemini(rig) {
 	fs.writeFileSync(bin, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(geminiEntry())} "$@"\n`, { mode: 0o755 });
 }
 
-async function rigWithMock(t, parts = {}, mockOpts = {}) {
+async function rigWithMock(t, parts = {}, mockOpts = {}, env = {}) {
 	const mock = await startGeminiMock(Object.assign({ defaultText: 'Default answer.' }, mockOpts));
 	t.after(() => mock.close());
-	const rig = new AgentRig(t, { env: {
+	const rig = new AgentRig(t, { env: Object.assign({
 		GEMINI_API_KEY: 'mock-gemini-key-for-the-aiterm-harness',
 		GOOGLE_GEMINI_BASE_URL: mock.url,
 		GEMINI_CLI_NO_RELAUNCH: 'true',
-	} });
+	}, env) });
 	linkGemini(rig);
 	seedGemini(rig.dirs.home, parts);
 	rig.show(t);
@@ -97,6 +97,25 @@ test('AGT-LAUNCH AGT-TURN AGT-GEMINI: Gemini, a plain turn and then a second one
 	assert.ok(mock.requests.some((r) => r.kind === 'json' && /:generateContent$/.test(r.url.split('?')[0])), 'the router was asked');
 	/* Trusted for this session only: nothing written to trustedFolders.json. */
 	assert.equal(fs.existsSync(path.join(rig.dirs.home, '.gemini', 'trustedFolders.json')), false);
+});
+
+test('AGT-SEND AGT-GEMINI: an Enter lost after the paste is pressed once more; the prompt is turn 1, asked once', T, async (t) => {
+	/*
+	 * Three Gemini CLIs starting at once under AddressSanitizer: one took
+	 * the paste and lost the Enter, and the launch said sent_unconfirmed
+	 * for a prompt never asked (stop 49's CI).  AITERM_TEST_LOSE_SUBMITS=1
+	 * types the first prompt without its Enter: Gemini's box holds it, the
+	 * dispatch presses Enter once more at its deadline (ADR 0048).
+	 */
+	const { rig, mock } = await rigWithMock(t, {}, {}, { AITERM_TEST_TOOLS: '1', AITERM_TEST_LOSE_SUBMITS: '1' });
+	mock.push({ type: 'text', text: 'Answer after the second Enter.' });
+	const t0 = Date.now();
+	const l = await launch(rig, { prompt: 'Lost its Enter' });
+	assert.match(l.text, /^prompt: start_confirmed \(\w+\), turn 1, event_cursor 1:0$/m, l.text);
+	assert.ok(Date.now() - t0 >= 5000, 'pressed again after the deadline');
+	const a = await rig.call('pty_read', { session_id: sid(l.text), agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^Answer after the second Enter\.\n\[turn 1 done/, a.text);
+	assert.deepEqual(asked(mock), ['Lost its Enter']);
 });
 
 /* The chat file's message lines (not the header, not $set). */
