@@ -334,6 +334,10 @@ struct aiterm_screen_verdict {
 	 * end is <HARNESS>_STEER_NOT_TAKEN, text still queued or no readable
 	 * screen is <HARNESS>_STEER_UNCONFIRMED, both errors (ADR 0012).  A
 	 * harness that never sets them is taken at its first readable look.
+	 * At an idle composer (INPUT_READY) AITERM_INPUT_TYPED also makes the
+	 * core press the submit keys once more when a new turn's start is not
+	 * seen in time, and refuse a new turn while it is shown (ADR 0048):
+	 * never set it for a placeholder or a suggestion in an empty box.
 	 */
 	const char	*dialog;
 };
