@@ -197,6 +197,37 @@ test('AGT-SEND AGT-TURN: a submit key lost after the paste is pressed once more,
 	assert.equal(w.sc.reason, 'input_pending', JSON.stringify(w.sc));
 });
 
+test('AGT-SEND AGT-TURN: a second server sends while the first prompt waits for its lost key: it joins turn 1 and both say turn 1', T, async (t) => {
+	/*
+	 * Many callers on one session: server A's prompt lost its submit key,
+	 * and server B sends before A's deadline.  Turn 1 is open (A's mark),
+	 * so B's text goes into it as a steer and its keys submit both texts
+	 * as one prompt; B says "added to the running turn 1", A's launch
+	 * says turn 1 started, the model is asked once, and turn 1's answer
+	 * is the one both read.  Never a turn 2 that answers A's text.
+	 */
+	const { rig, mock } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1', CURSOR_STANDIN_DROP_SUBMITS: '1' });
+	const a = await rig.server();
+	const b = await rig.server();
+	mock.push({ type: 'text', text: 'One answer for both.' });
+	const launched = launch(rig, a, { name: 'seed-race', prompt: 'First part.' });
+	const screen = async () => (await b.ok('pty_read', { session_id: 'seed-race', screen: true })).text;
+	await until(async () => { try { return /│ → First part\.\s*│/.test(await screen()); } catch { return false; } }, 15000, 'A\'s text in the box');
+	/* A's pause after its (lost) key is over: A no longer holds the send lock. */
+	await new Promise((r) => setTimeout(r, 1000));
+	const s = await b.ok('pty_send', { session_id: 'seed-race', text: ' Second part.' });
+	assert.match(s.text, /^added to the running turn 1 \(no new turn\)/, s.text);
+	const l = await launched;
+	assert.match(l.text, /^prompt: start_confirmed \(\w+\), turn 1, event_cursor 1:0$/m, l.text);
+	const r = await a.ok('pty_read', { session_id: 'seed-race', agent_transcript: true, wait: true, timeout: 60 }, 90000);
+	assert.match(r.text, /^One answer for both\.\n\[turn 1 done/, r.text);
+	const main = mock.requests.filter((q) => q.kind === 'main');
+	assert.equal(main.length, 1, 'the model is asked once');
+	assert.match(JSON.stringify(main[0].body), /First part\. Second part\./, 'both texts in the one prompt');
+	const rec = JSON.parse(fs.readFileSync(path.join(rig.dirs.state, 'sessions', 'seed-race', 'agent.json'), 'utf8'));
+	assert.equal(rec.turn, 1, JSON.stringify(rec));
+});
+
 test('AGT-TURN: a transcript deleted outside Aiterm is said to be gone, not waited for as a prompt to come', T, async (t) => {
 	/* Gemini CLI 0.61 deletes other new chats of the folder at its start (ADR 0039). */
 	const { rig, mock } = await cursorRig(t, { CURSOR_STANDIN_TRUSTED: '1' });
