@@ -133,7 +133,31 @@ composer(const struct aiterm_screen *s, const char **c, size_t *cn,
 	return false;
 }
 
-#define PLACEHOLDER	"Type your message or @path/to/file"
+/*
+ * What Gemini draws in its empty box (0.61's InputPrompt; recorded in
+ * screens/composer-vim-*.txt): the usual hint, and vim mode's in INSERT
+ * and NORMAL.  Never typed text: read as such, every new turn would be
+ * refused (ADR 0048).  Shell mode's box starts with "!", not ">": no
+ * composer here (a prompt typed there would run as a command).
+ */
+static const char *const placeholders[] = {
+	"Type your message or @path/to/file",
+	"Press 'Esc' for NORMAL mode.",
+	"Press 'i' for INSERT mode.",
+	NULL
+};
+
+/* The box's line holds nothing typed. */
+static bool
+box_empty(const char *c, size_t cn)
+{
+	size_t i;
+
+	for (i = 0; cn > 0 && placeholders[i] != NULL; i++)
+		if (starts(c, cn, placeholders[i]))
+			return true;
+	return cn == 0;
+}
 
 void
 gemini_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
@@ -170,7 +194,7 @@ gemini_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 		v->reason = "esc_to_cancel";
 		if (has(s, "Queued (press"))
 			v->dialog = AITERM_INPUT_QUEUED;
-		else if (box && cn > 0 && !starts(c, cn, PLACEHOLDER))
+		else if (box && !box_empty(c, cn))
 			v->dialog = AITERM_INPUT_TYPED;
 		return;
 	}
@@ -185,7 +209,7 @@ gemini_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 		return;
 	}
 	v->state = AITERM_SCREEN_INPUT_READY;
-	if (cn == 0 || starts(c, cn, PLACEHOLDER)) {
+	if (box_empty(c, cn)) {
 		v->reason = "composer_empty";
 	} else {
 		v->reason = "composer_has_text";

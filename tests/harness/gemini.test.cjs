@@ -118,6 +118,28 @@ test('AGT-SEND AGT-GEMINI: an Enter lost after the paste is pressed once more; t
 	assert.deepEqual(asked(mock), ['Lost its Enter']);
 });
 
+test('AGT-SEND AGT-GEMINI: vim mode\'s hint in the empty box is no typed text: the prompt goes in, the next send too', T, async (t) => {
+	/*
+	 * Gemini draws "Press 'Esc' for NORMAL mode." (vim mode, INSERT) or
+	 * "Press 'i' for INSERT mode." where its box is empty, as it draws
+	 * "Type your message or @path/to/file" otherwise: read as typed text,
+	 * every new turn would be refused INPUT_PENDING (ADR 0048).
+	 */
+	const { rig, mock } = await rigWithMock(t, { settings: { general: { disableAutoUpdate: true, disableUpdateNag: true, vimMode: true } } });
+	mock.push({ type: 'text', text: 'Vim answer one.' });
+	const l = await launch(rig, { prompt: 'Vim question one' });
+	assert.match(l.text, /^prompt: start_confirmed \(\w+\), turn 1, event_cursor 1:0$/m, l.text);
+	const id = sid(l.text);
+	const a = await rig.call('pty_read', { session_id: id, agent_transcript: true, wait: true, timeout: 60 });
+	assert.match(a.text, /^Vim answer one\.\n\[turn 1 done/, a.text);
+	const scr = await rig.call('pty_read', { session_id: id, screen: true });
+	assert.match(scr.text, /Press '(Esc|i)' for (NORMAL|INSERT) mode\./, scr.text);
+	mock.push({ type: 'text', text: 'Vim answer two.' });
+	const b = await rig.call('pty_send', { session_id: id, text: 'Vim question two', wait: true, timeout: 60 });
+	assert.match(b.text, /^Vim answer two\.\n\[turn 2 done/, b.text);
+	assert.deepEqual(asked(mock), ['Vim question one', 'Vim question two']);
+});
+
 /* The chat file's message lines (not the header, not $set). */
 function chatLines(file) {
 	return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((o) => o.type);

@@ -69,6 +69,16 @@ static const struct {
 	{ "api-error", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
 	{ "composer-typed", AITERM_SCREEN_INPUT_READY, "composer_has_text",
 	    AITERM_INPUT_TYPED },
+	/* Vim mode's hints in the empty box are no typed text (ADR 0048). */
+	{ "composer-vim-insert", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
+	{ "composer-vim-normal", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
+	/*
+	 * Shell mode (the user's: a prompt typed there would run as a
+	 * command): its box starts with "!", no composer to type into.
+	 */
+	{ "composer-shell-mode", AITERM_SCREEN_STARTING, "no_composer", NULL },
 };
 
 START_TEST(test_gemini_screens)
