@@ -15,6 +15,9 @@
  * like to authenticate") is the user's; the folder-trust question ("Do
  * you trust the files in this folder?") is left to a person: the launch
  * passes --skip-trust (this session only) when trust_project allows it.
+ * Shell mode ("!" at an empty box: "shell mode enabled (esc to
+ * disable)" above a box that starts with "!") is the user's too: a
+ * prompt typed there would run as a shell command.
  */
 #include <string.h>
 
@@ -137,8 +140,7 @@ composer(const struct aiterm_screen *s, const char **c, size_t *cn,
  * What Gemini draws in its empty box (0.61's InputPrompt; recorded in
  * screens/composer-vim-*.txt): the usual hint, and vim mode's in INSERT
  * and NORMAL.  Never typed text: read as such, every new turn would be
- * refused (ADR 0048).  Shell mode's box starts with "!", not ">": no
- * composer here (a prompt typed there would run as a command).
+ * refused (ADR 0048).  Shell mode's box starts with "!", not ">".
  */
 static const char *const placeholders[] = {
 	"Type your message or @path/to/file",
@@ -146,6 +148,24 @@ static const char *const placeholders[] = {
 	"Press 'i' for INSERT mode.",
 	NULL
 };
+
+#define SHELL_MODE	"shell mode enabled (esc to disable)"
+
+/* A line of the screen is what, spaces at both ends aside. */
+static bool
+line_is(const struct aiterm_screen *s, const char *what)
+{
+	struct lines l = { s->text, s->text + s->len };
+	const char *ln;
+	size_t n;
+
+	while (next_line(&l, &ln, &n)) {
+		trim(&ln, &n);
+		if (n == strlen(what) && memcmp(ln, what, n) == 0)
+			return true;
+	}
+	return false;
+}
 
 /* The box's line holds nothing typed. */
 static bool
@@ -196,6 +216,15 @@ gemini_classify(const struct aiterm_screen *s, struct aiterm_screen_verdict *v)
 			v->dialog = AITERM_INPUT_QUEUED;
 		else if (box && !box_empty(c, cn))
 			v->dialog = AITERM_INPUT_TYPED;
+		return;
+	}
+	/*
+	 * Shell mode, the user's ("!" at an empty box): its box starts with
+	 * "!", and a prompt typed there would run as a shell command.
+	 */
+	if (!box && line_is(s, SHELL_MODE)) {
+		v->state = AITERM_SCREEN_BLOCKING_DIALOG;
+		v->reason = "shell_mode";
 		return;
 	}
 	if (!box) {

@@ -138,6 +138,13 @@ test('AGT-SEND AGT-GEMINI: vim mode\'s hint in the empty box is no typed text: t
 	const b = await rig.call('pty_send', { session_id: id, text: 'Vim question two', wait: true, timeout: 60 });
 	assert.match(b.text, /^Vim answer two\.\n\[turn 2 done/, b.text);
 	assert.deepEqual(asked(mock), ['Vim question one', 'Vim question two']);
+	/* "!" at the empty box: shell mode, where a prompt would run as a command: nothing typed. */
+	await rig.call('pty_key', { session_id: id, key: '!' });
+	await until('shell mode', async () => /shell mode enabled/.test((await rig.call('pty_read', { session_id: id, screen: true })).text), 10000);
+	const c = await rig.call('pty_send', { session_id: id, text: 'rm -rf never-typed' });
+	assert.equal(c.isError, true, c.text);
+	assert.match(c.text, /its screen is blocking_dialog \(shell_mode\)/, c.text);
+	assert.doesNotMatch((await rig.call('pty_read', { session_id: id, screen: true })).text, /never-typed/);
 });
 
 /* The chat file's message lines (not the header, not $set). */

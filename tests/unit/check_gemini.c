@@ -76,9 +76,10 @@ static const struct {
 	    NULL },
 	/*
 	 * Shell mode (the user's: a prompt typed there would run as a
-	 * command): its box starts with "!", no composer to type into.
+	 * command): a dialog the core leaves alone, nothing typed.
 	 */
-	{ "composer-shell-mode", AITERM_SCREEN_STARTING, "no_composer", NULL },
+	{ "composer-shell-mode", AITERM_SCREEN_BLOCKING_DIALOG, "shell_mode",
+	    NULL },
 };
 
 START_TEST(test_gemini_screens)
