@@ -98,8 +98,10 @@ noise(const char *s, size_t n)
 }
 
 /*
- * The composer: its line (after " > ") into *c, *cn, and whether
- * something was drawn above its rule; false when there is none.
+ * The composer: its line (after its prompt sign: ">", or "*" in YOLO
+ * mode) into *c, *cn, and whether something was drawn above its rule;
+ * false when there is none.  The last one on the screen: a rule and a
+ * quote in an answer above are no composer.
  */
 static bool
 composer(const struct aiterm_screen *s, const char **c, size_t *cn,
@@ -108,21 +110,25 @@ composer(const struct aiterm_screen *s, const char **c, size_t *cn,
 	struct lines l = { s->text, s->text + s->len };
 	const char *ln;
 	size_t n;
-	bool drawn = false, found = false;
+	bool drawn = false, found = false, box = false, ruled = false;
 
 	while (next_line(&l, &ln, &n)) {
 		if (rule(ln, n)) {
-			*above = drawn;
+			ruled = drawn;
 			found = true;
 			continue;
 		}
 		if (found) {
 			trim(&ln, &n);
-			if (starts(ln, n, ">")) {
+			if (starts(ln, n, ">") || starts(ln, n, "*")) {
 				*c = ln + 1;
 				*cn = n - 1;
 				trim(c, cn);
-				return true;
+				*above = ruled;
+				box = true;
+				found = false;
+				drawn = true;
+				continue;
 			}
 			if (n > 0 && !starts(ln, n, "Shift+Tab") &&
 			    !line_has(ln, n, "accept edits") &&
@@ -133,7 +139,7 @@ composer(const struct aiterm_screen *s, const char **c, size_t *cn,
 		if (!noise(ln, n))
 			drawn = true;
 	}
-	return false;
+	return box;
 }
 
 /*

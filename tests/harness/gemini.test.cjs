@@ -118,7 +118,7 @@ test('AGT-SEND AGT-GEMINI: an Enter lost after the paste is pressed once more; t
 	assert.deepEqual(asked(mock), ['Lost its Enter']);
 });
 
-test('AGT-SEND AGT-GEMINI: vim mode\'s hint in the empty box is no typed text: the prompt goes in, the next send too', T, async (t) => {
+test('AGT-SEND AGT-GEMINI: Gemini\'s box in its modes: vim mode\'s hints are no typed text, YOLO\'s "*" box takes prompts, shell mode is the user\'s', T, async (t) => {
 	/*
 	 * Gemini draws "Press 'Esc' for NORMAL mode." (vim mode, INSERT) or
 	 * "Press 'i' for INSERT mode." where its box is empty, as it draws
@@ -137,7 +137,13 @@ test('AGT-SEND AGT-GEMINI: vim mode\'s hint in the empty box is no typed text: t
 	mock.push({ type: 'text', text: 'Vim answer two.' });
 	const b = await rig.call('pty_send', { session_id: id, text: 'Vim question two', wait: true, timeout: 60 });
 	assert.match(b.text, /^Vim answer two\.\n\[turn 2 done/, b.text);
-	assert.deepEqual(asked(mock), ['Vim question one', 'Vim question two']);
+	/* Ctrl+Y: YOLO mode, whose box's sign is "*", not ">": still a composer. */
+	await rig.call('pty_key', { session_id: id, key: 'C-y' });
+	await until('YOLO mode', async () => /^ \*   Press 'Esc' for NORMAL mode\.$/m.test((await rig.call('pty_read', { session_id: id, screen: true })).text), 10000);
+	mock.push({ type: 'text', text: 'YOLO answer.' });
+	const y = await rig.call('pty_send', { session_id: id, text: 'YOLO question', wait: true, timeout: 60 });
+	assert.match(y.text, /^YOLO answer\.\n\[turn 3 done/, y.text);
+	assert.deepEqual(asked(mock), ['Vim question one', 'Vim question two', 'YOLO question']);
 	/* "!" at the empty box: shell mode, where a prompt would run as a command: nothing typed. */
 	await rig.call('pty_key', { session_id: id, key: '!' });
 	await until('shell mode', async () => /shell mode enabled/.test((await rig.call('pty_read', { session_id: id, screen: true })).text), 10000);

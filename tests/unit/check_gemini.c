@@ -74,6 +74,11 @@ static const struct {
 	    NULL },
 	{ "composer-vim-normal", AITERM_SCREEN_INPUT_READY, "composer_empty",
 	    NULL },
+	/* A rule and a quote in an answer: the composer is the last one. */
+	{ "answer-rule-and-quote", AITERM_SCREEN_INPUT_READY, "composer_empty",
+	    NULL },
+	/* YOLO mode (Ctrl+Y): the box's sign is "*". */
+	{ "composer-yolo", AITERM_SCREEN_INPUT_READY, "composer_empty", NULL },
 	/*
 	 * Shell mode (the user's: a prompt typed there would run as a
 	 * command): a dialog the core leaves alone, nothing typed.
