@@ -12,6 +12,7 @@ const { execFileSync } = require('node:child_process');
 const { AgentRig, seedCodex } = require('./lib/agent-rig.cjs');
 const { startCodexMock } = require('./lib/codex-mock.cjs');
 const { imageTurns, IMAGE_ANSWERS } = require('./lib/images.cjs');
+const { until } = require('./lib/until.cjs');
 
 const T = { timeout: 180000 };
 
@@ -185,6 +186,15 @@ test('AGT-LIMIT PTY-OBSERVE DLV-CORE: Codex on its usage limit (429 usage_limit_
 	const s = await rig.call('pty_send', { session_id: id, text: 'Again?', wait: true, timeout: 60 });
 	assert.match(s.text, /^Codex after the limit\.\n\[turn 2 done/, s.text);
 	assert.match((await rig.call('pty_read', { session_id: id, screen: true })).text, /hit your usage limit/);
-	assert.match((await rig.call('pty_observe', { session_id: id })).text, /; screen input_ready\/composer_empty;/);
+	/*
+	 * Codex writes the turn's end to its rollout before it redraws: under
+	 * load its screen still said "esc to interrupt" a moment after the
+	 * wait read "turn 2 done" (a CI run of stop 50).
+	 */
+	const o = await until('the screen after the turn', async () => {
+		const r = await rig.call('pty_observe', { session_id: id });
+		return /; screen running\//.test(r.text) ? null : r;
+	}, 20000);
+	assert.match(o.text, /; screen input_ready\/composer_empty;/, o.text);
 	assert.equal(asked, 1, 'the limited prompt was sent once, never again');
 });
