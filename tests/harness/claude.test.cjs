@@ -356,7 +356,11 @@ test('PTY-OBSERVE PTY-LIST: an agent session\'s screen state comes from its harn
 	assert.match(a.text, /^Observed\./, a.text);
 	const list = await rig.call('pty_list', {});
 	assert.match(list.text, new RegExp(`^${id}\talive\tclaude\tagent claude-code input_ready/composer_empty turn 1$`, 'm'), list.text);
-	const idle = await rig.call('pty_observe', { session_id: id });
+	/* The transcript may have the turn's end before the screen is redrawn (seen with Codex and Grok under load). */
+	const idle = await until('the screen after the turn', async () => {
+		const r = await rig.call('pty_observe', { session_id: id });
+		return /; screen running\//.test(r.text) ? null : r;
+	}, 20000);
 	assert.match(idle.text, /; screen input_ready\/composer_empty;/, idle.text);
 	assert.match(idle.text, /harness pid \d+/, idle.text);
 });
@@ -404,7 +408,11 @@ test('AGT-LIMIT PTY-OBSERVE DLV-CORE: a usage limit ends the turn rate_limited w
 	const s = await rig.call('pty_send', { session_id: id, text: 'Again?', wait: true, timeout: 30 });
 	assert.match(s.text, /^After the limit\.\n\[turn 2 done/, s.text);
 	assert.match((await rig.call('pty_read', { session_id: id, screen: true })).text, /Request rejected \(429\)/);
-	const idle = await rig.call('pty_observe', { session_id: id });
+	/* The transcript may have the turn's end before the screen is redrawn (seen with Codex and Grok under load). */
+	const idle = await until('the screen after the turn', async () => {
+		const r = await rig.call('pty_observe', { session_id: id });
+		return /; screen running\//.test(r.text) ? null : r;
+	}, 20000);
 	assert.match(idle.text, /; screen input_ready\/composer_empty;/, idle.text);
 	assert.equal(mock.main.filter((r) => JSON.stringify(r.body.messages).includes('Will be limited')).length, 2, 'turn 2 carries turn 1 as history only');
 });
