@@ -207,7 +207,7 @@ look(struct agent_answer *out, const struct harness *h, const char *session,
 	struct aiterm_turn t;
 	enum look_end end = LOOK_DONE;
 	int located, rc = 0;
-	bool pending;
+	bool seen, pending;
 
 	if (agent_record_read(session, &rec, &err) != 0) {
 		say_fail(out, error_msg(&err));
@@ -260,9 +260,9 @@ look(struct agent_answer *out, const struct harness *h, const char *session,
 		goto out_rec;
 	}
 	/* The agent's pane exited: this turn will not end. */
-	rc = agent_screen_read(h, session, &scr, &err);
-	pending = agent_screen_input_typed(&scr.verdict);
-	if (rc == 0 && scr.verdict.state == AITERM_SCREEN_EXITED) {
+	seen = agent_screen_read(h, session, &scr, &err) == 0;
+	pending = seen && agent_screen_input_typed(&scr.verdict);
+	if (seen && scr.verdict.state == AITERM_SCREEN_EXITED) {
 		say(out, xasprintf("[turn %u did not end: the "
 		    "agent exited (status %d); pty_read screen=true shows its "
 		    "last screen]", rec.turn, scr.pane.dead_status),
